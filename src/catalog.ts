@@ -1,0 +1,197 @@
+import { type DecideContext, decideProposal } from "./decide.js";
+import type { Decision } from "./decision.js";
+import { describeTicket } from "./describe.js";
+import { DefinitionError, FormletterError } from "./errors.js";
+import { createHandleMaker } from "./handles.js";
+import type { CollectionSchemas, RecordsDefinition, TicketRecords } from "./records.js";
+import type { Template } from "./template.js";
+import { isPreparedTicket, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
+
+/** Options of {@link createCatalog}. */
+export interface CatalogOptions {
+  /** The closed list of codes the model may escalate with. @default ["no_template_fits", "needs_human", "suspicious_request"] */
+  readonly escalationCodes?: readonly string[];
+  /**
+   * Secret keying the handle hash. Handles stay stable for a record as long as the secret does, so
+   * recorded outputs replay; set your own to make handles unguessable from ids. @default "formletter"
+   */
+  readonly handleSecret?: string | Uint8Array;
+}
+
+/** One record's handle, for your own UI and tests. */
+export interface HandleEntry {
+  readonly collection: string;
+  readonly id: string;
+  readonly handle: string;
+  readonly label: string;
+}
+
+/** The handles of one ticket's records. */
+export interface HandleTable {
+  readonly ticketId: string;
+  readonly entries: readonly HandleEntry[];
+  /** The handle of the record `id` of `collection`, if the ticket holds it. */
+  get(collection: string, id: string): string | undefined;
+}
+
+/** The closed set of templates, and the pure decision function over it. */
+export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
+  readonly records: RecordsDefinition<S>;
+  readonly templates: readonly Template[];
+  readonly escalationCodes: readonly string[];
+  /** The template with this id, if any. */
+  template(id: string): Template | undefined;
+  /** Validates a ticket's records and assigns handles once; pass the result to `decide` many times. */
+  prepare(ticketRecords: unknown): PrepareResult<S>;
+  /**
+   * Decides what the model's output means for this ticket: send an exact message, or escalate with a reason.
+   * Accepts an object or a JSON string. Pure, synchronous, and never throws on output or records.
+   */
+  decide(output: unknown, ticket: TicketRecords<S> | PreparedTicket<S>): Decision;
+  /** Each record's handle and label. Throws a `records_invalid` error when the records are invalid. */
+  handles(ticketRecords: TicketRecords<S> | PreparedTicket<S>): HandleTable;
+  /** Compact prompt text: the templates, each choosable record as `handle: label`, the escalation codes. */
+  describe(ticketRecords: TicketRecords<S> | PreparedTicket<S>): string;
+}
+
+const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
+
+/**
+ * Builds the catalog: the closed set of templates the model chooses from. Checks, at start-up, that ids
+ * are unique and every template was defined against these records.
+ *
+ * @example
+ * import { createCatalog } from "formletter";
+ * const catalog = createCatalog(records, [trackingRequest, damageReport]);
+ * const decision = catalog.decide(modelOutput, ticketRecords);
+ */
+export function createCatalog<S extends CollectionSchemas>(
+  records: RecordsDefinition<S>,
+  templates: readonly Template[],
+  options: CatalogOptions = {},
+): Catalog<S> {
+  if (!Array.isArray(templates) || templates.length === 0) {
+    throw new DefinitionError(
+      "catalog_invalid",
+      "createCatalog: pass at least one template built with defineTemplate",
+    );
+  }
+  const byId = new Map<string, Template>();
+  for (const template of templates) {
+    if (
+      typeof template !== "object" ||
+      template === null ||
+      !Object.isFrozen(template) ||
+      typeof template.id !== "string"
+    ) {
+      throw new DefinitionError(
+        "catalog_invalid",
+        "createCatalog: every template must come from defineTemplate",
+      );
+    }
+    if (byId.has(template.id)) {
+      throw new DefinitionError(
+        "catalog_invalid",
+        `createCatalog: template id "${template.id}" is used twice; ids must be unique`,
+        {
+          template: template.id,
+        },
+      );
+    }
+    if (template.records !== (records as unknown)) {
+      throw new DefinitionError(
+        "catalog_invalid",
+        `createCatalog: template "${template.id}" was defined against another records definition; define it with the catalog's records`,
+        { template: template.id },
+      );
+    }
+    byId.set(template.id, template);
+  }
+  const escalationCodes = [
+    ...(options.escalationCodes ?? ["no_template_fits", "needs_human", "suspicious_request"]),
+  ];
+  if (escalationCodes.length === 0)
+    throw new DefinitionError("catalog_invalid", "createCatalog: escalationCodes needs at least one code");
+  for (const code of escalationCodes) {
+    if (typeof code !== "string" || !codePattern.test(code)) {
+      throw new DefinitionError(
+        "catalog_invalid",
+        `createCatalog: escalation code "${String(code)}" must be lower-case letters, digits and "_"`,
+      );
+    }
+  }
+  if (new Set(escalationCodes).size !== escalationCodes.length) {
+    throw new DefinitionError("catalog_invalid", "createCatalog: escalationCodes repeats a code");
+  }
+
+  const makeHandles = createHandleMaker(options.handleSecret ?? "formletter");
+  const context: DecideContext = { templates: byId, templateIds: [...byId.keys()], escalationCodes };
+  const prepare = (input: unknown): PrepareResult<S> => {
+    if (isPreparedTicket(input)) return { ok: true, ticket: input as PreparedTicket<S> };
+    try {
+      return prepareTicket(records, makeHandles, input);
+    } catch {
+      // Records can be hostile objects (throwing getters, proxies): that is invalid input, not a crash.
+      return { ok: false, problem: "reading the ticket records threw" };
+    }
+  };
+  const prepareOrThrow = (input: unknown): PreparedTicket<S> => {
+    const prepared = prepare(input);
+    if (!prepared.ok)
+      throw new FormletterError("records_invalid", `ticket records are invalid: ${prepared.problem}`);
+    return prepared.ticket;
+  };
+
+  const catalog: Catalog<S> = {
+    records,
+    templates: [...byId.values()],
+    escalationCodes,
+    template: (id) => byId.get(id),
+    prepare,
+    decide(output, ticketRecords) {
+      const prepared = prepare(ticketRecords);
+      if (!prepared.ok) {
+        return {
+          outcome: "escalate",
+          reason: "records_invalid",
+          detail: `ticket records are invalid: ${prepared.problem}`,
+        };
+      }
+      try {
+        return decideProposal(context, output, prepared.ticket);
+      } catch {
+        // Only user code (a `where`, `derived` or label callback) or a hostile record can get here.
+        return {
+          outcome: "escalate",
+          reason: "records_invalid",
+          detail: "deciding threw on this ticket's records",
+          ticketId: prepared.ticket.ticketId,
+        };
+      }
+    },
+    handles(ticketRecords) {
+      const ticket = prepareOrThrow(ticketRecords);
+      const entries: HandleEntry[] = [];
+      for (const [collection, prepared] of ticket.collections) {
+        prepared.records.forEach((record, index) => {
+          entries.push({
+            collection,
+            id: record.id,
+            handle: prepared.handles[index] as string,
+            label: records.label(collection, record, index),
+          });
+        });
+      }
+      return {
+        ticketId: ticket.ticketId,
+        entries,
+        get: (collection, id) =>
+          entries.find((entry) => entry.collection === collection && entry.id === id)?.handle,
+      };
+    },
+    describe(ticketRecords) {
+      return describeTicket(catalog, prepareOrThrow(ticketRecords));
+    },
+  };
+  return Object.freeze(catalog);
+}

@@ -1,0 +1,415 @@
+import { createHash } from "node:crypto";
+import { renderParts } from "./body.js";
+import { escapeHtml, isChatId, maxSubjectLength, noEscape, smsSize, whatsappRules } from "./channels.js";
+import type { Decision, EscalateDecision, Message } from "./decision.js";
+import { describeType } from "./format.js";
+import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
+import type { EscalationReason } from "./reasons.js";
+import type { AnyRecord } from "./records.js";
+import { sanitizeValue } from "./sanitize.js";
+import { scanMessage } from "./scan.js";
+import type { SlotContext } from "./slots.js";
+import type { CompiledField, CompiledSlot, Template } from "./template.js";
+import { clip, type PreparedTicket } from "./ticket.js";
+
+/** What `decide` needs from the catalog. */
+export interface DecideContext {
+  readonly templates: ReadonlyMap<string, Template>;
+  readonly templateIds: readonly string[];
+  readonly escalationCodes: readonly string[];
+}
+
+type Escalation = Omit<EscalateDecision, "outcome"> & { reason: EscalationReason };
+const escalate = (fields: Escalation): EscalateDecision => ({ outcome: "escalate", ...fields });
+
+/**
+ * The decision pipeline: parse, look up, resolve each slot from this ticket's records, format,
+ * render, check channel limits, scan. Pure and synchronous; every failure is an escalation.
+ */
+export function decideProposal(context: DecideContext, output: unknown, ticket: PreparedTicket): Decision {
+  const parsed = parseProposal(output);
+  const { ticketId } = ticket;
+  if (!parsed.ok)
+    return escalate({ reason: parsed.reason, detail: parsed.detail, ticketId, ...hintOf(parsed.hint) });
+  const proposal = parsed.proposal;
+  if (proposal.kind === "escalate") return escalation(context, proposal, ticketId);
+
+  const template = lookup(context.templates, proposal.template.toLowerCase());
+  if (template === undefined) {
+    return escalate({
+      reason: "unknown_template",
+      detail: `"${clip(proposal.template)}" is not a template of this catalog`,
+      hint: `choose one of: ${context.templateIds.join(", ")}, or escalate`,
+      ticketId,
+    });
+  }
+  return decideTemplate(template, proposal.slots, ticket);
+}
+
+function escalation(
+  context: DecideContext,
+  proposal: Extract<Proposal, { kind: "escalate" }>,
+  ticketId: string,
+): Decision {
+  const note =
+    proposal.note === undefined
+      ? undefined
+      : sanitizeValue(proposal.note.slice(0, proposalLimits.maxNote * 2), { multiline: true }).slice(
+          0,
+          proposalLimits.maxNote,
+        );
+  const known = context.escalationCodes.find((code) => code === proposal.code.toLowerCase());
+  if (known === undefined) {
+    return escalate({
+      reason: "invalid_proposal",
+      detail: `escalation code "${clip(proposal.code)}" is not in the catalog's list`,
+      hint: `escalate with one of: ${context.escalationCodes.join(", ")}`,
+      ticketId,
+      ...(note ? { note } : {}),
+    });
+  }
+  return escalate({
+    reason: "model_escalated",
+    detail: `the model escalated: ${known}`,
+    code: known,
+    ticketId,
+    ...(note ? { note } : {}),
+  });
+}
+
+function decideTemplate(
+  template: Template,
+  given: ReadonlyMap<string, string | null>,
+  ticket: PreparedTicket,
+): Decision {
+  const { ticketId } = ticket;
+  const base = { ticketId, template: template.id };
+  for (const name of given.keys()) {
+    const slot = template.slots.find((candidate) => candidate.name === name);
+    if (name !== "to" && (slot === undefined || slot.slot.kind === "derived")) {
+      return escalate({
+        ...base,
+        reason: "invalid_proposal",
+        detail: `"${clip(name)}" is not a slot the model fills in ${template.id}`,
+        hint: `slots of ${template.id}: ${chosenSlotNames(template).join(", ")}`,
+      });
+    }
+  }
+
+  const earlier: Record<string, AnyRecord | string | undefined> = {};
+  const choices: Record<string, string> = {};
+  const values = new Map<string, string>();
+  const present = new Set<string>();
+  const allowance = { formatted: [] as string[], whole: [] as string[] };
+  const slotContext: SlotContext = { ticketId, records: ticket.view, slots: earlier };
+
+  for (const compiled of [...template.slots, template.recipient]) {
+    const resolved = resolveSlot(compiled, given, ticket, slotContext, template.id);
+    if ("reason" in resolved) return escalate({ ...base, ...resolved });
+    earlier[compiled.name] = resolved.value;
+    if (resolved.choice !== undefined) choices[compiled.name] = resolved.choice;
+    if (resolved.value === undefined) continue;
+    present.add(compiled.name);
+    if (compiled.slot.kind === "choice") {
+      const key = resolved.value as string;
+      present.add(`${compiled.name}.${key}`);
+      const label = compiled.slot.choices[key] as string;
+      values.set(compiled.name, label);
+      allowance.formatted.push(label);
+      continue;
+    }
+    const record = (
+      compiled.slot.kind === "ref" ? resolved.value : { [compiled.name]: resolved.value }
+    ) as AnyRecord;
+    for (const field of compiled.fields) {
+      const formatted = formatField(field, record, template, compiled.name);
+      if (typeof formatted !== "string") return escalate({ ...base, ...formatted });
+      values.set(field.tag, formatted);
+      (field.format.kind === "text" ? allowance.whole : allowance.formatted).push(formatted);
+    }
+  }
+
+  const recipientRecord = earlier.to as AnyRecord;
+  const recipientField = template.recipient.fields[0] as CompiledField;
+  const to = recipientOf(template, recipientField, recipientRecord);
+  if (typeof to !== "string") return escalate({ ...base, ...to });
+  allowance.formatted.push(to);
+
+  const rendered = renderMessage(template, values, present, to);
+  if ("reason" in rendered) return escalate({ ...base, ...rendered });
+  const scanAllowance = { literal: template.literal, ...allowance };
+  for (const text of [rendered.subject, rendered.text]) {
+    const finding = text === undefined ? undefined : scanMessage(text, scanAllowance);
+    if (finding !== undefined) {
+      return escalate({
+        ...base,
+        reason: "content_flagged",
+        detail: `the rendered message holds ${article(finding.kind)} that is neither template text nor a resolved value`,
+      });
+    }
+  }
+
+  const key = idempotencyKey(ticketId, template.id, choices);
+  const valueObject = Object.fromEntries(values);
+  if (template.approval === "human") {
+    return escalate({
+      ...base,
+      reason: "approval_required",
+      detail: `${template.id} needs a human to approve the draft before it is sent`,
+      draft: rendered,
+      values: valueObject,
+      choices,
+      key,
+    });
+  }
+  return {
+    outcome: "send",
+    ticketId,
+    template: template.id,
+    message: rendered,
+    values: valueObject,
+    choices,
+    key,
+  };
+}
+
+type Resolved = { value: AnyRecord | string | undefined; choice: string | undefined };
+
+function resolveSlot(
+  compiled: CompiledSlot,
+  given: ReadonlyMap<string, string | null>,
+  ticket: PreparedTicket,
+  context: SlotContext,
+  templateId: string,
+): Resolved | Escalation {
+  const { slot, name } = compiled;
+  const choice = given.get(name);
+  if (slot.kind === "derived") {
+    let value: unknown;
+    try {
+      value = slot.compute(context);
+    } catch {
+      return rejected(`derived slot "${name}" of ${templateId} threw while computing its value`);
+    }
+    if (value === undefined || value === null) {
+      return slot.optional
+        ? { value: undefined, choice: undefined }
+        : rejected(`derived slot "${name}" of ${templateId} has no value for this ticket`);
+    }
+    return { value: value as string, choice: undefined };
+  }
+  if (slot.kind === "choice") {
+    const keys = [...compiled.keys.keys()];
+    if (choice === undefined || choice === null) {
+      if (slot.optional) return { value: undefined, choice: undefined };
+      return {
+        reason: "invalid_proposal",
+        detail: `slot "${name}" is missing`,
+        hint: `slot "${name}" takes one of: ${keys.join(", ")}`,
+      };
+    }
+    const key = lookup(compiled.keys, choice.toLowerCase());
+    if (key === undefined) {
+      return {
+        reason: "slot_rejected",
+        detail: `slot "${name}" was given a value that is not one of its keys`,
+        hint: `slot "${name}" takes one of: ${keys.join(", ")}`,
+      };
+    }
+    return { value: key, choice: key };
+  }
+
+  const collection = ticket.collections.get(slot.collection);
+  const passes = (record: AnyRecord): boolean => {
+    if (slot.where === undefined) return true;
+    try {
+      return slot.where(record, context) === true;
+    } catch {
+      return false;
+    }
+  };
+  const candidates = () => (collection?.records ?? []).filter(passes);
+  const candidateHint = () => {
+    const handles = candidates().map((record) => collection?.handleOf.get(record));
+    return handles.length === 0
+      ? `no record of this ticket fits slot "${name}"; escalate`
+      : `slot "${name}" takes one of: ${handles.join(", ")}`;
+  };
+  if (choice === undefined || choice === null) {
+    if (slot.optional && choice === null) return { value: undefined, choice: undefined };
+    const fits = candidates();
+    if (fits.length === 1) {
+      const only = fits[0] as AnyRecord;
+      return { value: only, choice: collection?.handleOf.get(only) };
+    }
+    if (slot.optional) return { value: undefined, choice: undefined };
+    if (fits.length === 0)
+      return rejected(
+        `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`,
+        candidateHint(),
+      );
+    return {
+      reason: "invalid_proposal",
+      detail: `slot "${name}" is missing and ${fits.length} records fit it`,
+      hint: candidateHint(),
+    };
+  }
+  const handle = choice.toLowerCase();
+  const record = collection === undefined ? undefined : lookup(collection.byHandle, handle);
+  if (record === undefined) {
+    return {
+      reason: "record_not_found",
+      detail: `slot "${name}": no ${slot.collection} record of this ticket has that handle`,
+      hint: candidateHint(),
+    };
+  }
+  if (!passes(record)) {
+    return rejected(
+      `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
+      candidateHint(),
+    );
+  }
+  return { value: record, choice: handle };
+}
+
+function rejected(detail: string, hint?: string): Escalation {
+  return { reason: "slot_rejected", detail, ...hintOf(hint) };
+}
+
+function formatField(
+  field: CompiledField,
+  record: AnyRecord,
+  template: Template,
+  slot: string,
+): string | Escalation {
+  const raw = Object.hasOwn(record, field.field) ? record[field.field] : undefined;
+  const where = slot === field.field ? `slot "${slot}"` : `slot "${slot}" (field ${field.field})`;
+  if (raw === undefined || raw === null || raw === "") {
+    return rejected(`${where} of ${template.id} has no value on the chosen record`);
+  }
+  const result = field.format.apply(raw, record);
+  if (!result.ok) return rejected(`${where} of ${template.id}: the value ${result.problem}`);
+  const value = sanitizeValue(result.value, {
+    multiline: field.format.multiline,
+    neutralize: field.format.neutralize,
+  });
+  if (value === "") return rejected(`${where} of ${template.id} is empty once cleaned`);
+  if (value.length > field.maxLength) {
+    return rejected(
+      `${where} of ${template.id} is ${value.length} characters, over its maxLength ${field.maxLength}`,
+    );
+  }
+  return value;
+}
+
+function recipientOf(template: Template, field: CompiledField, record: AnyRecord): string | Escalation {
+  const raw = Object.hasOwn(record, field.field) ? record[field.field] : undefined;
+  const fail = (problem: string): Escalation => ({
+    reason: "recipient_unresolved",
+    detail: `the recipient of ${template.id} (field ${field.field}) ${problem}`,
+  });
+  if (raw === undefined || raw === null || raw === "") return fail("is empty");
+  if (field.format.address !== undefined) {
+    const address = field.format.address(raw);
+    return address.ok ? address.value : fail(address.problem);
+  }
+  if (typeof raw !== "string" || !isChatId(raw))
+    return fail(`is ${typeof raw === "string" ? "not a chat id" : describeType(raw)}`);
+  return raw;
+}
+
+function renderMessage(
+  template: Template,
+  values: ReadonlyMap<string, string>,
+  present: ReadonlySet<string>,
+  to: string,
+): Message | Escalation {
+  const has = (tag: string) => present.has(tag);
+  const missing = (tag: string): Escalation =>
+    rejected(`{{${tag}}} of ${template.id} has no value for this ticket`);
+  const text = renderParts(template.body, values, has, noEscape);
+  if (typeof text !== "string") return missing(text.missing);
+  let subject: string | undefined;
+  if (template.subject !== undefined) {
+    const rendered = renderParts(template.subject, values, has, noEscape);
+    if (typeof rendered !== "string") return missing(rendered.missing);
+    subject = rendered;
+  }
+  let html: string | undefined;
+  if (template.html !== undefined) {
+    const rendered = renderParts(template.html, values, has, escapeHtml);
+    if (typeof rendered !== "string") return missing(rendered.missing);
+    html = rendered;
+  }
+  const message: { -readonly [K in keyof Message]: Message[K] } = {
+    template: template.id,
+    channel: template.channel,
+    to,
+    text,
+  };
+  if (subject !== undefined) message.subject = subject;
+  if (html !== undefined) message.html = html;
+  switch (template.channel) {
+    case "email":
+      if ((subject?.length ?? 0) > maxSubjectLength)
+        return rejected(`the subject of ${template.id} is over ${maxSubjectLength} characters`);
+      break;
+    case "sms": {
+      const size = smsSize(text);
+      if (size.segments > template.maxSegments) {
+        return rejected(
+          `the SMS of ${template.id} takes ${size.segments} ${size.encoding} segments, over maxSegments ${template.maxSegments}`,
+        );
+      }
+      message.sms = { segments: size.segments, encoding: size.encoding };
+      break;
+    }
+    case "whatsapp":
+      if (text.length > whatsappRules.maxBody)
+        return rejected(`the body of ${template.id} is over WhatsApp's ${whatsappRules.maxBody} characters`);
+      if ((subject?.length ?? 0) > whatsappRules.maxHeader) {
+        return rejected(
+          `the header of ${template.id} is over WhatsApp's ${whatsappRules.maxHeader} characters`,
+        );
+      }
+      break;
+    case "chat":
+      break;
+  }
+  return message;
+}
+
+/** The idempotency key of a send: ticket, template and the canonical choices, hashed. */
+export function idempotencyKey(
+  ticketId: string,
+  template: string,
+  choices: Readonly<Record<string, string>>,
+): string {
+  const canonical = JSON.stringify([
+    ticketId,
+    template,
+    Object.keys(choices)
+      .sort()
+      .map((name) => [name, choices[name]]),
+  ]);
+  return `fl_${createHash("sha256").update(canonical).digest("hex").slice(0, 32)}`;
+}
+
+function chosenSlotNames(template: Template): string[] {
+  return [...template.slots.filter((slot) => slot.slot.kind !== "derived").map((slot) => slot.name), "to"];
+}
+
+/** Look-ups go through Maps only, so inherited names such as `__proto__` or `constructor` are just not found. */
+function lookup<V>(map: ReadonlyMap<string, V>, key: string): V | undefined {
+  return map.get(key);
+}
+
+function hintOf(hint: string | undefined): { hint?: string } {
+  return hint === undefined ? {} : { hint };
+}
+
+function article(kind: "email" | "phone" | "url" | "id"): string {
+  return { email: "an e-mail address", phone: "a phone number", url: "a URL", id: "an id-shaped token" }[
+    kind
+  ];
+}

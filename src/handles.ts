@@ -1,0 +1,49 @@
+import { createHmac } from "node:crypto";
+
+/** The handle length before collisions lengthen it: 4 hex digits after the collection's letter. */
+const baseLength = 4;
+const digestCacheLimit = 50_000;
+
+/**
+ * Makes handles: short, opaque, lower-case names for records (`o-3f2a`). A handle is a keyed hash of
+ * collection and id, so it says nothing about the record, and is stable for the record in every run
+ * that uses the same secret; handles that collide within one ticket are lengthened until unique.
+ */
+export function createHandleMaker(
+  secret: string | Uint8Array,
+): (collection: string, ids: readonly string[]) => string[] {
+  const digests = new Map<string, string>();
+  const digest = (collection: string, id: string): string => {
+    const key = `${collection}\u0000${id}`;
+    let hex = digests.get(key);
+    if (hex === undefined) {
+      hex = createHmac("sha256", secret).update(key).digest("hex");
+      if (digests.size >= digestCacheLimit) digests.clear();
+      digests.set(key, hex);
+    }
+    return hex;
+  };
+  return (collection, ids) => {
+    const prefix = `${collection[0] ?? "r"}-`;
+    const hexes = ids.map((id) => digest(collection, id));
+    const lengths = hexes.map(() => baseLength);
+    // Lengthen every member of a colliding group by two digits until all handles differ.
+    for (let round = 0; round < 30; round++) {
+      const seen = new Map<string, number[]>();
+      hexes.forEach((hex, index) => {
+        const handle = hex.slice(0, lengths[index]);
+        const group = seen.get(handle);
+        if (group === undefined) seen.set(handle, [index]);
+        else group.push(index);
+      });
+      let collided = false;
+      for (const group of seen.values()) {
+        if (group.length < 2) continue;
+        collided = true;
+        for (const index of group) lengths[index] = (lengths[index] ?? baseLength) + 2;
+      }
+      if (!collided) break;
+    }
+    return hexes.map((hex, index) => `${prefix}${hex.slice(0, lengths[index])}`);
+  };
+}

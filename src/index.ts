@@ -1,0 +1,53 @@
+/**
+ * @module formletter: templates defined in code, slots filled from records, and a model that only chooses.
+ */
+
+export type { Catalog, CatalogOptions, HandleEntry, HandleTable } from "./catalog.js";
+export { createCatalog } from "./catalog.js";
+export type { Channel, SmsSize } from "./channels.js";
+export { escapeHtml, smsSize } from "./channels.js";
+export type { Choices, Decision, EscalateDecision, Message, SendDecision } from "./decision.js";
+export type { FormletterErrorCode } from "./errors.js";
+export { DefinitionError, FormletterError, isFormletterError } from "./errors.js";
+export type {
+  DateFormatOptions,
+  Format,
+  FormatResult,
+  MoneyFormatOptions,
+  PhoneFormatOptions,
+} from "./format.js";
+export { format } from "./format.js";
+export type { FieldLabel } from "./labels.js";
+export { readableBy, untrusted } from "./labels.js";
+export type { EscalationReason } from "./reasons.js";
+export { escalationReasons, isEscalationReason, reasonDescriptions } from "./reasons.js";
+export type {
+  AnyRecord,
+  CollectionSchema,
+  CollectionSchemas,
+  RecordOf,
+  RecordsDefinition,
+  RecordsOptions,
+  TicketRecords,
+  TicketView,
+} from "./records.js";
+export { defineRecords } from "./records.js";
+export type { SanitizeOptions } from "./sanitize.js";
+export { sanitizeValue } from "./sanitize.js";
+export type {
+  ChoiceOptions,
+  ChoiceSlot,
+  DerivedOptions,
+  DerivedSlot,
+  EarlierSlots,
+  RefOptions,
+  RefSlot,
+  ShownField,
+  Slot,
+  SlotBuilder,
+  SlotContext,
+} from "./slots.js";
+export type { CompiledField, CompiledSlot, Template, TemplateConfig, TemplateLimits } from "./template.js";
+export { defineTemplate } from "./template.js";
+export type { PreparedCollection, PreparedTicket, PrepareResult } from "./ticket.js";
+export { isPreparedTicket } from "./ticket.js";

@@ -1,0 +1,121 @@
+import type { z } from "zod";
+import { DefinitionError } from "./errors.js";
+import { createSlotBuilder, type SlotBuilder } from "./slots.js";
+
+/** A collection's schema: a zod object whose records carry a string `id`. */
+export type CollectionSchema = z.ZodObject<{ id: z.ZodType<string> } & z.core.$ZodLooseShape>;
+
+/** The collections of a records definition, by name. */
+export type CollectionSchemas = Readonly<Record<string, CollectionSchema>>;
+
+/** A validated record of collection `C`. */
+export type RecordOf<S extends CollectionSchemas, C extends keyof S> = z.output<S[C]>;
+
+/** Any validated record: an object with a string `id`. */
+export type AnyRecord = { readonly id: string } & Readonly<Record<string, unknown>>;
+
+/** One ticket's snapshot, as your loader returns it: `{ ticketId, orders: [...], ... }`. */
+export type TicketRecords<S extends CollectionSchemas = CollectionSchemas> = { readonly ticketId: string } & {
+  readonly [C in keyof S]?: readonly z.input<S[C]>[];
+};
+
+/** One ticket's records after validation, typed per collection. */
+export type TicketView<S extends CollectionSchemas = CollectionSchemas> = {
+  readonly [C in keyof S]: readonly RecordOf<S, C>[];
+};
+
+/** Options of {@link defineRecords}. */
+export interface RecordsOptions<S extends CollectionSchemas> {
+  /**
+   * What the model is shown for each record next to its handle, built in code, e.g.
+   * `(order) => \`order ${order.number}, placed ${order.placedOn}\``. Never the raw ID.
+   * @default `"<collection> record <n>"`
+   */
+  readonly labels?: { readonly [C in keyof S]?: (record: RecordOf<S, C>) => string };
+  /** Most records one collection of one ticket may hold; more is `records_invalid`. @default 500 */
+  readonly maxPerCollection?: number;
+}
+
+/** A records definition: the collections, their labels and the typed slot builder. */
+export interface RecordsDefinition<S extends CollectionSchemas = CollectionSchemas> {
+  readonly collections: S;
+  readonly names: readonly (keyof S & string)[];
+  /** Builds slots typed by these collections: `slot.ref("orders", { show: "number" })`. */
+  readonly slot: SlotBuilder<S>;
+  /** The label the model is shown for a record of `collection`. */
+  readonly label: (collection: keyof S & string, record: AnyRecord, index: number) => string;
+  readonly maxPerCollection: number;
+}
+
+const collectionName = /^[a-z][a-z0-9_]{0,39}$/;
+
+/**
+ * Declares the collections a ticket's records come in. Each is a zod object with a string `id`;
+ * a loader's output is validated against them before any slot reads it.
+ *
+ * @example
+ * import { defineRecords } from "formletter";
+ * import { z } from "zod";
+ * const records = defineRecords(
+ *   { orders: z.object({ id: z.string(), number: z.string() }) },
+ *   { labels: { orders: (order) => `order ${order.number}` } },
+ * );
+ */
+export function defineRecords<const S extends CollectionSchemas>(
+  collections: S,
+  options: RecordsOptions<S> = {},
+): RecordsDefinition<S> {
+  if (typeof collections !== "object" || collections === null) {
+    throw new DefinitionError(
+      "records_definition_invalid",
+      "defineRecords: pass an object of zod object schemas",
+    );
+  }
+  const names = Object.keys(collections) as (keyof S & string)[];
+  if (names.length === 0) {
+    throw new DefinitionError("records_definition_invalid", "defineRecords: declare at least one collection");
+  }
+  for (const name of names) {
+    if (!collectionName.test(name)) {
+      throw new DefinitionError(
+        "records_definition_invalid",
+        `defineRecords: collection "${name}" must be lower-case letters, digits and "_", starting with a letter`,
+      );
+    }
+    const shape = (collections[name] as { shape?: Record<string, unknown> } | undefined)?.shape;
+    const id = shape?.id as { _zod?: { def?: { type?: string } } } | undefined;
+    if (shape === undefined || id?._zod?.def?.type !== "string") {
+      throw new DefinitionError(
+        "records_definition_invalid",
+        `defineRecords: collection "${name}" must be a z.object with "id: z.string()"`,
+      );
+    }
+  }
+  const labels = (options.labels ?? {}) as Record<string, ((record: AnyRecord) => string) | undefined>;
+  for (const name of Object.keys(labels)) {
+    if (!names.includes(name)) {
+      throw new DefinitionError(
+        "records_definition_invalid",
+        `defineRecords: labels.${name} names no collection; declared: ${names.join(", ")}`,
+      );
+    }
+  }
+  const maxPerCollection = options.maxPerCollection ?? 500;
+  const definition: RecordsDefinition<S> = {
+    collections,
+    names,
+    slot: createSlotBuilder<S>(),
+    maxPerCollection,
+    label: (collection, record, index) => {
+      const build = labels[collection];
+      if (build === undefined) return `${collection} record ${index + 1}`;
+      try {
+        const text = build(record);
+        return typeof text === "string" ? text : `${collection} record ${index + 1}`;
+      } catch {
+        return `${collection} record ${index + 1}`;
+      }
+    },
+  };
+  return Object.freeze(definition);
+}

@@ -1,0 +1,511 @@
+import { BodyError, compileBody, type Part, variablePlacement } from "./body.js";
+import {
+  type Channel,
+  channels,
+  maxSubjectLength,
+  recipientKind,
+  smsSize,
+  whatsappRules,
+} from "./channels.js";
+import { templateError } from "./errors.js";
+import { type Format, format } from "./format.js";
+import { fieldLabel, labelViolation } from "./labels.js";
+import type { CollectionSchemas, RecordsDefinition } from "./records.js";
+import type { RefSlot, ShownField, Slot } from "./slots.js";
+
+/** How many messages a template may send; going over is `limit_exceeded`, never a silent queue. */
+export interface TemplateLimits {
+  /** Most messages of this template for one ticket, ever. */
+  readonly perTicket: number;
+  /** Most messages of this template across all tickets in a rolling 24 hours. */
+  readonly perDay: number;
+}
+
+/** What `defineTemplate` takes. */
+export interface TemplateConfig {
+  /** Lower-case id the model names the template by, e.g. "damage_report". */
+  readonly id: string;
+  /** What the template is for, shown to the model: when to choose it. */
+  readonly description: string;
+  /** The recipient's role ("seller", "customer", "oncall"), against which field labels are checked. */
+  readonly audience: string;
+  readonly channel: Channel;
+  /** The recipient: a ref slot into a contact collection showing an e-mail (email) or phone (sms, whatsapp) field. */
+  readonly to: RefSlot;
+  /** Email subject (required for email), WhatsApp header or chat title; single line. */
+  readonly subject?: string;
+  /** Mustache text: every tag a declared slot, every slot used, only {{x}} and sections. */
+  readonly body: string;
+  /** Optional HTML body for email, rendered with HTML escaping of every value. */
+  readonly html?: string;
+  readonly slots?: Readonly<Record<string, Slot>>;
+  readonly limits: TemplateLimits;
+  /** "human": the rendered draft waits in the queue until a person approves exactly it. */
+  readonly approval?: "human";
+  /** SMS only: most segments one message may take. @default 3 */
+  readonly maxSegments?: number;
+}
+
+/** One field a compiled ref slot shows, with its tag in the template. */
+export interface CompiledField {
+  readonly tag: string;
+  readonly field: string;
+  readonly format: Format;
+  readonly maxLength: number;
+}
+
+/** A slot after definition-time checks. */
+export interface CompiledSlot {
+  readonly name: string;
+  readonly slot: Slot;
+  /** Ref: the shown fields. Derived: one pseudo-field with the slot's format. Choice: none. */
+  readonly fields: readonly CompiledField[];
+  /** Choice: lower-cased key → declared key, for case-insensitive look-up. */
+  readonly keys: ReadonlyMap<string, string>;
+}
+
+/** A template checked and compiled at definition time. */
+export interface Template {
+  readonly id: string;
+  /** The records definition the template was checked against. */
+  readonly records: RecordsDefinition;
+  readonly description: string;
+  readonly audience: string;
+  readonly channel: Channel;
+  readonly limits: TemplateLimits;
+  readonly approval: "human" | undefined;
+  readonly maxSegments: number;
+  /** The model-chosen and derived slots, in declaration order. */
+  readonly slots: readonly CompiledSlot[];
+  /** The recipient slot, resolved after the others so its `where` can read them. */
+  readonly recipient: CompiledSlot;
+  readonly subject: readonly Part[] | undefined;
+  readonly body: readonly Part[];
+  readonly html: readonly Part[] | undefined;
+  /** All literal template text, joined: what the scanner accepts as written in code. */
+  readonly literal: string;
+  readonly source: {
+    readonly subject: string | undefined;
+    readonly body: string;
+    readonly html: string | undefined;
+  };
+}
+
+const idPattern = /^[a-z][a-z0-9_]{0,63}$/;
+const slotName = /^[a-z][a-z0-9_]{0,39}$/;
+const choiceKey = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+/**
+ * Defines a message template in code. Every mistake throws here, at start-up, naming the template,
+ * the slot and the fix — never later, on a ticket.
+ *
+ * @example
+ * import { defineTemplate } from "formletter";
+ * const { slot } = records;
+ * export const tracking = defineTemplate(records, {
+ *   id: "tracking_request", description: "Ask the seller for a tracking number", audience: "seller",
+ *   channel: "email", to: slot.ref("sellers", { show: "email" }), subject: "Order {{order}}",
+ *   body: "Please send the tracking number for order {{order}}.",
+ *   slots: { order: slot.ref("orders", { show: "number" }) }, limits: { perTicket: 1, perDay: 500 },
+ * });
+ */
+export function defineTemplate<S extends CollectionSchemas>(
+  records: RecordsDefinition<S>,
+  config: TemplateConfig,
+): Template {
+  const id = typeof config?.id === "string" ? config.id : String(config?.id);
+  if (!idPattern.test(id)) {
+    templateError(
+      id,
+      'id must be lower-case letters, digits and "_", starting with a letter, at most 64 characters',
+    );
+  }
+  if (
+    typeof config.description !== "string" ||
+    config.description.trim() === "" ||
+    config.description.length > 1000
+  ) {
+    templateError(
+      id,
+      "description must be a non-empty string of at most 1,000 characters: it tells the model when to choose the template",
+    );
+  }
+  if (typeof config.audience !== "string" || !slotName.test(config.audience)) {
+    templateError(id, 'audience must be a lower-case role name such as "seller" or "customer"');
+  }
+  if (!channels.includes(config.channel)) {
+    templateError(id, `channel must be one of ${channels.join(", ")}`);
+  }
+  const limits = checkLimits(id, config.limits);
+  if (config.approval !== undefined && config.approval !== "human") {
+    templateError(id, 'approval must be "human" or left out');
+  }
+
+  const declared = config.slots ?? {};
+  const slots: CompiledSlot[] = [];
+  for (const name of Object.keys(declared)) {
+    if (!slotName.test(name) || name === "to") {
+      templateError(
+        id,
+        'slot names are lower-case letters, digits and "_", starting with a letter; "to" is the recipient',
+        name,
+      );
+    }
+    slots.push(compileSlot(records, id, config, name, declared[name] as Slot));
+  }
+  if (config.to?.kind !== "ref") {
+    templateError(
+      id,
+      'to must be a ref slot into a contact collection, e.g. slot.ref("contacts", { show: "email" })',
+      "to",
+    );
+  }
+  const recipient = compileSlot(records, id, config, "to", config.to);
+  checkRecipient(id, config.channel, recipient);
+
+  const subject = config.subject === undefined ? undefined : compile(id, config.subject, "subject");
+  const body = compile(id, config.body, "body");
+  const html = config.html === undefined ? undefined : compile(id, config.html, "html");
+  checkTags(id, [...slots, recipient], [subject, body, html]);
+
+  const maxSegments = config.maxSegments ?? 3;
+  checkChannel(id, config, slots, { subject, body, html }, maxSegments);
+
+  const template: Template = {
+    id,
+    records: records as unknown as RecordsDefinition,
+    description: config.description.trim(),
+    audience: config.audience,
+    channel: config.channel,
+    limits,
+    approval: config.approval,
+    maxSegments,
+    slots,
+    recipient,
+    subject: subject?.parts,
+    body: body.parts,
+    html: html?.parts,
+    literal: [subject?.literal, body.literal, html?.literal].filter((x) => x !== undefined).join("\n"),
+    source: { subject: config.subject, body: config.body, html: config.html },
+  };
+  return Object.freeze(template);
+}
+
+type Compiled = ReturnType<typeof compileBody>;
+
+function compile(id: string, source: unknown, field: string): Compiled {
+  if (typeof source !== "string" || source.trim() === "")
+    templateError(id, `${field} must be a non-empty string`);
+  try {
+    return compileBody(source, field);
+  } catch (error) {
+    if (error instanceof BodyError) templateError(id, error.message);
+    throw error;
+  }
+}
+
+function checkLimits(id: string, limits: unknown): TemplateLimits {
+  if (typeof limits !== "object" || limits === null) {
+    templateError(
+      id,
+      "limits are required: add limits: { perTicket: 1, perDay: 500 } (the worst case must be a number)",
+    );
+  }
+  const { perTicket, perDay } = limits as Record<string, unknown>;
+  for (const [name, value] of [
+    ["perTicket", perTicket],
+    ["perDay", perDay],
+  ] as const) {
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+      templateError(id, `limits.${name} must be a whole number of at least 1`);
+    }
+  }
+  return Object.freeze({ perTicket: perTicket as number, perDay: perDay as number });
+}
+
+function compileSlot<S extends CollectionSchemas>(
+  records: RecordsDefinition<S>,
+  id: string,
+  config: TemplateConfig,
+  name: string,
+  slot: Slot,
+): CompiledSlot {
+  const noKeys = new Map<string, string>();
+  switch (slot?.kind) {
+    case "ref":
+      return { name, slot, fields: compileRefFields(records, id, config, name, slot), keys: noKeys };
+    case "choice": {
+      const keys = new Map<string, string>();
+      const entries = Object.entries(slot.choices ?? {});
+      if (entries.length === 0) templateError(id, "a choice slot needs at least one key", name);
+      for (const [key, label] of entries) {
+        if (!choiceKey.test(key)) {
+          templateError(id, `choice key "${key}" must be lower-case letters, digits, "_" or "-"`, name);
+        }
+        if (typeof label !== "string" || label.trim() === "" || /[\r\n]/.test(label)) {
+          templateError(id, `choice "${key}" needs a non-empty, single-line label`, name);
+        }
+        keys.set(key, key);
+      }
+      return { name, slot, fields: [], keys };
+    }
+    case "derived": {
+      if (typeof slot.compute !== "function") templateError(id, "slot.derived needs a function", name);
+      const as = slot.as ?? format.text();
+      return {
+        name,
+        slot,
+        fields: [
+          { tag: name, field: name, format: as, maxLength: maxLengthOf(id, name, as, slot.maxLength) },
+        ],
+        keys: noKeys,
+      };
+    }
+    default:
+      return templateError(
+        id,
+        "is not a slot: build it with slot.ref, slot.choice or slot.derived (there is no free-text slot)",
+        name,
+      );
+  }
+}
+
+function compileRefFields<S extends CollectionSchemas>(
+  records: RecordsDefinition<S>,
+  id: string,
+  config: TemplateConfig,
+  name: string,
+  slot: RefSlot,
+): CompiledField[] {
+  const schema = records.collections[slot.collection];
+  if (schema === undefined || !Object.hasOwn(records.collections, slot.collection)) {
+    templateError(
+      id,
+      `collection "${slot.collection}" is not declared; declared: ${records.names.join(", ")}`,
+      name,
+    );
+  }
+  const shape = schema.shape as Record<string, unknown>;
+  const shown: [tag: string, spec: ShownField][] =
+    typeof slot.show === "string"
+      ? [
+          [
+            name,
+            {
+              field: slot.show,
+              ...(slot.as ? { as: slot.as } : {}),
+              ...(slot.maxLength ? { maxLength: slot.maxLength } : {}),
+            },
+          ],
+        ]
+      : Object.entries(slot.show ?? {}).map(([alias, spec]) => [
+          `${name}.${alias}`,
+          typeof spec === "string" ? { field: spec } : spec,
+        ]);
+  if (shown.length === 0) templateError(id, "show must name at least one field", name);
+  return shown.map(([tag, spec]) => {
+    if (typeof spec.field !== "string" || !Object.hasOwn(shape, spec.field)) {
+      templateError(
+        id,
+        `shows "${String(spec.field)}", which is not a field of "${slot.collection}"; fields: ${Object.keys(shape).join(", ")}`,
+        name,
+      );
+    }
+    const violation = labelViolation(fieldLabel(shape[spec.field]), config.audience);
+    if (violation !== undefined) {
+      templateError(
+        id,
+        `shows ${slot.collection}.${spec.field} to audience "${config.audience}", but ${violation}; show another field or change the audience`,
+        name,
+      );
+    }
+    const as = spec.as ?? (stringFormat(shape[spec.field]) === "email" ? format.email() : format.text());
+    return { tag, field: spec.field, format: as, maxLength: maxLengthOf(id, name, as, spec.maxLength) };
+  });
+}
+
+function maxLengthOf(id: string, name: string, as: Format, maxLength: number | undefined): number {
+  if (maxLength === undefined) return as.multiline ? 2000 : 200;
+  if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > 100_000) {
+    templateError(id, "maxLength must be a whole number from 1 to 100,000", name);
+  }
+  return maxLength;
+}
+
+function stringFormat(schema: unknown): string | undefined {
+  let current = schema as { format?: unknown; _zod?: { def?: { innerType?: unknown } } } | undefined;
+  for (let depth = 0; depth < 8 && current !== undefined; depth++) {
+    if (typeof current.format === "string") return current.format;
+    current = current._zod?.def?.innerType as typeof current;
+  }
+  return undefined;
+}
+
+function checkRecipient(id: string, channel: Channel, recipient: CompiledSlot): void {
+  const field = recipient.fields[0];
+  if (recipient.fields.length !== 1 || field === undefined) {
+    templateError(id, "the recipient slot shows exactly one field: the address", "to");
+  }
+  const kind = recipientKind[channel];
+  if (kind === "email" && field.format.kind !== "email") {
+    templateError(
+      id,
+      `recipient field "${field.field}" is not an e-mail field; declare it as z.email() or pass as: format.email()`,
+      "to",
+    );
+  }
+  if (kind === "phone" && field.format.kind !== "phone") {
+    templateError(
+      id,
+      `recipient field "${field.field}" is not a phone field; pass as: format.phone({ defaultCountry })`,
+      "to",
+    );
+  }
+  if (kind === "chat_id" && field.format.kind !== "text") {
+    templateError(
+      id,
+      `recipient field "${field.field}" must be a chat user or channel id shown as text`,
+      "to",
+    );
+  }
+  if (recipient.slot.optional) templateError(id, "the recipient cannot be optional", "to");
+}
+
+function checkTags(
+  id: string,
+  slots: readonly CompiledSlot[],
+  texts: readonly (Compiled | undefined)[],
+): void {
+  const byName = new Map(slots.map((slot) => [slot.name, slot]));
+  const used = new Set<string>();
+  const valueTags = new Map<string, CompiledSlot>();
+  for (const slot of slots) for (const field of slot.fields) valueTags.set(field.tag, slot);
+  for (const slot of slots) if (slot.slot.kind === "choice") valueTags.set(slot.name, slot);
+
+  const visit = (parts: readonly Part[], guards: ReadonlySet<string>) => {
+    for (const part of parts) {
+      if (part.type === "text") continue;
+      if (part.type === "value") {
+        const slot = valueTags.get(part.tag);
+        if (slot === undefined) {
+          templateError(
+            id,
+            `{{${part.tag}}} is not a declared slot; declared: ${[...valueTags.keys()].join(", ")}`,
+          );
+        }
+        if (slot.slot.optional && !guards.has(slot.name)) {
+          templateError(
+            id,
+            `optional slot is shown outside {{#${slot.name}}}…{{/${slot.name}}}; wrap it so a missing value hides the text`,
+            slot.name,
+          );
+        }
+        used.add(slot.name);
+        continue;
+      }
+      const [name = "", key] = part.tag.split(".", 2);
+      const slot = byName.get(name);
+      if (slot === undefined) {
+        templateError(id, `section {{#${part.tag}}} names no declared slot`);
+      }
+      if (key !== undefined) {
+        if (slot.slot.kind !== "choice" || !slot.keys.has(key) || part.tag.split(".").length !== 2) {
+          templateError(
+            id,
+            `section {{#${part.tag}}} must name a key of a choice slot: ${[...slot.keys.keys()].map((k) => `${name}.${k}`).join(", ") || "none"}`,
+            name,
+          );
+        }
+      } else if (!slot.slot.optional) {
+        templateError(
+          id,
+          `section {{#${name}}} is over a required slot; sections are allowed only over optional slots and choice keys ({{#${name}.key}})`,
+          name,
+        );
+      }
+      used.add(name);
+      const inner = new Set(guards);
+      if (!part.inverted && key === undefined) inner.add(name);
+      visit(part.parts, inner);
+    }
+  };
+  for (const text of texts) if (text !== undefined) visit(text.parts, new Set());
+  for (const slot of slots) {
+    if (slot.name !== "to" && !used.has(slot.name)) {
+      templateError(id, "is declared but never used in the subject or body; use it or remove it", slot.name);
+    }
+  }
+}
+
+function checkChannel(
+  id: string,
+  config: TemplateConfig,
+  slots: readonly CompiledSlot[],
+  texts: { subject: Compiled | undefined; body: Compiled; html: Compiled | undefined },
+  maxSegments: number,
+): void {
+  const { channel } = config;
+  if (texts.subject !== undefined && /[\r\n]/.test(texts.subject.literal)) {
+    templateError(id, "subject must be a single line");
+  }
+  if (texts.html !== undefined && channel !== "email")
+    templateError(id, "html is only for the email channel");
+  if (config.maxSegments !== undefined && channel !== "sms")
+    templateError(id, "maxSegments is only for the sms channel");
+  switch (channel) {
+    case "email":
+      if (texts.subject === undefined) templateError(id, "an email needs a subject");
+      if (texts.subject.literal.length > maxSubjectLength)
+        templateError(id, `subject is over ${maxSubjectLength} characters`);
+      break;
+    case "sms": {
+      if (texts.subject !== undefined)
+        templateError(id, "an SMS has no subject; move the text into the body");
+      if (!Number.isInteger(maxSegments) || maxSegments < 1 || maxSegments > 10) {
+        templateError(id, "maxSegments must be a whole number from 1 to 10");
+      }
+      const size = smsSize(texts.body.literal);
+      if (size.segments > maxSegments) {
+        templateError(
+          id,
+          `the body's fixed text alone takes ${size.segments} ${size.encoding} segments, over maxSegments ${maxSegments}`,
+        );
+      }
+      break;
+    }
+    case "whatsapp": {
+      const placement = variablePlacement(texts.body.parts);
+      if (placement.startsWithVariable || placement.endsWithVariable) {
+        templateError(
+          id,
+          "WhatsApp templates may not start or end with a variable; add fixed text before and after",
+        );
+      }
+      if (placement.adjacent !== undefined) {
+        const [a, b] = placement.adjacent;
+        templateError(
+          id,
+          `WhatsApp templates may not put variables next to each other ({{${a}}} {{${b}}}); add fixed text between them`,
+        );
+      }
+      if (texts.body.literal.length > whatsappRules.maxBody) {
+        templateError(id, `the body's fixed text is over WhatsApp's ${whatsappRules.maxBody} characters`);
+      }
+      if (texts.subject !== undefined && texts.subject.literal.length > whatsappRules.maxHeader) {
+        templateError(id, `the header (subject) is over WhatsApp's ${whatsappRules.maxHeader} characters`);
+      }
+      for (const slot of slots) {
+        if (slot.fields.some((field) => field.format.multiline)) {
+          templateError(
+            id,
+            "WhatsApp values may not contain line breaks; use a single-line format",
+            slot.name,
+          );
+        }
+      }
+      break;
+    }
+    case "chat":
+      break;
+  }
+}
