@@ -7,6 +7,9 @@ export type Part =
   | {
       readonly type: "section";
       readonly tag: string;
+      /** The slot the section tests, and for `{{#slot.key}}` the choice key it compares with. */
+      readonly slot: string;
+      readonly key: string | undefined;
       readonly inverted: boolean;
       readonly parts: readonly Part[];
     };
@@ -68,6 +71,8 @@ function convert(tokens: readonly Token[], field: string, tags: TagUse[], litera
         parts.push({
           type: "section",
           tag: value,
+          slot: value.split(".")[0] ?? value,
+          key: value.includes(".") ? value.slice(value.indexOf(".") + 1) : undefined,
           inverted: type === "^",
           parts: convert(children ?? [], field, tags, literal),
         });
@@ -116,11 +121,20 @@ export interface MissingValue {
   readonly missing: string;
 }
 
-/** Renders compiled parts with resolved values; `escapeValue` is the channel's escaping (identity for plain text). */
+/** A section over an optional slot shows when the slot has a value; over `slot.key`, when that key was chosen. */
+function isPresent(
+  part: Extract<Part, { type: "section" }>,
+  chosen: Readonly<Record<string, unknown>>,
+): boolean {
+  const value = chosen[part.slot];
+  return part.key === undefined ? value !== undefined : value === part.key;
+}
+
+/** Renders compiled parts with resolved values; `chosen` holds each slot's resolved value; `escapeValue` is the channel's escaping. */
 export function renderParts(
   parts: readonly Part[],
   values: ReadonlyMap<string, string>,
-  present: (tag: string) => boolean,
+  chosen: Readonly<Record<string, unknown>>,
   escapeValue: (value: string) => string,
 ): string | MissingValue {
   let out = "";
@@ -131,8 +145,8 @@ export function renderParts(
       const value = values.get(part.tag);
       if (value === undefined) return { missing: part.tag };
       out += escapeValue(value);
-    } else if (present(part.tag) !== part.inverted) {
-      const inner = renderParts(part.parts, values, present, escapeValue);
+    } else if (isPresent(part, chosen) !== part.inverted) {
+      const inner = renderParts(part.parts, values, chosen, escapeValue);
       if (typeof inner !== "string") return inner;
       out += inner;
     }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { renderParts } from "./body.js";
 import { escapeHtml, isChatId, maxSubjectLength, noEscape, smsSize, whatsappRules } from "./channels.js";
 import type { Decision, EscalateDecision, Message } from "./decision.js";
@@ -8,9 +8,9 @@ import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
 import { sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
-import type { SlotContext } from "./slots.js";
+import type { RefSlot, SlotContext } from "./slots.js";
 import type { CompiledField, CompiledSlot, Template } from "./template.js";
-import { clip, type PreparedTicket } from "./ticket.js";
+import { clip, type PreparedCollection, type PreparedTicket } from "./ticket.js";
 
 /** What `decide` needs from the catalog. */
 export interface DecideContext {
@@ -85,39 +85,38 @@ function decideTemplate(
   const { ticketId } = ticket;
   const base = { ticketId, template: template.id };
   for (const name of given.keys()) {
-    const slot = template.slots.find((candidate) => candidate.name === name);
-    if (name !== "to" && (slot === undefined || slot.slot.kind === "derived")) {
+    if (!template.chosenSlots.has(name)) {
       return escalate({
         ...base,
         reason: "invalid_proposal",
         detail: `"${clip(name)}" is not a slot the model fills in ${template.id}`,
-        hint: `slots of ${template.id}: ${chosenSlotNames(template).join(", ")}`,
+        hint: `slots of ${template.id}: ${[...template.chosenSlots].join(", ")}`,
       });
     }
   }
 
-  const earlier: Record<string, AnyRecord | string | undefined> = {};
+  // No prototype: a slot named "constructor" must never read an inherited value.
+  const earlier: Record<string, AnyRecord | string | undefined> = Object.create(null);
   const choices: Record<string, string> = {};
   const values = new Map<string, string>();
-  const present = new Set<string>();
   const allowance = { formatted: [] as string[], whole: [] as string[] };
   const slotContext: SlotContext = { ticketId, records: ticket.view, slots: earlier };
 
-  for (const compiled of [...template.slots, template.recipient]) {
+  for (const compiled of template.resolveOrder) {
     const resolved = resolveSlot(compiled, given, ticket, slotContext, template.id);
     if ("reason" in resolved) return escalate({ ...base, ...resolved });
     earlier[compiled.name] = resolved.value;
     if (resolved.choice !== undefined) choices[compiled.name] = resolved.choice;
     if (resolved.value === undefined) continue;
-    present.add(compiled.name);
     if (compiled.slot.kind === "choice") {
       const key = resolved.value as string;
-      present.add(`${compiled.name}.${key}`);
       const label = compiled.slot.choices[key] as string;
       values.set(compiled.name, label);
       allowance.formatted.push(label);
       continue;
     }
+    // The recipient is resolved to an address below, where a bad one is `recipient_unresolved`.
+    if (compiled === template.recipient) continue;
     const record = (
       compiled.slot.kind === "ref" ? resolved.value : { [compiled.name]: resolved.value }
     ) as AnyRecord;
@@ -134,19 +133,25 @@ function decideTemplate(
   const to = recipientOf(template, recipientField, recipientRecord);
   if (typeof to !== "string") return escalate({ ...base, ...to });
   allowance.formatted.push(to);
+  if (template.recipientShown) {
+    const shown =
+      recipientField.format.address === recipientField.format.apply
+        ? to
+        : formatField(recipientField, recipientRecord, template, "to");
+    if (typeof shown !== "string") return escalate({ ...base, ...shown });
+    values.set("to", shown);
+    allowance.formatted.push(shown);
+  }
 
-  const rendered = renderMessage(template, values, present, to);
+  const rendered = renderMessage(template, values, earlier, to);
   if ("reason" in rendered) return escalate({ ...base, ...rendered });
-  const scanAllowance = { literal: template.literal, ...allowance };
-  for (const text of [rendered.subject, rendered.text]) {
-    const finding = text === undefined ? undefined : scanMessage(text, scanAllowance);
-    if (finding !== undefined) {
-      return escalate({
-        ...base,
-        reason: "content_flagged",
-        detail: `the rendered message holds ${article(finding.kind)} that is neither template text nor a resolved value`,
-      });
-    }
+  const finding = scanMessage([rendered.subject, rendered.text], { literal: template.literal, ...allowance });
+  if (finding !== undefined) {
+    return escalate({
+      ...base,
+      reason: "content_flagged",
+      detail: `the rendered message holds ${article(finding.kind)} that is neither template text nor a resolved value`,
+    });
   }
 
   const key = idempotencyKey(ticketId, template.id, choices);
@@ -199,59 +204,41 @@ function resolveSlot(
     return { value: value as string, choice: undefined };
   }
   if (slot.kind === "choice") {
-    const keys = [...compiled.keys.keys()];
+    const keysHint = () => `slot "${name}" takes one of: ${[...compiled.keys.keys()].join(", ")}`;
     if (choice === undefined || choice === null) {
       if (slot.optional) return { value: undefined, choice: undefined };
-      return {
-        reason: "invalid_proposal",
-        detail: `slot "${name}" is missing`,
-        hint: `slot "${name}" takes one of: ${keys.join(", ")}`,
-      };
+      return { reason: "invalid_proposal", detail: `slot "${name}" is missing`, hint: keysHint() };
     }
     const key = lookup(compiled.keys, choice.toLowerCase());
     if (key === undefined) {
       return {
         reason: "slot_rejected",
         detail: `slot "${name}" was given a value that is not one of its keys`,
-        hint: `slot "${name}" takes one of: ${keys.join(", ")}`,
+        hint: keysHint(),
       };
     }
     return { value: key, choice: key };
   }
 
   const collection = ticket.collections.get(slot.collection);
-  const passes = (record: AnyRecord): boolean => {
-    if (slot.where === undefined) return true;
-    try {
-      return slot.where(record, context) === true;
-    } catch {
-      return false;
-    }
-  };
-  const candidates = () => (collection?.records ?? []).filter(passes);
-  const candidateHint = () => {
-    const handles = candidates().map((record) => collection?.handleOf.get(record));
-    return handles.length === 0
-      ? `no record of this ticket fits slot "${name}"; escalate`
-      : `slot "${name}" takes one of: ${handles.join(", ")}`;
-  };
   if (choice === undefined || choice === null) {
-    if (slot.optional && choice === null) return { value: undefined, choice: undefined };
-    const fits = candidates();
+    // An optional ref the model leaves out is absent; a required one is filled only when exactly one record fits.
+    if (slot.optional) return { value: undefined, choice: undefined };
+    const fits = candidates(slot, collection, context);
     if (fits.length === 1) {
       const only = fits[0] as AnyRecord;
       return { value: only, choice: collection?.handleOf.get(only) };
     }
-    if (slot.optional) return { value: undefined, choice: undefined };
-    if (fits.length === 0)
+    if (fits.length === 0) {
       return rejected(
         `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`,
-        candidateHint(),
+        candidateHint(compiled, collection, context),
       );
+    }
     return {
       reason: "invalid_proposal",
       detail: `slot "${name}" is missing and ${fits.length} records fit it`,
-      hint: candidateHint(),
+      hint: candidateHint(compiled, collection, context),
     };
   }
   const handle = choice.toLowerCase();
@@ -260,16 +247,48 @@ function resolveSlot(
     return {
       reason: "record_not_found",
       detail: `slot "${name}": no ${slot.collection} record of this ticket has that handle`,
-      hint: candidateHint(),
+      hint: candidateHint(compiled, collection, context),
     };
   }
-  if (!passes(record)) {
+  if (!passes(slot, record, context)) {
     return rejected(
       `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
-      candidateHint(),
+      candidateHint(compiled, collection, context),
     );
   }
   return { value: record, choice: handle };
+}
+
+/** Whether a record may fill a ref slot; a `where` that throws or returns a non-boolean counts as false. */
+function passes(slot: RefSlot, record: AnyRecord, context: SlotContext): boolean {
+  if (slot.where === undefined) return true;
+  try {
+    return slot.where(record, context) === true;
+  } catch {
+    return false;
+  }
+}
+
+function candidates(
+  slot: RefSlot,
+  collection: PreparedCollection | undefined,
+  context: SlotContext,
+): AnyRecord[] {
+  return (collection?.records ?? []).filter((record) => passes(slot, record, context));
+}
+
+/** The handles that would be accepted: the model has seen them in `describe()`, so they are safe to repeat. */
+function candidateHint(
+  compiled: CompiledSlot,
+  collection: PreparedCollection | undefined,
+  context: SlotContext,
+): string {
+  const handles = candidates(compiled.slot as RefSlot, collection, context).map((record) =>
+    collection?.handleOf.get(record),
+  );
+  return handles.length === 0
+    ? `no record of this ticket fits slot "${compiled.name}"; escalate`
+    : `slot "${compiled.name}" takes one of: ${handles.join(", ")}`;
 }
 
 function rejected(detail: string, hint?: string): Escalation {
@@ -321,23 +340,22 @@ function recipientOf(template: Template, field: CompiledField, record: AnyRecord
 function renderMessage(
   template: Template,
   values: ReadonlyMap<string, string>,
-  present: ReadonlySet<string>,
+  chosen: Readonly<Record<string, unknown>>,
   to: string,
 ): Message | Escalation {
-  const has = (tag: string) => present.has(tag);
   const missing = (tag: string): Escalation =>
     rejected(`{{${tag}}} of ${template.id} has no value for this ticket`);
-  const text = renderParts(template.body, values, has, noEscape);
+  const text = renderParts(template.body, values, chosen, noEscape);
   if (typeof text !== "string") return missing(text.missing);
   let subject: string | undefined;
   if (template.subject !== undefined) {
-    const rendered = renderParts(template.subject, values, has, noEscape);
+    const rendered = renderParts(template.subject, values, chosen, noEscape);
     if (typeof rendered !== "string") return missing(rendered.missing);
     subject = rendered;
   }
   let html: string | undefined;
   if (template.html !== undefined) {
-    const rendered = renderParts(template.html, values, has, escapeHtml);
+    const rendered = renderParts(template.html, values, chosen, escapeHtml);
     if (typeof rendered !== "string") return missing(rendered.missing);
     html = rendered;
   }
@@ -379,24 +397,15 @@ function renderMessage(
   return message;
 }
 
-/** The idempotency key of a send: ticket, template and the canonical choices, hashed. */
+/** The idempotency key of a send: ticket, template and the canonical choices (sorted by slot), hashed. */
 export function idempotencyKey(
   ticketId: string,
   template: string,
   choices: Readonly<Record<string, string>>,
 ): string {
-  const canonical = JSON.stringify([
-    ticketId,
-    template,
-    Object.keys(choices)
-      .sort()
-      .map((name) => [name, choices[name]]),
-  ]);
-  return `fl_${createHash("sha256").update(canonical).digest("hex").slice(0, 32)}`;
-}
-
-function chosenSlotNames(template: Template): string[] {
-  return [...template.slots.filter((slot) => slot.slot.kind !== "derived").map((slot) => slot.name), "to"];
+  let canonical = `${ticketId}\u0000${template}`;
+  for (const name of Object.keys(choices).sort()) canonical += `\u0000${name}\u0001${choices[name]}`;
+  return `fl_${hash("sha256", canonical, "hex").slice(0, 32)}`;
 }
 
 /** Look-ups go through Maps only, so inherited names such as `__proto__` or `constructor` are just not found. */

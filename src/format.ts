@@ -108,14 +108,29 @@ function date(pattern: string, options: DateFormatOptions): Format {
       `format.date: pattern "${pattern}" is not a date-fns pattern (${(cause as Error).message}); quote literal letters, e.g. "d MMM 'at' HH:mm"`,
     );
   }
+  // Time-zone formatting costs ~10 µs; a record's date is formatted once and reused after.
+  const cache = new Map<string, FormatResult>();
   return {
     kind: "date",
     multiline: false,
     neutralize: false,
     apply: (value) => {
+      const cacheKey =
+        typeof value === "string"
+          ? value
+          : value instanceof Date
+            ? `d${value.getTime()}`
+            : `n${String(value)}`;
+      const hit = cache.get(cacheKey);
+      if (hit !== undefined) return hit;
       const instant = toDate(value);
-      if (instant === undefined) return fail(`is ${describeType(value)}, not a date`);
-      return ok(formatDate(instant, pattern, context));
+      const result =
+        instant === undefined
+          ? fail(`is ${describeType(value)}, not a date`)
+          : ok(formatDate(instant, pattern, context));
+      if (cache.size >= 10_000) cache.clear();
+      cache.set(cacheKey, result);
+      return result;
     },
   };
 }

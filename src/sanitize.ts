@@ -54,6 +54,7 @@ export interface SanitizeOptions {
  * collapses runs of spaces, and neutralises URLs and markup so no client renders them as links or tags.
  */
 export function sanitizeValue(raw: string, options: SanitizeOptions = {}): string {
+  if (isPlain(raw)) return raw;
   let value = raw.normalize("NFC").replace(invisible, "").replace(controls, "");
   if (options.multiline === true) {
     value = value
@@ -67,6 +68,34 @@ export function sanitizeValue(raw: string, options: SanitizeOptions = {}): strin
   }
   value = value.trim();
   return options.neutralize === false ? value : neutralize(value);
+}
+
+/**
+ * The common case, checked in one loop: printable ASCII, no markup or link characters, single spaces,
+ * no leading or trailing space. Such a value comes out of the full pipeline unchanged.
+ */
+function isPlain(value: string): boolean {
+  let previousSpace = true;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code > 0x7e) return false;
+    // < > [ ] ` : and "." (URLs and host names) go through the full pipeline.
+    if (
+      code === 0x3c ||
+      code === 0x3e ||
+      code === 0x5b ||
+      code === 0x5d ||
+      code === 0x60 ||
+      code === 0x3a ||
+      code === 0x2e
+    ) {
+      return false;
+    }
+    const space = code === 0x20;
+    if (space && previousSpace) return false;
+    previousSpace = space;
+  }
+  return !previousSpace || value.length === 0;
 }
 
 /** Defangs URLs ("hxxps://evil[.]com") and replaces markup brackets with look-alikes that no client parses. */

@@ -27,33 +27,85 @@ const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g
 const longToken = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}\b/g;
 
 /**
- * Defence in depth after rendering: every e-mail address, phone-like number, URL or id-shaped token in
- * the text must be template text or a resolved value. Anything else means a record smuggled one in.
+ * Defence in depth after rendering: every e-mail address, phone-like number or URL in the rendered
+ * texts, and every id-shaped token in a record's text value, must be template text or a resolved value.
+ * Anything else means a record smuggled one in.
  */
-export function scanMessage(text: string, allowance: ScanAllowance): Finding | undefined {
-  const byCode = (token: string): boolean =>
-    allowance.literal.includes(token) || allowance.formatted.some((value) => value.includes(token));
-  const whole = (token: string): boolean => allowance.whole.includes(token);
-  if (text.includes("@")) {
-    for (const match of text.matchAll(email)) {
-      // Addresses only ever come from e-mail fields or template text: a text field holding one is a leak.
-      if (!byCode(match[0]) && !byCode(match[0].toLowerCase())) return { kind: "email" };
+export function scanMessage(
+  texts: readonly (string | undefined)[],
+  allowance: ScanAllowance,
+): Finding | undefined {
+  for (const text of texts) {
+    if (text === undefined) continue;
+    if (text.indexOf("@") !== -1) {
+      for (const token of matches(email, text)) {
+        // Addresses only ever come from e-mail fields or template text: a text field holding one is a leak.
+        if (!byCode(token, allowance) && !byCode(token.toLowerCase(), allowance)) return { kind: "email" };
+      }
+    }
+    if (sevenDigits.test(text)) {
+      for (const token of matches(phone, text)) {
+        const international = token.charCodeAt(0) === 0x2b;
+        if (countDigits(token) < (international ? 7 : 8)) continue;
+        // A bare digit run may be a whole text value (an order or tracking number); a "+number" may not.
+        if (!(international ? false : allowance.whole.includes(token)) && !byCode(token, allowance)) {
+          return { kind: "phone" };
+        }
+      }
+    }
+    if (hostStart.test(text)) {
+      for (const token of matches(url, text)) if (!byCode(token, allowance)) return { kind: "url" };
     }
   }
-  if (/\d/.test(text)) {
-    for (const match of text.matchAll(phone)) {
-      const token = match[0];
-      const international = token.startsWith("+");
-      if (token.replace(/\D/g, "").length < (international ? 7 : 8)) continue;
-      // A bare digit run may be a whole text value (an order or tracking number); a "+number" may not.
-      if (!byCode(token) && (international || !whole(token))) return { kind: "phone" };
+  // Id-shaped tokens can only come from record text values: look there, not through all template text.
+  for (const value of allowance.whole) {
+    if (!hasLongRun(value)) continue;
+    for (const pattern of [uuid, longToken]) {
+      for (const token of matches(pattern, value))
+        if (token !== value && !byCode(token, allowance)) return { kind: "id" };
     }
-    for (const match of text.matchAll(uuid)) if (!byCode(match[0]) && !whole(match[0])) return { kind: "id" };
-    for (const match of text.matchAll(longToken))
-      if (!byCode(match[0]) && !whole(match[0])) return { kind: "id" };
-  }
-  if (text.includes(".") || text.includes(":")) {
-    for (const match of text.matchAll(url)) if (!byCode(match[0])) return { kind: "url" };
   }
   return undefined;
+}
+
+function byCode(token: string, allowance: ScanAllowance): boolean {
+  for (const value of allowance.formatted) if (value.includes(token)) return true;
+  return allowance.literal.includes(token);
+}
+
+function matches(pattern: RegExp, text: string): string[] {
+  const found: string[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) found.push(match[0]);
+  return found;
+}
+
+function countDigits(token: string): number {
+  let count = 0;
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (code >= 48 && code <= 57) count++;
+  }
+  return count;
+}
+
+const sevenDigits = /(?:\d\D*){7}/;
+// "x.y" with a letter after the dot, or "x:/": where a host name or a URL may start.
+const hostStart = /[\w-][.:][A-Za-z/]/;
+
+/** True when the value holds 20 or more token characters in a row (letters, digits, "-", "_"). */
+function hasLongRun(value: string): boolean {
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const token =
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 45 ||
+      code === 95;
+    run = token ? run + 1 : 0;
+    if (run >= 20) return true;
+  }
+  return false;
 }

@@ -79,6 +79,12 @@ export interface Template {
   readonly slots: readonly CompiledSlot[];
   /** The recipient slot, resolved after the others so its `where` can read them. */
   readonly recipient: CompiledSlot;
+  /** The slots followed by the recipient: the order decide() resolves them in. */
+  readonly resolveOrder: readonly CompiledSlot[];
+  /** Whether subject or body shows the recipient's address with {{to}}. */
+  readonly recipientShown: boolean;
+  /** Names of the slots the model may fill (refs and choices, and "to"). */
+  readonly chosenSlots: ReadonlySet<string>;
   readonly subject: readonly Part[] | undefined;
   readonly body: readonly Part[];
   readonly html: readonly Part[] | undefined;
@@ -182,6 +188,11 @@ export function defineTemplate<S extends CollectionSchemas>(
     maxSegments,
     slots,
     recipient,
+    resolveOrder: [...slots, recipient],
+    recipientShown: [subject, body, html].some((text) => text?.tags.some((use) => use.tag === "to")),
+    chosenSlots: new Set(
+      [...slots, recipient].filter((slot) => slot.slot.kind !== "derived").map((slot) => slot.name),
+    ),
     subject: subject?.parts,
     body: body.parts,
     html: html?.parts,
