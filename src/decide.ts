@@ -8,7 +8,7 @@ import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
 import { sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
-import type { RefSlot, SlotContext } from "./slots.js";
+import type { SlotContext } from "./slots.js";
 import type { CompiledField, CompiledSlot, Template } from "./template.js";
 import { clip, type PreparedCollection, type PreparedTicket } from "./ticket.js";
 
@@ -95,8 +95,8 @@ function decideTemplate(
     }
   }
 
-  // No prototype: a slot named "constructor" must never read an inherited value.
-  const earlier: Record<string, AnyRecord | string | undefined> = Object.create(null);
+  // Every declared slot is assigned below (undefined when absent), so sections never read an inherited name.
+  const earlier: Record<string, AnyRecord | string | undefined> = {};
   const choices: Record<string, string> = {};
   const values = new Map<string, string>();
   const allowance = { formatted: [] as string[], whole: [] as string[] };
@@ -224,7 +224,7 @@ function resolveSlot(
   if (choice === undefined || choice === null) {
     // An optional ref the model leaves out is absent; a required one is filled only when exactly one record fits.
     if (slot.optional) return { value: undefined, choice: undefined };
-    const fits = candidates(slot, collection, context);
+    const fits = candidates(compiled, collection, context);
     if (fits.length === 1) {
       const only = fits[0] as AnyRecord;
       return { value: only, choice: collection?.handleOf.get(only) };
@@ -250,7 +250,7 @@ function resolveSlot(
       hint: candidateHint(compiled, collection, context),
     };
   }
-  if (!passes(slot, record, context)) {
+  if (!passes(compiled, record, context)) {
     return rejected(
       `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
       candidateHint(compiled, collection, context),
@@ -259,9 +259,20 @@ function resolveSlot(
   return { value: record, choice: handle };
 }
 
-/** Whether a record may fill a ref slot; a `where` that throws or returns a non-boolean counts as false. */
-function passes(slot: RefSlot, record: AnyRecord, context: SlotContext): boolean {
-  if (slot.where === undefined) return true;
+/** Whether a record may fill a ref slot: its joins hold and its `where` returns true (a throw counts as false). */
+function passes(compiled: CompiledSlot, record: AnyRecord, context: SlotContext): boolean {
+  for (const join of compiled.joins) {
+    const other = context.slots[join.slot];
+    if (
+      typeof other !== "object" ||
+      !Object.hasOwn(record, join.field) ||
+      !Object.hasOwn(other, join.otherField)
+    )
+      return false;
+    if (record[join.field] !== other[join.otherField]) return false;
+  }
+  const { slot } = compiled;
+  if (slot.kind !== "ref" || slot.where === undefined) return true;
   try {
     return slot.where(record, context) === true;
   } catch {
@@ -270,11 +281,11 @@ function passes(slot: RefSlot, record: AnyRecord, context: SlotContext): boolean
 }
 
 function candidates(
-  slot: RefSlot,
+  compiled: CompiledSlot,
   collection: PreparedCollection | undefined,
   context: SlotContext,
 ): AnyRecord[] {
-  return (collection?.records ?? []).filter((record) => passes(slot, record, context));
+  return (collection?.records ?? []).filter((record) => passes(compiled, record, context));
 }
 
 /** The handles that would be accepted: the model has seen them in `describe()`, so they are safe to repeat. */
@@ -283,9 +294,7 @@ function candidateHint(
   collection: PreparedCollection | undefined,
   context: SlotContext,
 ): string {
-  const handles = candidates(compiled.slot as RefSlot, collection, context).map((record) =>
-    collection?.handleOf.get(record),
-  );
+  const handles = candidates(compiled, collection, context).map((record) => collection?.handleOf.get(record));
   return handles.length === 0
     ? `no record of this ticket fits slot "${compiled.name}"; escalate`
     : `slot "${compiled.name}" takes one of: ${handles.join(", ")}`;

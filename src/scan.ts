@@ -53,7 +53,7 @@ export function scanMessage(
         }
       }
     }
-    if (hostStart.test(text)) {
+    if (mayHoldHost(text)) {
       for (const token of matches(url, text)) if (!byCode(token, allowance)) return { kind: "url" };
     }
   }
@@ -90,8 +90,14 @@ function countDigits(token: string): number {
 }
 
 const sevenDigits = /(?:\d\D*){7}/;
-// "x.y" with a letter after the dot, or "x:/": where a host name or a URL may start.
-const hostStart = /[\w-][.:][A-Za-z/]/;
+/** A "." followed by a letter, or ":/": where a host name or a URL may start. indexOf beats a regex here. */
+function mayHoldHost(text: string): boolean {
+  for (let i = text.indexOf("."); i !== -1; i = text.indexOf(".", i + 1)) {
+    const next = text.charCodeAt(i + 1) | 0x20;
+    if (next >= 0x61 && next <= 0x7a) return true;
+  }
+  return text.includes(":/");
+}
 
 /** True when the value holds 20 or more token characters in a row (letters, digits, "-", "_"). */
 function hasLongRun(value: string): boolean {

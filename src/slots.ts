@@ -34,6 +34,11 @@ export interface RefOptions<R, S extends CollectionSchemas> {
   readonly as?: Format;
   /** Longest formatted value of the single shown field. @default 200 */
   readonly maxLength?: number;
+  /**
+   * Joins to earlier slots: `{ id: "order.sellerId" }` accepts only the record whose `id` equals the
+   * `sellerId` of the record chosen for slot `order`. Checked when the template is defined.
+   */
+  readonly match?: { readonly [F in FieldOf<R>]?: string };
   /** Which of this ticket's records may fill the slot; may read earlier slots. A throw counts as false. */
   readonly where?: (record: R, context: SlotContext<S>) => boolean;
   /** The model may leave the slot out (`null`); the template shows it inside `{{#slot}}…{{/slot}}`. */
@@ -51,6 +56,7 @@ export interface RefSlot<C extends string = string> {
   readonly maxLength?: number;
   readonly optional: boolean;
   readonly description?: string;
+  readonly match?: Readonly<Record<string, string>>;
   // Method syntax: a slot typed for one collection is assignable to a template's slot map.
   where?(record: AnyRecord, context: SlotContext): boolean;
 }

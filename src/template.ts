@@ -62,6 +62,15 @@ export interface CompiledSlot {
   readonly fields: readonly CompiledField[];
   /** Choice: lower-cased key → declared key, for case-insensitive look-up. */
   readonly keys: ReadonlyMap<string, string>;
+  /** Ref: the joins of `match`, as this record's field = the field of an earlier slot's record. */
+  readonly joins: readonly Join[];
+}
+
+/** `record[field] === earlier[slot][otherField]`, from a ref slot's `match`. */
+export interface Join {
+  readonly field: string;
+  readonly slot: string;
+  readonly otherField: string;
 }
 
 /** A template checked and compiled at definition time. */
@@ -157,7 +166,7 @@ export function defineTemplate<S extends CollectionSchemas>(
         name,
       );
     }
-    slots.push(compileSlot(records, id, config, name, declared[name] as Slot));
+    slots.push(compileSlot(records, id, config, name, declared[name] as Slot, slots));
   }
   if (config.to?.kind !== "ref") {
     templateError(
@@ -166,7 +175,7 @@ export function defineTemplate<S extends CollectionSchemas>(
       "to",
     );
   }
-  const recipient = compileSlot(records, id, config, "to", config.to);
+  const recipient = compileSlot(records, id, config, "to", config.to, slots);
   checkRecipient(id, config.channel, recipient);
 
   const subject = config.subject === undefined ? undefined : compile(id, config.subject, "subject");
@@ -240,11 +249,18 @@ function compileSlot<S extends CollectionSchemas>(
   config: TemplateConfig,
   name: string,
   slot: Slot,
+  earlier: readonly CompiledSlot[],
 ): CompiledSlot {
   const noKeys = new Map<string, string>();
   switch (slot?.kind) {
     case "ref":
-      return { name, slot, fields: compileRefFields(records, id, config, name, slot), keys: noKeys };
+      return {
+        name,
+        slot,
+        fields: compileRefFields(records, id, config, name, slot),
+        keys: noKeys,
+        joins: compileJoins(records, id, name, slot, earlier),
+      };
     case "choice": {
       const keys = new Map<string, string>();
       const entries = Object.entries(slot.choices ?? {});
@@ -258,7 +274,7 @@ function compileSlot<S extends CollectionSchemas>(
         }
         keys.set(key, key);
       }
-      return { name, slot, fields: [], keys };
+      return { name, slot, fields: [], keys, joins: [] };
     }
     case "derived": {
       if (typeof slot.compute !== "function") templateError(id, "slot.derived needs a function", name);
@@ -270,6 +286,7 @@ function compileSlot<S extends CollectionSchemas>(
           { tag: name, field: name, format: as, maxLength: maxLengthOf(id, name, as, slot.maxLength) },
         ],
         keys: noKeys,
+        joins: [],
       };
     }
     default:
@@ -333,6 +350,41 @@ function compileRefFields<S extends CollectionSchemas>(
     const as = spec.as ?? (stringFormat(shape[spec.field]) === "email" ? format.email() : format.text());
     return { tag, field: spec.field, format: as, maxLength: maxLengthOf(id, name, as, spec.maxLength) };
   });
+}
+
+function compileJoins<S extends CollectionSchemas>(
+  records: RecordsDefinition<S>,
+  id: string,
+  name: string,
+  slot: RefSlot,
+  earlier: readonly CompiledSlot[],
+): Join[] {
+  const joins: Join[] = [];
+  const shape = records.collections[slot.collection]?.shape as Record<string, unknown>;
+  for (const [field, path] of Object.entries(slot.match ?? {})) {
+    const [other = "", otherField = "", ...rest] = typeof path === "string" ? path.split(".") : [];
+    const source = earlier.find((candidate) => candidate.name === other);
+    if (!Object.hasOwn(shape, field)) {
+      templateError(id, `match names "${field}", which is not a field of "${slot.collection}"`, name);
+    }
+    if (source === undefined || source.slot.kind !== "ref" || otherField === "" || rest.length > 0) {
+      templateError(
+        id,
+        `match.${field} must be "<earlier ref slot>.<field>", e.g. "order.${field}"; "${String(path)}" is not`,
+        name,
+      );
+    }
+    const otherShape = records.collections[source.slot.collection]?.shape as Record<string, unknown>;
+    if (!Object.hasOwn(otherShape, otherField)) {
+      templateError(
+        id,
+        `match.${field}: "${otherField}" is not a field of "${source.slot.collection}"`,
+        name,
+      );
+    }
+    joins.push({ field, slot: other, otherField });
+  }
+  return joins;
 }
 
 function maxLengthOf(id: string, name: string, as: Format, maxLength: number | undefined): number {
