@@ -3,7 +3,7 @@ import type { Decision } from "./decision.js";
 import { describeTicket } from "./describe.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
-import type { CollectionSchemas, RecordsDefinition, TicketRecords } from "./records.js";
+import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { Template } from "./template.js";
 import { isPreparedTicket, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
 
@@ -45,13 +45,14 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   prepare(ticketRecords: unknown): PrepareResult<S>;
   /**
    * Decides what the model's output means for this ticket: send an exact message, or escalate with a reason.
-   * Accepts an object or a JSON string. Pure, synchronous, and never throws on output or records.
+   * `output` is an object or a JSON string; `ticket` is the ticket's records as your loader returned them
+   * (`TicketRecords`, validated here) or a prepared ticket. Pure, synchronous, never throws on either.
    */
-  decide(output: unknown, ticket: TicketRecords<S> | PreparedTicket<S>): Decision;
+  decide(output: unknown, ticket: unknown): Decision;
   /** Each record's handle and label. Throws a `records_invalid` error when the records are invalid. */
-  handles(ticketRecords: TicketRecords<S> | PreparedTicket<S>): HandleTable;
+  handles(ticketRecords: unknown): HandleTable;
   /** Compact prompt text: the templates, each choosable record as `handle: label`, the escalation codes. */
-  describe(ticketRecords: TicketRecords<S> | PreparedTicket<S>): string;
+  describe(ticketRecords: unknown): string;
 }
 
 const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
@@ -124,7 +125,7 @@ export function createCatalog<S extends CollectionSchemas>(
     throw new DefinitionError("catalog_invalid", "createCatalog: escalationCodes repeats a code");
   }
 
-  const makeHandles = createHandleMaker(options.handleSecret ?? "formletter");
+  const makeHandles = createHandleMaker(options.handleSecret ?? "formletter", records.names);
   const context: DecideContext = { templates: byId, templateIds: [...byId.keys()], escalationCodes };
   const prepare = (input: unknown): PrepareResult<S> => {
     if (isPreparedTicket(input)) return { ok: true, ticket: input as PreparedTicket<S> };

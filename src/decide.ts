@@ -6,6 +6,7 @@ import { describeType } from "./format.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
+import { redactRecord, redactView } from "./redact.js";
 import { sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
 import type { SlotContext } from "./slots.js";
@@ -103,7 +104,7 @@ function decideTemplate(
   const slotContext: SlotContext = { ticketId, records: ticket.view, slots: earlier };
 
   for (const compiled of template.resolveOrder) {
-    const resolved = resolveSlot(compiled, given, ticket, slotContext, template.id);
+    const resolved = resolveSlot(compiled, given, ticket, slotContext, template);
     if ("reason" in resolved) return escalate({ ...base, ...resolved });
     earlier[compiled.name] = resolved.value;
     if (resolved.choice !== undefined) choices[compiled.name] = resolved.choice;
@@ -185,14 +186,15 @@ function resolveSlot(
   given: ReadonlyMap<string, string | null>,
   ticket: PreparedTicket,
   context: SlotContext,
-  templateId: string,
+  template: Template,
 ): Resolved | Escalation {
   const { slot, name } = compiled;
+  const templateId = template.id;
   const choice = given.get(name);
   if (slot.kind === "derived") {
     let value: unknown;
     try {
-      value = slot.compute(context);
+      value = slot.compute(derivedContext(template, ticket, context));
     } catch {
       return rejected(`derived slot "${name}" of ${templateId} threw while computing its value`);
     }
@@ -222,13 +224,14 @@ function resolveSlot(
 
   const collection = ticket.collections.get(slot.collection);
   if (choice === undefined || choice === null) {
-    // An optional ref the model leaves out is absent; a required one is filled only when exactly one record fits.
-    if (slot.optional) return { value: undefined, choice: undefined };
+    // null says "none" for an optional ref; left out, any ref is filled when exactly one record fits.
+    if (slot.optional && choice === null) return { value: undefined, choice: undefined };
     const fits = candidates(compiled, collection, context);
     if (fits.length === 1) {
       const only = fits[0] as AnyRecord;
       return { value: only, choice: collection?.handleOf.get(only) };
     }
+    if (slot.optional) return { value: undefined, choice: undefined };
     if (fits.length === 0) {
       return rejected(
         `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`,
@@ -257,6 +260,20 @@ function resolveSlot(
     );
   }
   return { value: record, choice: handle };
+}
+
+/** What a derived slot is given: the records and earlier slots without the fields its audience may not see. */
+function derivedContext(template: Template, ticket: PreparedTicket, context: SlotContext): SlotContext {
+  const { hidden, audience } = template;
+  if (hidden.size === 0) return context;
+  const slots: Record<string, AnyRecord | string | undefined> = {};
+  for (const earlier of template.resolveOrder) {
+    const value = context.slots[earlier.name];
+    const fields = earlier.slot.kind === "ref" ? hidden.get(earlier.slot.collection) : undefined;
+    slots[earlier.name] =
+      fields !== undefined && typeof value === "object" ? redactRecord(value, fields, audience) : value;
+  }
+  return { ticketId: context.ticketId, records: redactView(ticket.view, hidden, audience), slots };
 }
 
 /** Whether a record may fill a ref slot: its joins hold and its `where` returns true (a throw counts as false). */

@@ -41,13 +41,15 @@ export function describeTicket<S extends CollectionSchemas>(
 
 function describeSlot(compiled: CompiledSlot): string {
   const { slot, name } = compiled;
-  const optional = slot.optional ? " (optional)" : "";
-  if (slot.kind === "choice") return `${name}${optional} = one of ${[...compiled.keys.keys()].join("|")}`;
-  if (slot.kind === "ref") return `${name}${optional} = a handle of ${slot.collection}`;
+  const optional = slot.optional ? " (optional, null for none)" : "";
+  const about = slot.kind !== "derived" && slot.description ? ` (${oneLine(slot.description, 200)})` : "";
+  if (slot.kind === "choice")
+    return `${name}${optional} = one of ${[...compiled.keys.keys()].join("|")}${about}`;
+  if (slot.kind === "ref") return `${name}${optional} = a handle of ${slot.collection}${about}`;
   return name;
 }
 
-function oneLine(text: string): string {
+function oneLine(text: string, max = maxLabel): string {
   const clean = sanitizeValue(text, { neutralize: false });
-  return clean.length > maxLabel ? `${clean.slice(0, maxLabel - 1)}…` : clean;
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }

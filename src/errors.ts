@@ -3,8 +3,9 @@ export type FormletterErrorCode =
   | "records_definition_invalid"
   | "template_invalid"
   | "catalog_invalid"
-  | "format_invalid"
-  | "records_invalid";
+  | "records_invalid"
+  | "delivery_failed"
+  | "transport_invalid";
 
 const marker = Symbol.for("formletter.error");
 

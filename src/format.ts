@@ -1,7 +1,6 @@
 import { tz } from "@date-fns/tz";
 import { format as formatDate, isValid, type Locale } from "date-fns";
 import type { CountryCode } from "libphonenumber-js";
-import { DefinitionError } from "./errors.js";
 import { parsePhone } from "./phone.js";
 
 /** The outcome of formatting one value: the text to render, or what is wrong with the value. */
@@ -20,6 +19,16 @@ export interface Format {
   readonly apply: (value: unknown, record: Readonly<Record<string, unknown>>) => FormatResult;
   /** E-mail and phone formats: the normal form a recipient is delivered to (lower-case, E.164). */
   readonly address?: (value: unknown) => FormatResult;
+  /**
+   * Set when the format was built with bad options: `defineTemplate` throws it, naming the template
+   * and the slot that use the format.
+   */
+  readonly problem?: string;
+}
+
+/** A format built with bad options: it fails every value, and `defineTemplate` reports `problem`. */
+function broken(kind: Format["kind"], problem: string): Format {
+  return { kind, multiline: false, neutralize: false, problem, apply: () => fail(problem) };
 }
 
 const ok = (value: string): FormatResult => ({ ok: true, value });
@@ -92,20 +101,21 @@ export interface DateFormatOptions {
 
 function date(pattern: string, options: DateFormatOptions): Format {
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: options.timeZone });
+    new Intl.DateTimeFormat("en-US", { timeZone: options?.timeZone });
+    if (typeof options?.timeZone !== "string") throw new RangeError("missing");
   } catch {
-    throw new DefinitionError(
-      "format_invalid",
-      `format.date: time zone "${options.timeZone}" is not an IANA zone; use a name such as "Europe/Berlin" or "UTC"`,
+    return broken(
+      "date",
+      `format.date: time zone "${String(options?.timeZone)}" is not an IANA zone; use a name such as "Europe/Berlin" or "UTC"`,
     );
   }
   const context = { in: tz(options.timeZone), ...(options.locale ? { locale: options.locale } : {}) };
   try {
     formatDate(0, pattern, context);
   } catch (cause) {
-    throw new DefinitionError(
-      "format_invalid",
-      `format.date: pattern "${pattern}" is not a date-fns pattern (${(cause as Error).message}); quote literal letters, e.g. "d MMM 'at' HH:mm"`,
+    return broken(
+      "date",
+      `format.date: pattern "${String(pattern)}" is not a date-fns pattern (${(cause as Error).message}); quote literal letters, e.g. "d MMM 'at' HH:mm"`,
     );
   }
   // Time-zone formatting costs ~10 µs; a record's date is formatted once and reused after.
@@ -181,9 +191,15 @@ function moneyFormatter(locale: string, currency: string): Intl.NumberFormat | u
 function money(options: MoneyFormatOptions): Format {
   const locale = options.locale ?? "en-US";
   if (options.currency !== undefined && moneyFormatter(locale, options.currency) === undefined) {
-    throw new DefinitionError(
-      "format_invalid",
+    return broken(
+      "money",
       `format.money: "${options.currency}" is not an ISO 4217 currency code for locale "${locale}"; use e.g. "EUR"`,
+    );
+  }
+  if (options.currency === undefined && typeof options.currencyField !== "string") {
+    return broken(
+      "money",
+      'format.money: pass { currency: "EUR" } or { currencyField: "<field of the record>" }',
     );
   }
   return {
@@ -207,7 +223,12 @@ function money(options: MoneyFormatOptions): Format {
 
 function number(options: Intl.NumberFormatOptions & { readonly locale?: string } = {}): Format {
   const { locale = "en-US", ...rest } = options;
-  const formatter = new Intl.NumberFormat(locale, rest);
+  let formatter: Intl.NumberFormat;
+  try {
+    formatter = new Intl.NumberFormat(locale, rest);
+  } catch (cause) {
+    return broken("number", `format.number: ${(cause as Error).message}`);
+  }
   return {
     kind: "number",
     multiline: false,
@@ -225,7 +246,7 @@ export function describeType(value: unknown): string {
   if (value === undefined) return "missing";
   if (Array.isArray(value)) return "an array";
   if (value instanceof Date) return "an invalid date";
-  return `a ${typeof value}`;
+  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
 }
 
 /**

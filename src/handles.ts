@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 
-/** The handle length before collisions lengthen it: 4 hex digits after the collection's letter. */
+/** The handle length before collisions lengthen it: 4 hex digits after the collection's prefix. */
 const baseLength = 4;
 const digestCacheLimit = 50_000;
 
@@ -11,7 +11,9 @@ const digestCacheLimit = 50_000;
  */
 export function createHandleMaker(
   secret: string | Uint8Array,
+  collections: readonly string[],
 ): (collection: string, ids: readonly string[]) => string[] {
+  const prefixes = handlePrefixes(collections);
   const digests = new Map<string, string>();
   const digest = (collection: string, id: string): string => {
     const key = `${collection}\u0000${id}`;
@@ -24,7 +26,7 @@ export function createHandleMaker(
     return hex;
   };
   return (collection, ids) => {
-    const prefix = `${collection[0] ?? "r"}-`;
+    const prefix = `${prefixes.get(collection) ?? collection}-`;
     const hexes = ids.map((id) => digest(collection, id));
     const lengths = hexes.map(() => baseLength);
     // Lengthen every member of a colliding group by two digits until all handles differ.
@@ -46,4 +48,23 @@ export function createHandleMaker(
     }
     return hexes.map((hex, index) => `${prefix}${hex.slice(0, lengths[index])}`);
   };
+}
+
+/**
+ * The shortest prefix of each collection name that no other collection shares ("orders" → "o",
+ * "sellers" → "se", "shipments" → "sh"), so the model can tell collections apart by their handles.
+ */
+export function handlePrefixes(collections: readonly string[]): ReadonlyMap<string, string> {
+  const prefixes = new Map<string, string>();
+  for (const name of collections) {
+    let length = 1;
+    while (
+      length < name.length &&
+      collections.some((other) => other !== name && other.startsWith(name.slice(0, length)))
+    ) {
+      length++;
+    }
+    prefixes.set(name, name.slice(0, length));
+  }
+  return prefixes;
 }

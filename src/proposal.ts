@@ -117,5 +117,5 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
+  return `${/^[aeiou]/.test(typeof value) ? "an" : "a"} ${typeof value}`;
 }

@@ -21,7 +21,8 @@ const url = new RegExp(
   "gi",
 );
 // Digit runs with the usual separators; 8+ digits, or 7+ after a "+", look like a phone or account number.
-const phone = /\+?\d(?:[ ().-]{0,2}\d){6,18}/g;
+// Runs glued to letters are part of a code (a parcel number such as "1ZLBAWYN0869556164"), not a number.
+const phone = /(?<![A-Za-z0-9])\+?\d(?:[ ().-]{0,2}\d){6,}(?![A-Za-z0-9])/g;
 const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 // Long tokens mixing letters and digits: API keys, session tokens, internal ids.
 const longToken = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}\b/g;

@@ -11,6 +11,7 @@ import { templateError } from "./errors.js";
 import { type Format, format } from "./format.js";
 import { fieldLabel, labelViolation } from "./labels.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
+import { type HiddenFields, hiddenFields } from "./redact.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
 
 /** How many messages a template may send; going over is `limit_exceeded`, never a silent queue. */
@@ -90,6 +91,8 @@ export interface Template {
   readonly recipient: CompiledSlot;
   /** The slots followed by the recipient: the order decide() resolves them in. */
   readonly resolveOrder: readonly CompiledSlot[];
+  /** Fields the audience may not see, per collection: removed from what derived slots are given. */
+  readonly hidden: HiddenFields;
   /** Whether subject or body shows the recipient's address with {{to}}. */
   readonly recipientShown: boolean;
   /** Names of the slots the model may fill (refs and choices, and "to"). */
@@ -198,6 +201,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     slots,
     recipient,
     resolveOrder: [...slots, recipient],
+    hidden: hiddenFields(records as unknown as RecordsDefinition, config.audience),
     recipientShown: [subject, body, html].some((text) => text?.tags.some((use) => use.tag === "to")),
     chosenSlots: new Set(
       [...slots, recipient].filter((slot) => slot.slot.kind !== "derived").map((slot) => slot.name),
@@ -322,7 +326,7 @@ function compileRefFields<S extends CollectionSchemas>(
             {
               field: slot.show,
               ...(slot.as ? { as: slot.as } : {}),
-              ...(slot.maxLength ? { maxLength: slot.maxLength } : {}),
+              ...(slot.maxLength !== undefined ? { maxLength: slot.maxLength } : {}),
             },
           ],
         ]
@@ -388,6 +392,9 @@ function compileJoins<S extends CollectionSchemas>(
 }
 
 function maxLengthOf(id: string, name: string, as: Format, maxLength: number | undefined): number {
+  if (as?.apply === undefined)
+    templateError(id, "as must be a format built with format.text(), format.date(), …", name);
+  if (as.problem !== undefined) templateError(id, `${as.problem}`, name);
   if (maxLength === undefined) return as.multiline ? 2000 : 200;
   if (!Number.isInteger(maxLength) || maxLength < 1 || maxLength > 100_000) {
     templateError(id, "maxLength must be a whole number from 1 to 100,000", name);

@@ -1,0 +1,6 @@
+/**
+ * Runs every benchmark in turn and prints figures and ratios. Benchmarks run against the built
+ * package (`npm run bench` builds first), so the figures are those of what users install.
+ */
+process.stdout.write(`node ${process.version}, ${process.platform}/${process.arch}\n\n`);
+await import("./decide.js");

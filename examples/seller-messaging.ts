@@ -1,0 +1,221 @@
+/**
+ * Seller messaging, end to end: replays a month of recorded buyer tickets (records plus the model's
+ * output for each) through the seller catalog and shows what would have been sent, what went to a
+ * person and why.
+ *
+ *   npm run demo                                   # examples/data/tickets.jsonl
+ *   npx tsx examples/seller-messaging.ts my.jsonl  # any file of the same shape
+ */
+
+import { createReadStream } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import type { Decision, EscalationReason, Message } from "formletter";
+import { sellerCatalog } from "../templates/seller.js";
+
+/** One decided ticket of the history file. */
+interface Decided {
+  readonly line: number;
+  readonly ticketId: string;
+  readonly category: string;
+  readonly decision: Decision;
+}
+
+/** A line of the history file that is not a ticket; it is counted and skipped. */
+interface Malformed {
+  readonly line: number;
+  readonly problem: string;
+}
+
+/** Reads the history file one line at a time (constant memory) and decides each ticket. */
+async function* decideHistory(path: string): AsyncGenerator<Decided | Malformed> {
+  const lines = createInterface({
+    input: createReadStream(path, "utf8"),
+    crlfDelay: Number.POSITIVE_INFINITY,
+  });
+  let line = 0;
+  for await (const text of lines) {
+    line += 1;
+    if (text.trim() === "") continue;
+    const ticket = parseTicket(text);
+    if ("problem" in ticket) {
+      yield { line, problem: ticket.problem };
+      continue;
+    }
+    // decide() never throws on bad output or bad records: every ticket ends as a send or an escalation.
+    // The file's records are unchecked JSON; decide() validates them against the schema (records_invalid).
+    const records = ticket.records as Parameters<typeof sellerCatalog.decide>[1];
+    const decision = sellerCatalog.decide(ticket.output, records);
+    yield { line, ticketId: ticket.ticketId, category: ticket.category, decision };
+  }
+}
+
+function parseTicket(
+  text: string,
+): { ticketId: string; category: string; records: unknown; output: unknown } | { problem: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: "not JSON" };
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    return { problem: "not an object" };
+  const ticket = value as Record<string, unknown>;
+  if (typeof ticket.ticketId !== "string") return { problem: "no ticketId" };
+  if (!("records" in ticket) || !("output" in ticket)) return { problem: "no records or no output" };
+  const tags = ticket.tags as Record<string, unknown> | undefined;
+  const category = typeof tags?.category === "string" ? tags.category : "-";
+  return { ticketId: ticket.ticketId, category, records: ticket.records, output: ticket.output };
+}
+
+const percent = (part: number, whole: number): string =>
+  whole === 0 ? "n/a" : `${((100 * part) / whole).toFixed(1)}%`;
+
+const clip = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** The detail worth a glance: which order, the amount, and the keys the model chose from fixed lists. */
+function keyDetail(
+  template: string,
+  values: Readonly<Record<string, string>>,
+  choices: Readonly<Record<string, string>>,
+): string {
+  const choiceSlots =
+    sellerCatalog.template(template)?.slots.filter((compiled) => compiled.slot.kind === "choice") ?? [];
+  const order = values["order.number"] ?? values.order;
+  return [
+    order && `order ${order}`,
+    values["item.amount"],
+    values["shipment.carrier"] && `via ${values["shipment.carrier"]}`,
+    ...choiceSlots.map(({ name }) => `${name}=${choices[name]}`),
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+function formatRow({ ticketId, category, decision }: Decided): string {
+  const columns = (outcome: string, what: string, who: string, detail: string) =>
+    `${ticketId.padEnd(8)} ${outcome.padEnd(8)} ${what.padEnd(21)} ${who.padEnd(36)} ${clip(detail, 66)}`;
+  if (decision.outcome === "send") {
+    const { message, values, choices } = decision;
+    return columns(
+      "send",
+      decision.template,
+      `→ ${message.to}`,
+      keyDetail(decision.template, values, choices),
+    );
+  }
+  const { template = "", draft } = decision;
+  if (decision.reason === "approval_required" && draft !== undefined) {
+    // Not lost, not sent: the rendered draft waits for a person, who can only approve it as it is.
+    const detail = `${template} · ${keyDetail(template, decision.values ?? {}, decision.choices ?? {})}`;
+    return columns("escalate", "approval_required", `→ ${draft.to}`, detail);
+  }
+  const detail =
+    decision.code === undefined ? decision.detail : `${decision.code}: ${decision.note ?? "(no note)"}`;
+  return columns("escalate", decision.reason, `[${category}]`, detail);
+}
+
+function printMessage(ticketId: string, message: Message): void {
+  console.log(`\nOne message exactly as it goes out (${ticketId}, ${message.template}):\n`);
+  console.log(`  To:      ${message.to}`);
+  console.log(`  Subject: ${message.subject ?? ""}\n`);
+  for (const line of message.text.split("\n")) console.log(`  ${line}`.trimEnd());
+}
+
+/** Counts as the replay goes, so the summary needs no second pass over the file. */
+class Tally {
+  decided = 0;
+  sent = 0;
+  readonly reasons = new Map<EscalationReason, number>();
+  readonly malformed: Malformed[] = [];
+  hostile = 0;
+  hostileEscalated = 0;
+  approvals = 0;
+  readonly hostileSent: string[] = [];
+  // Tickets with a plain category are ordinary requests the model answered with a proposal.
+  readonly benignEscalated = new Map<string, string[]>();
+
+  add({ ticketId, category, decision }: Decided): void {
+    this.decided += 1;
+    const hostile = category.startsWith("hostile:");
+    if (hostile) this.hostile += 1;
+    if (decision.outcome === "send") {
+      this.sent += 1;
+      if (hostile) this.hostileSent.push(ticketId);
+      return;
+    }
+    this.reasons.set(decision.reason, (this.reasons.get(decision.reason) ?? 0) + 1);
+    if (hostile) this.hostileEscalated += 1;
+    if (decision.reason === "approval_required" && !hostile) this.approvals += 1;
+    const expected = ["approval_required", "model_escalated"].includes(decision.reason);
+    if (!category.includes(":") && !expected) {
+      this.benignEscalated.set(decision.reason, [
+        ...(this.benignEscalated.get(decision.reason) ?? []),
+        ticketId,
+      ]);
+    }
+  }
+
+  print(): void {
+    const escalated = this.decided - this.sent;
+    console.log(`\n${"─".repeat(40)} summary ${"─".repeat(40)}`);
+    console.log(
+      `decided ${this.decided} · sent ${this.sent} · escalated ${escalated} · escalation rate ${percent(escalated, this.decided)} · malformed lines ${this.malformed.length}`,
+    );
+    const ordinary = this.decided - this.hostile;
+    const ordinaryEscalated = escalated - this.hostileEscalated;
+    console.log(
+      `without the ${this.hostile} hostile tickets: ${ordinaryEscalated} of ${ordinary} escalated (${percent(ordinaryEscalated, ordinary)}), ${this.approvals} of them drafts awaiting approval`,
+    );
+    console.log("\nescalated by reason:");
+    const widest = Math.max(...[...this.reasons.values()], 1);
+    for (const [reason, count] of [...this.reasons].sort((a, b) => b[1] - a[1])) {
+      const bar = "█".repeat(Math.max(1, Math.round((30 * count) / widest)));
+      console.log(`  ${reason.padEnd(20)} ${String(count).padStart(4)}  ${bar}`);
+    }
+    const hostile =
+      this.hostileSent.length === 0
+        ? `all ${this.hostile} escalated`
+        : `${this.hostileSent.length} SENT: ${this.hostileSent.join(", ")}`;
+    console.log(`\nhostile tickets: ${hostile}`);
+    for (const [reason, ids] of this.benignEscalated) {
+      console.log(`ordinary proposals escalated as ${reason}: ${ids.length} (${clip(ids.join(", "), 70)})`);
+    }
+    if (this.malformed.length > 0) {
+      console.log(`malformed lines skipped: ${this.malformed.map(({ line }) => line).join(", ")}`);
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const path = process.argv[2] ?? fileURLToPath(new URL("./data/tickets.jsonl", import.meta.url));
+  const tally = new Tally();
+  let example: { ticketId: string; message: Message } | undefined;
+  console.log(
+    `${"ticket".padEnd(8)} ${"outcome".padEnd(8)} ${"template / reason".padEnd(21)} ${"recipient / category".padEnd(36)} detail`,
+  );
+  for await (const result of decideHistory(path)) {
+    if ("problem" in result) {
+      tally.malformed.push(result);
+      console.log(`line ${result.line}: skipped, ${result.problem}`);
+      continue;
+    }
+    tally.add(result);
+    console.log(formatRow(result));
+    const { decision } = result;
+    if (example === undefined && decision.outcome === "send" && decision.template === "damage_report") {
+      example = { ticketId: result.ticketId, message: decision.message };
+    }
+  }
+  if (example !== undefined) printMessage(example.ticketId, example.message);
+  tally.print();
+}
+
+try {
+  await main();
+} catch (error) {
+  // Only the file itself can fail here (missing, unreadable): every line in it is handled above.
+  console.error(`cannot replay: ${(error as Error).message}`);
+  process.exitCode = 1;
+}
