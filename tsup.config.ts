@@ -1,7 +1,11 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts" },
+  entry: {
+    index: "src/index.ts",
+    "sqlite/index": "src/sqlite/index.ts",
+    "smtp/index": "src/smtp/index.ts",
+  },
   format: ["esm", "cjs"],
   target: "node20",
   clean: true,

@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import { type DecideContext, decideProposal } from "./decide.js";
 import type { Decision } from "./decision.js";
 import { describeTicket } from "./describe.js";
@@ -39,6 +40,8 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   readonly records: RecordsDefinition<S>;
   readonly templates: readonly Template[];
   readonly escalationCodes: readonly string[];
+  /** A hash of the template definitions and escalation codes: which catalog made a decision, in the audit log. */
+  readonly version: string;
   /** The template with this id, if any. */
   template(id: string): Template | undefined;
   /** Validates a ticket's records and assigns handles once; pass the result to `decide` many times. */
@@ -147,6 +150,7 @@ export function createCatalog<S extends CollectionSchemas>(
     records,
     templates: [...byId.values()],
     escalationCodes,
+    version: catalogVersion([...byId.values()], escalationCodes),
     template: (id) => byId.get(id),
     prepare,
     decide(output, ticketRecords) {
@@ -195,4 +199,28 @@ export function createCatalog<S extends CollectionSchemas>(
     },
   };
   return Object.freeze(catalog);
+}
+
+/** Hashes what a template decides with: texts, channel, audience, limits, approval and each slot's shape. */
+function catalogVersion(templates: readonly Template[], escalationCodes: readonly string[]): string {
+  const shape = templates.map((template) => ({
+    id: template.id,
+    description: template.description,
+    audience: template.audience,
+    channel: template.channel,
+    source: template.source,
+    limits: template.limits,
+    approval: template.approval ?? null,
+    maxSegments: template.maxSegments,
+    slots: template.resolveOrder.map((compiled) => ({
+      name: compiled.name,
+      kind: compiled.slot.kind,
+      optional: compiled.slot.optional,
+      collection: compiled.slot.kind === "ref" ? compiled.slot.collection : null,
+      fields: compiled.fields.map((field) => [field.tag, field.field, field.format.kind, field.maxLength]),
+      keys: compiled.slot.kind === "choice" ? compiled.slot.choices : null,
+      joins: compiled.joins,
+    })),
+  }));
+  return hash("sha256", JSON.stringify([shape, escalationCodes]), "hex").slice(0, 16);
 }

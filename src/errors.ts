@@ -5,7 +5,13 @@ export type FormletterErrorCode =
   | "catalog_invalid"
   | "records_invalid"
   | "delivery_failed"
-  | "transport_invalid";
+  | "transport_invalid"
+  | "outbox_invalid"
+  | "handle_invalid"
+  | "queue_item_not_found"
+  | "queue_transition_invalid"
+  | "store_invalid"
+  | "store_unavailable";
 
 const marker = Symbol.for("formletter.error");
 

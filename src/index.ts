@@ -19,6 +19,18 @@ export type {
 export { format } from "./format.js";
 export type { FieldLabel } from "./labels.js";
 export { readableBy, untrusted } from "./labels.js";
+export type {
+  Actor,
+  ApprovalResult,
+  DeliveryStatus,
+  HandleInput,
+  HandleResult,
+  HumanQueue,
+  Outbox,
+  OutboxOptions,
+  RetryOptions,
+} from "./outbox/index.js";
+export { createOutbox, QueueError } from "./outbox/index.js";
 export type { EscalationReason } from "./reasons.js";
 export { escalationReasons, isEscalationReason, reasonDescriptions } from "./reasons.js";
 export type {
@@ -47,7 +59,45 @@ export type {
   SlotBuilder,
   SlotContext,
 } from "./slots.js";
+export type {
+  AuditEvent,
+  AuditFilter,
+  AuditType,
+  OutboundRow,
+  OutboundStatus,
+  QueueFilter,
+  QueueItem,
+  QueuePage,
+  QueueStatus,
+  SendCounts,
+  Store,
+  StoredResult,
+  StoreTransaction,
+} from "./store/index.js";
+export { memoryStore } from "./store/index.js";
 export type { CompiledField, CompiledSlot, Template, TemplateConfig, TemplateLimits } from "./template.js";
 export { defineTemplate } from "./template.js";
 export type { PreparedCollection, PreparedTicket, PrepareResult } from "./ticket.js";
 export { isPreparedTicket } from "./ticket.js";
+export type {
+  ConsoleTransportOptions,
+  DeliveryContext,
+  DeliveryReceipt,
+  FailedDelivery,
+  MemoryTransport,
+  MemoryTransportOptions,
+  SentMessage,
+  Transport,
+  VerifyWebhookSignatureOptions,
+  WebhookTransportOptions,
+} from "./transport/index.js";
+export {
+  consoleTransport,
+  DeliveryError,
+  isRetryable,
+  memoryTransport,
+  signWebhookBody,
+  verifyWebhookSignature,
+  webhookSignatureHeader,
+  webhookTransport,
+} from "./transport/index.js";

@@ -15,7 +15,13 @@ import {
   type Transport,
 } from "../transport/transport.js";
 
-/** Options of {@link smtpTransport}. */
+/**
+ * Options of {@link smtpTransport}.
+ *
+ * @example
+ * import { smtpTransport } from "formletter/smtp";
+ * smtpTransport({ host: "localhost", port: 1025, secure: false, requireTLS: false, from: "dev@example.com" });
+ */
 export interface SmtpTransportOptions {
   /** The SMTP server (relay or provider), e.g. "smtp.example.com". */
   readonly host: string;
@@ -38,7 +44,14 @@ export interface SmtpTransportOptions {
   readonly requireTLS?: boolean;
 }
 
-/** An SMTP transport; `close()` ends its pooled connections. */
+/**
+ * An SMTP transport; `close()` ends its pooled connections.
+ *
+ * @example
+ * import { smtpTransport } from "formletter/smtp";
+ * const email = smtpTransport({ host: "smtp.example.com", port: 465, secure: true, from: "support@example.com" });
+ * await email.close();
+ */
 export interface SmtpTransport extends Transport {
   close(): Promise<void>;
 }
@@ -103,7 +116,7 @@ function deliveryError(error: unknown, host: string, timeoutMs: number): Deliver
     const command = typeof failure.command === "string" ? ` to ${failure.command}` : "";
     const reply = typeof failure.response === "string" ? `: ${snippet(failure.response)}` : "";
     // RFC 5321: 4yz is transient, 5yz permanent, except 503 (bad sequence of commands), which is
-    // about the session, not the message, so a new connection can succeed.
+    // about the state of the connection, not the message, so a new connection can succeed.
     const retryable = code < 500 || code === 503;
     return new DeliveryError(`${where}: server answered ${code}${command}${reply}`, {
       retryable,
@@ -172,8 +185,8 @@ export function smtpTransport(options: SmtpTransportOptions): SmtpTransport {
     async deliver(message: Message, context: DeliveryContext): Promise<DeliveryReceipt> {
       const to = normalizeEmail(message.to);
       // The recipient came from records, normalised already; a second check keeps a list such as
-      // "a@x.org, b@y.org" from ever reaching the address parser.
-      if (message.channel !== "email" || !to.ok || to.value !== message.to) {
+      // "a@x.org, b@y.org" or "Name <a@x.org>" from ever reaching nodemailer's address parser.
+      if (message.channel !== "email" || !to.ok) {
         throw new DeliveryError(
           `smtp ${host}: template "${message.template}" on channel "${message.channel}" has no single e-mail recipient`,
           { retryable: false },

@@ -1,0 +1,143 @@
+import type { OutboundRow, StoreTransaction } from "../store/store.js";
+import { isRetryable, type Transport } from "../transport/transport.js";
+
+/** How deliveries are retried. */
+export interface RetryOptions {
+  /** Tries per delivery, the first included. @default 3 */
+  readonly attempts?: number;
+  /** Wait before the first retry; doubles each time, with jitter. @default 250 */
+  readonly baseDelayMs?: number;
+  /** Longest wait between two tries. @default 5000 */
+  readonly maxDelayMs?: number;
+}
+
+/** How one delivery ended, after its retries. */
+export type DeliveryOutcome =
+  | {
+      readonly status: "delivered";
+      readonly attempts: number;
+      readonly receiptId: string;
+      readonly ms: number;
+      readonly errors: readonly string[];
+    }
+  | {
+      readonly status: "failed";
+      readonly attempts: number;
+      readonly ms: number;
+      readonly errors: readonly string[];
+    };
+
+/** Tries to deliver a row, retrying retryable failures with exponential backoff and jitter. */
+export async function deliverRow(
+  row: OutboundRow,
+  transport: Transport,
+  retry: Required<RetryOptions>,
+  clock: () => number,
+): Promise<DeliveryOutcome> {
+  const started = clock();
+  const errors: string[] = [];
+  const first = row.attempts + 1;
+  for (let attempt = first; attempt < first + retry.attempts; attempt++) {
+    try {
+      const receipt = await transport.deliver(row.message, { key: row.key, attempt });
+      const receiptId = typeof receipt?.id === "string" ? receipt.id.slice(0, 200) : "";
+      return { status: "delivered", attempts: attempt, receiptId, ms: clock() - started, errors };
+    } catch (error) {
+      errors.push(describeError(error));
+      if (!isRetryable(error) || attempt === first + retry.attempts - 1) {
+        return { status: "failed", attempts: attempt, ms: clock() - started, errors };
+      }
+      await sleep(backoff(attempt - first + 1, retry));
+    }
+  }
+  return { status: "failed", attempts: row.attempts, ms: clock() - started, errors };
+}
+
+/**
+ * Records how a delivery ended, in one transaction: the row is marked, the outcome audited, and a
+ * failed message becomes a `delivery_failed` queue item with the message attached.
+ */
+export async function settleDelivery(
+  tx: StoreTransaction,
+  row: OutboundRow,
+  outcome: DeliveryOutcome,
+  at: number,
+  transport: string,
+): Promise<string | undefined> {
+  const data = {
+    outboundId: row.id,
+    transport,
+    attempts: outcome.attempts,
+    ms: outcome.ms,
+    errors: outcome.errors,
+  };
+  const base = {
+    at,
+    ticketId: row.ticketId,
+    runId: row.runId,
+    template: row.template,
+    key: row.key,
+    actor: "outbox",
+  };
+  if (outcome.status === "delivered") {
+    await tx.updateOutbound(row.id, {
+      status: "delivered",
+      attempts: outcome.attempts,
+      deliveredAt: at,
+      receiptId: outcome.receiptId,
+      leaseUntil: undefined,
+    });
+    await tx.appendAudit({
+      ...base,
+      type: "delivery",
+      outcome: "send",
+      reason: undefined,
+      data: { ...data, status: "delivered", receiptId: outcome.receiptId, bodySha256: row.bodySha256 },
+    });
+    return undefined;
+  }
+  await tx.updateOutbound(row.id, { status: "failed", attempts: outcome.attempts, leaseUntil: undefined });
+  const auditId = await tx.appendAudit({
+    ...base,
+    type: "delivery",
+    outcome: "escalate",
+    reason: "delivery_failed",
+    data: { ...data, status: "failed" },
+  });
+  return tx.addQueueItem({
+    status: "open",
+    reason: "delivery_failed",
+    ticketId: row.ticketId,
+    runId: row.runId,
+    template: row.template,
+    detail: `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
+    key: row.key,
+    draft: row.message,
+    note: undefined,
+    createdAt: at,
+    claimedBy: undefined,
+    claimedAt: undefined,
+    closedBy: undefined,
+    closedAt: undefined,
+    resolution: undefined,
+    closeNote: undefined,
+    auditId,
+    outboundId: row.id,
+  });
+}
+
+function backoff(retry: number, options: Required<RetryOptions>): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
+  // Full jitter: retries from many workers do not arrive at the provider in step.
+  return Math.round(ceiling / 2 + (Math.random() * ceiling) / 2);
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms <= 0 ? Promise.resolve() : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** A short, single-line description of a transport error for the audit log. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.replace(/\s+/g, " ").slice(0, 300);
+}

@@ -1,0 +1,253 @@
+import { FormletterError } from "../errors.js";
+import type {
+  OutboundRow,
+  QueueFilter,
+  QueueItem,
+  QueuePage,
+  QueueStatus,
+  Store,
+  StoreTransaction,
+} from "../store/store.js";
+import type { Batcher } from "./batcher.js";
+import { bodyHash } from "./record.js";
+
+/** Who acts on a queue item, as the audit log records it. */
+export interface Actor {
+  /** A person or service id, e.g. "ana@example.com". */
+  readonly by: string;
+}
+
+/** What an approval did: the item, and the delivery of its draft (when the outbox delivers it). */
+export interface ApprovalResult {
+  readonly item: QueueItem;
+  /** False when the item had already been approved: nothing new was sent. */
+  readonly approvedNow: boolean;
+  readonly outbound: OutboundRow | undefined;
+}
+
+/** The human queue: escalations, approvals, limits reached and failed deliveries. */
+export interface HumanQueue {
+  list(filter?: QueueFilter): Promise<QueuePage>;
+  get(id: string): Promise<QueueItem | undefined>;
+  /** Marks the item as taken by `by`; claiming an item someone else holds is refused. */
+  claim(id: string, actor: Actor): Promise<QueueItem>;
+  /** Sends the item's draft exactly as it is (same bytes, same recipient). Approving twice sends once. */
+  approve(id: string, actor: Actor): Promise<ApprovalResult>;
+  reject(id: string, actor: Actor & { readonly note?: string }): Promise<QueueItem>;
+  /** Closes the item with how it was handled, e.g. "replied by phone". */
+  resolve(
+    id: string,
+    actor: Actor & { readonly resolution: string; readonly note?: string },
+  ): Promise<QueueItem>;
+}
+
+const closed: readonly QueueStatus[] = ["approved", "rejected", "resolved"];
+
+/** A queue item that does not exist, or a transition its state does not allow. */
+export class QueueError extends FormletterError {
+  constructor(code: "queue_item_not_found" | "queue_transition_invalid", message: string) {
+    super(code, message);
+    this.name = "QueueError";
+  }
+}
+
+/**
+ * The queue's state changes, each one transaction with its audit event. Approval writes the outbound
+ * row; delivering it is the caller's (the outbox delivers at once; a CLI leaves it to the next flush).
+ */
+export function createQueueOperations(
+  store: Store,
+  batcher: Batcher,
+  clock: () => number,
+  mode: "live" | "shadow",
+) {
+  const load = async (tx: StoreTransaction, id: string): Promise<QueueItem> => {
+    const item = typeof id === "string" ? await tx.getQueueItem(id) : undefined;
+    if (item === undefined)
+      throw new QueueError("queue_item_not_found", `queue item "${String(id)}" does not exist`);
+    return item;
+  };
+  const audit = (
+    tx: StoreTransaction,
+    item: QueueItem,
+    by: string,
+    action: string,
+    extra: Record<string, unknown> = {},
+  ) =>
+    tx.appendAudit({
+      at: clock(),
+      type: "queue",
+      ticketId: item.ticketId,
+      runId: item.runId,
+      template: item.template,
+      outcome: undefined,
+      reason: item.reason,
+      key: item.key,
+      actor: by,
+      data: { action, item: item.id, from: item.status, ...extra },
+    });
+  const close = async (
+    id: string,
+    actor: Actor,
+    action: "reject" | "resolve",
+    change: { status: QueueStatus; resolution: string; closeNote: string | undefined },
+  ): Promise<QueueItem> =>
+    batcher.run(async (tx) => {
+      const by = checkActor(actor);
+      const item = await load(tx, id);
+      if (closed.includes(item.status)) {
+        throw new QueueError(
+          "queue_transition_invalid",
+          `queue item ${id} is already ${item.status}; it cannot be ${action}ed`,
+        );
+      }
+      const at = clock();
+      await tx.updateQueueItem(id, { ...change, closedBy: by, closedAt: at });
+      await audit(tx, item, by, action, { resolution: change.resolution, note: change.closeNote });
+      return (await tx.getQueueItem(id)) as QueueItem;
+    });
+
+  return {
+    list: (filter: QueueFilter = {}) => store.listQueue(filter),
+    get: (id: string) => store.getQueueItem(id),
+    claim: (id: string, actor: Actor) =>
+      batcher.run(async (tx) => {
+        const by = checkActor(actor);
+        const item = await load(tx, id);
+        if (item.status === "claimed" && item.claimedBy === by) return item;
+        if (item.status !== "open") {
+          const holder = item.status === "claimed" ? ` by ${item.claimedBy}` : "";
+          throw new QueueError(
+            "queue_transition_invalid",
+            `queue item ${id} is ${item.status}${holder}; only open items can be claimed`,
+          );
+        }
+        await tx.updateQueueItem(id, { status: "claimed", claimedBy: by, claimedAt: clock() });
+        await audit(tx, item, by, "claim");
+        return (await tx.getQueueItem(id)) as QueueItem;
+      }),
+    approve: (id: string, actor: Actor): Promise<ApprovalResult> =>
+      batcher.run(async (tx) => {
+        const by = checkActor(actor);
+        const item = await load(tx, id);
+        if (item.status === "approved") {
+          const outbound = item.outboundId === undefined ? undefined : await tx.getOutbound(item.outboundId);
+          return { item, approvedNow: false, outbound };
+        }
+        if (closed.includes(item.status)) {
+          throw new QueueError(
+            "queue_transition_invalid",
+            `queue item ${id} is ${item.status}; it cannot be approved`,
+          );
+        }
+        if (item.draft === undefined || item.key === undefined || item.template === undefined) {
+          throw new QueueError(
+            "queue_transition_invalid",
+            `queue item ${id} (${item.reason}) has no draft to send; resolve it instead`,
+          );
+        }
+        const at = clock();
+        let outboundId: string;
+        if (item.outboundId !== undefined) {
+          // A failed delivery: the same row goes back to pending, so the message keeps its key.
+          outboundId = item.outboundId;
+          await tx.updateOutbound(outboundId, {
+            status: mode === "shadow" ? "shadow" : "pending",
+            leaseUntil: undefined,
+          });
+        } else {
+          const prior = await tx.findResult(item.key);
+          if (prior?.outboundId !== undefined) {
+            outboundId = prior.outboundId;
+          } else {
+            outboundId = await tx.addOutbound({
+              key: item.key,
+              ticketId: item.ticketId,
+              runId: item.runId,
+              template: item.template,
+              message: item.draft,
+              status: mode === "shadow" ? "shadow" : "pending",
+              attempts: 0,
+              createdAt: at,
+              leaseUntil: undefined,
+              deliveredAt: undefined,
+              receiptId: undefined,
+              bodySha256: bodyHash(item.draft),
+            });
+            if (prior === undefined) {
+              const decision = {
+                outcome: "send" as const,
+                ticketId: item.ticketId,
+                template: item.template,
+                message: item.draft,
+                values: {},
+                choices: {},
+                key: item.key,
+              };
+              await tx.reserve({
+                key: item.key,
+                template: item.template,
+                ticketId: item.ticketId,
+                runId: item.runId,
+                at,
+                result: { decision, auditId: item.auditId, outboundId, queueItemId: item.id },
+              });
+            }
+          }
+        }
+        await tx.updateQueueItem(id, {
+          status: "approved",
+          closedBy: by,
+          closedAt: at,
+          resolution: "approved",
+          outboundId,
+        });
+        await audit(tx, item, by, "approve", { outboundId, bodySha256: bodyHash(item.draft) });
+        return {
+          item: (await tx.getQueueItem(id)) as QueueItem,
+          approvedNow: true,
+          outbound: await tx.getOutbound(outboundId),
+        };
+      }),
+    reject: (id: string, actor: Actor & { readonly note?: string }) =>
+      close(id, actor, "reject", {
+        status: "rejected",
+        resolution: "rejected",
+        closeNote: capNote(actor.note),
+      }),
+    resolve: (id: string, actor: Actor & { readonly resolution: string; readonly note?: string }) => {
+      if (
+        typeof actor?.resolution !== "string" ||
+        actor.resolution.trim() === "" ||
+        actor.resolution.length > 200
+      ) {
+        return Promise.reject(
+          new QueueError(
+            "queue_transition_invalid",
+            "resolve needs a resolution: a short text of at most 200 characters",
+          ),
+        );
+      }
+      return close(id, actor, "resolve", {
+        status: "resolved",
+        resolution: actor.resolution.trim(),
+        closeNote: capNote(actor.note),
+      });
+    },
+  };
+}
+
+function checkActor(actor: Actor): string {
+  const by = actor?.by;
+  if (typeof by !== "string" || by.trim() === "" || by.length > 200) {
+    throw new QueueError(
+      "queue_transition_invalid",
+      'every queue action needs { by: "<who>" }, at most 200 characters',
+    );
+  }
+  return by.trim();
+}
+
+function capNote(note: string | undefined): string | undefined {
+  return typeof note === "string" ? note.slice(0, 4000) : undefined;
+}

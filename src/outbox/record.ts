@@ -1,0 +1,167 @@
+import { hash } from "node:crypto";
+import type { Decision, EscalateDecision, Message } from "../decision.js";
+import type { OutboundRow, StoredResult, StoreTransaction } from "../store/store.js";
+import type { Template } from "../template.js";
+import { dayMs, limitProblem } from "./limits.js";
+
+/** One decision to make durable: everything `handle()` knows once `decide` has run. */
+export interface Recording {
+  readonly decision: Decision;
+  readonly template: Template | undefined;
+  readonly ticketId: string;
+  readonly runId: string;
+  readonly at: number;
+  readonly mode: "live" | "shadow";
+  readonly maxPerRun: number;
+  /** How long the caller holds a new outbound row while it delivers it inline. */
+  readonly leaseUntil: number;
+  /** Audit data beyond the decision: tags, raw output, proposal, timings, catalog version. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** What the transaction wrote. */
+export interface Recorded extends StoredResult {
+  readonly duplicate: boolean;
+  /** The outbound row to deliver now (live sends only). */
+  readonly outbound: OutboundRow | undefined;
+}
+
+/** SHA-256 of a message's text, as the audit log and outbound rows record it. */
+export function bodyHash(message: Message): string {
+  return hash("sha256", message.text, "hex");
+}
+
+/**
+ * The transaction of one `handle()`: idempotency, limits, one audit event, and an outbound row or a
+ * queue item. Runs inside `store.transaction`, so it commits whole or not at all.
+ */
+export async function recordDecision(tx: StoreTransaction, input: Recording): Promise<Recorded> {
+  const { decision, ticketId, runId, at } = input;
+  const key =
+    decision.outcome === "send" || decision.reason === "approval_required" ? decision.key : undefined;
+  if (key === undefined || input.template === undefined)
+    return escalateOnly(tx, input, decision as EscalateDecision);
+
+  const prior = await tx.findResult(key);
+  if (prior !== undefined) {
+    await tx.appendAudit({
+      ...eventBase(input, prior.decision),
+      type: "duplicate",
+      data: { ...input.data, of: prior.auditId },
+    });
+    return { ...prior, duplicate: true, outbound: undefined };
+  }
+
+  const template = input.template;
+  const counts = await tx.countSends({ template: template.id, ticketId, runId, since: at - dayMs });
+  const problem = limitProblem(template.id, template.limits, counts, input.maxPerRun, { ticketId, runId });
+  if (problem !== undefined) {
+    const message = decision.outcome === "send" ? decision.message : decision.draft;
+    const limited: EscalateDecision = {
+      outcome: "escalate",
+      reason: "limit_exceeded",
+      detail: problem,
+      ticketId,
+      template: template.id,
+      key,
+      ...(message ? { draft: message } : {}),
+      ...(decision.values ? { values: decision.values } : {}),
+      ...(decision.choices ? { choices: decision.choices } : {}),
+    };
+    return escalateOnly(tx, input, limited);
+  }
+
+  const message = (decision.outcome === "send" ? decision.message : decision.draft) as Message;
+  const auditId = await tx.appendAudit({
+    ...eventBase(input, decision),
+    type: "decision",
+    data: { ...input.data, ...decisionData(decision), bodySha256: bodyHash(message) },
+  });
+  let outbound: OutboundRow | undefined;
+  let outboundId: string | undefined;
+  let queueItemId: string | undefined;
+  if (decision.outcome === "send") {
+    const row: Omit<OutboundRow, "id"> = {
+      key,
+      ticketId,
+      runId,
+      template: template.id,
+      message,
+      status: input.mode === "shadow" ? "shadow" : "pending",
+      attempts: 0,
+      createdAt: at,
+      leaseUntil: input.mode === "shadow" ? undefined : input.leaseUntil,
+      deliveredAt: undefined,
+      receiptId: undefined,
+      bodySha256: bodyHash(message),
+    };
+    outboundId = await tx.addOutbound(row);
+    if (input.mode === "live") outbound = { ...row, id: outboundId };
+  } else {
+    queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
+  }
+  const result: StoredResult = { decision, auditId, outboundId, queueItemId };
+  await tx.reserve({ key, template: template.id, ticketId, runId, at, result });
+  return { ...result, duplicate: false, outbound };
+}
+
+async function escalateOnly(
+  tx: StoreTransaction,
+  input: Recording,
+  decision: EscalateDecision,
+): Promise<Recorded> {
+  const auditId = await tx.appendAudit({
+    ...eventBase(input, decision),
+    type: "decision",
+    data: { ...input.data, ...decisionData(decision) },
+  });
+  const queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
+  return { decision, auditId, outboundId: undefined, queueItemId, duplicate: false, outbound: undefined };
+}
+
+function eventBase(input: Recording, decision: Decision) {
+  return {
+    at: input.at,
+    ticketId: input.ticketId,
+    runId: input.runId,
+    template: decision.template ?? input.template?.id,
+    outcome: decision.outcome,
+    reason: decision.outcome === "escalate" ? decision.reason : undefined,
+    key: decision.key,
+    actor: "outbox",
+  };
+}
+
+/** The parts of a decision the audit log keeps: reason and detail, choices, values. Not the message. */
+function decisionData(decision: Decision): Record<string, unknown> {
+  const data: Record<string, unknown> = { choices: decision.choices, values: decision.values };
+  if (decision.outcome === "escalate") {
+    data.detail = decision.detail;
+    if (decision.code !== undefined) data.code = decision.code;
+    if (decision.note !== undefined) data.note = decision.note;
+  }
+  return data;
+}
+
+function queueItemOf(input: Recording, decision: EscalateDecision, auditId: string) {
+  return {
+    status: "open" as const,
+    reason: decision.reason,
+    ticketId: input.ticketId,
+    runId: input.runId,
+    template: decision.template ?? input.template?.id,
+    detail: decision.detail,
+    key: decision.key,
+    draft: decision.draft,
+    note: decision.note,
+    createdAt: input.at,
+    claimedBy: undefined,
+    claimedAt: undefined,
+    closedBy: undefined,
+    closedAt: undefined,
+    resolution: undefined,
+    closeNote: undefined,
+    auditId,
+    outboundId: undefined,
+  };
+}

@@ -1,0 +1,4 @@
+/**
+ * @module formletter/sqlite: the embedded store — one SQLite file, durable on commit.
+ */
+export { type SqliteStoreOptions, sqliteStore } from "./store.js";

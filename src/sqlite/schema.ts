@@ -1,0 +1,86 @@
+/**
+ * The SQLite schema, as numbered migrations. A file records the version it is at (`PRAGMA
+ * user_version`); opening applies the missing migrations in one transaction, and refuses a file written
+ * by a newer version of formletter.
+ */
+export const migrations: readonly string[] = [
+  // 1: audit log, outbound messages, human queue, idempotency reservations, per-minute send counts.
+  `
+  CREATE TABLE audit (
+    id INTEGER PRIMARY KEY,
+    at INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    ticket_id TEXT,
+    run_id TEXT,
+    template TEXT,
+    outcome TEXT,
+    reason TEXT,
+    key TEXT,
+    actor TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE INDEX audit_at ON audit (at, id);
+  CREATE INDEX audit_ticket ON audit (ticket_id, at);
+
+  CREATE TABLE outbound (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    ticket_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    template TEXT NOT NULL,
+    message TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    lease_until INTEGER,
+    delivered_at INTEGER,
+    receipt_id TEXT,
+    body_sha256 TEXT NOT NULL
+  );
+  CREATE INDEX outbound_pending ON outbound (id) WHERE status = 'pending';
+
+  CREATE TABLE queue (
+    id INTEGER PRIMARY KEY,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    ticket_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    template TEXT,
+    detail TEXT NOT NULL,
+    key TEXT,
+    draft TEXT,
+    note TEXT,
+    created_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    claimed_at INTEGER,
+    closed_by TEXT,
+    closed_at INTEGER,
+    resolution TEXT,
+    close_note TEXT,
+    audit_id TEXT NOT NULL,
+    outbound_id TEXT
+  );
+  CREATE INDEX queue_status ON queue (status, id);
+
+  CREATE TABLE reservations (
+    key TEXT PRIMARY KEY,
+    template TEXT NOT NULL,
+    ticket_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    result TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX reservations_ticket ON reservations (template, ticket_id);
+  CREATE INDEX reservations_run ON reservations (run_id);
+
+  CREATE TABLE send_counts (
+    template TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (template, minute)
+  ) WITHOUT ROWID;
+  `,
+];
+
+/** The schema version this build writes. */
+export const schemaVersion = migrations.length;

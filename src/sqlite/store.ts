@@ -1,0 +1,412 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { FormletterError } from "../errors.js";
+import { pageSize, statusesOf } from "../store/filters.js";
+import {
+  type AuditEvent,
+  type AuditFilter,
+  minuteOf,
+  type OutboundRow,
+  type QueueFilter,
+  type QueueItem,
+  type QueuePage,
+  type Store,
+  type StoreTransaction,
+} from "../store/store.js";
+import { migrations, schemaVersion } from "./schema.js";
+
+/** Options of {@link sqliteStore}. */
+export interface SqliteStoreOptions {
+  /** How long to wait for another process's write lock before failing. @default 5000 */
+  readonly busyTimeoutMs?: number;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * The embedded store: one SQLite file (better-sqlite3), WAL, `synchronous=FULL`, so a transaction is
+ * on disk when it commits. Several processes may share the file; writes take the file's write lock
+ * (`BEGIN IMMEDIATE`), so limits and idempotency are exact across them.
+ *
+ * @example
+ * import { sqliteStore } from "formletter/sqlite";
+ * const store = sqliteStore(".formletter/outbox.db");
+ */
+export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
+  if (typeof file !== "string" || file === "") {
+    throw new FormletterError("store_invalid", 'sqliteStore: pass a file path, e.g. ".formletter/outbox.db"');
+  }
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    migrate(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const statement = cachedStatements(db);
+  let chain: Promise<unknown> = Promise.resolve();
+  let closed = false;
+  // Every use of the connection goes through one chain: an open transaction is never interleaved.
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = async () => {
+      if (closed) throw new FormletterError("store_unavailable", `sqliteStore: ${file} is closed`);
+      return work();
+    };
+    const result = chain.then(run, run);
+    chain = result.catch(() => undefined);
+    return result;
+  };
+
+  const tx: StoreTransaction = {
+    findResult: async (key) => {
+      const row = statement("SELECT result FROM reservations WHERE key = ?").get(key) as Row | undefined;
+      return row === undefined ? undefined : JSON.parse(row.result as string);
+    },
+    countSends: async ({ template, ticketId, runId, since }) => {
+      const row = statement(
+        `SELECT
+           (SELECT COUNT(*) FROM reservations WHERE template = ? AND ticket_id = ?) AS ticket,
+           (SELECT COALESCE(SUM(n), 0) FROM send_counts WHERE template = ? AND minute >= ?) AS day,
+           (SELECT COUNT(*) FROM reservations WHERE run_id = ?) AS run`,
+      ).get(template, ticketId, template, minuteOf(since), runId) as {
+        ticket: number;
+        day: number;
+        run: number;
+      };
+      return { ticket: row.ticket, day: row.day, run: row.run };
+    },
+    reserve: async (entry) => {
+      statement(
+        "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(entry.key, entry.template, entry.ticketId, entry.runId, entry.at, JSON.stringify(entry.result));
+      statement(
+        "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
+      ).run(entry.template, minuteOf(entry.at));
+    },
+    appendAudit: async (event) => {
+      const info = statement(
+        "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(
+        event.at,
+        event.type,
+        event.ticketId ?? null,
+        event.runId ?? null,
+        event.template ?? null,
+        event.outcome ?? null,
+        event.reason ?? null,
+        event.key ?? null,
+        event.actor,
+        JSON.stringify(event.data),
+      );
+      return String(info.lastInsertRowid);
+    },
+    addOutbound: async (row) => {
+      const info = statement(
+        `INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        row.key,
+        row.ticketId,
+        row.runId,
+        row.template,
+        JSON.stringify(row.message),
+        row.status,
+        row.attempts,
+        row.createdAt,
+        row.leaseUntil ?? null,
+        row.deliveredAt ?? null,
+        row.receiptId ?? null,
+        row.bodySha256,
+      );
+      return String(info.lastInsertRowid);
+    },
+    getOutbound: async (id) =>
+      outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
+    updateOutbound: async (id, change) => update(db, "outbound", id, change, outboundColumns),
+    addQueueItem: async (item) => {
+      const info = statement(
+        `INSERT INTO queue (status, reason, ticket_id, run_id, template, detail, key, draft, note, created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        item.status,
+        item.reason,
+        item.ticketId,
+        item.runId,
+        item.template ?? null,
+        item.detail,
+        item.key ?? null,
+        item.draft === undefined ? null : JSON.stringify(item.draft),
+        item.note ?? null,
+        item.createdAt,
+        item.claimedBy ?? null,
+        item.claimedAt ?? null,
+        item.closedBy ?? null,
+        item.closedAt ?? null,
+        item.resolution ?? null,
+        item.closeNote ?? null,
+        item.auditId,
+        item.outboundId ?? null,
+      );
+      return String(info.lastInsertRowid);
+    },
+    getQueueItem: async (id) =>
+      queueItemOf(statement("SELECT * FROM queue WHERE id = ?").get(id) as Row | undefined),
+    updateQueueItem: async (id, change) => update(db, "queue", id, change, queueColumns),
+  };
+
+  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
+    serial(async () => {
+      statement("BEGIN IMMEDIATE").run();
+      try {
+        const result = await work(tx);
+        statement("COMMIT").run();
+        return result;
+      } catch (error) {
+        if (db.inTransaction) statement("ROLLBACK").run();
+        throw error;
+      }
+    });
+
+  return {
+    name: "sqlite",
+    transaction,
+    claimDue: ({ now, leaseUntil, limit, id }) =>
+      transaction(async () => {
+        const rows = (
+          id === undefined
+            ? statement(
+                "SELECT * FROM outbound WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?",
+              ).all(now, limit)
+            : statement(
+                "SELECT * FROM outbound WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?) AND id = ?",
+              ).all(now, id)
+        ) as Row[];
+        const lease = statement("UPDATE outbound SET lease_until = ? WHERE id = ?");
+        return rows.map((row) => {
+          lease.run(leaseUntil, row.id);
+          return outboundOf({ ...row, lease_until: leaseUntil }) as OutboundRow;
+        });
+      }),
+    getQueueItem: (id) =>
+      serial(async () =>
+        queueItemOf(statement("SELECT * FROM queue WHERE id = ?").get(id) as Row | undefined),
+      ),
+    getOutbound: (id) =>
+      serial(async () =>
+        outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
+      ),
+    listQueue: (filter: QueueFilter) =>
+      serial(async (): Promise<QueuePage> => {
+        const limit = pageSize(filter.limit);
+        const where = ["id > ?"];
+        const params: unknown[] = [filter.cursor === undefined ? 0 : Number(filter.cursor) || 0];
+        const statuses = statusesOf(filter.status);
+        if (statuses !== undefined) {
+          where.push(`status IN (${[...statuses].map(() => "?").join(", ") || "NULL"})`);
+          params.push(...statuses);
+        }
+        for (const [column, value] of [
+          ["reason", filter.reason],
+          ["template", filter.template],
+          ["ticket_id", filter.ticketId],
+        ] as const) {
+          if (value !== undefined) {
+            where.push(`${column} = ?`);
+            params.push(value);
+          }
+        }
+        const rows = db
+          .prepare(`SELECT * FROM queue WHERE ${where.join(" AND ")} ORDER BY id LIMIT ?`)
+          .all(...params, limit + 1) as Row[];
+        const items = rows.slice(0, limit).map((row) => queueItemOf(row) as QueueItem);
+        return { items, nextCursor: rows.length > limit ? items.at(-1)?.id : undefined };
+      }),
+    queryAudit: (filter: AuditFilter) => ({
+      async *[Symbol.asyncIterator]() {
+        // Keyset pages in (at, id) order: memory stays flat however long the log is.
+        let after: { at: number; id: number } | undefined;
+        for (;;) {
+          const where: string[] = [];
+          const params: unknown[] = [];
+          const add = (clause: string, ...values: unknown[]) => {
+            where.push(clause);
+            params.push(...values);
+          };
+          if (after !== undefined) add("(at > ? OR (at = ? AND id > ?))", after.at, after.at, after.id);
+          if (filter.since !== undefined) add("at >= ?", filter.since);
+          if (filter.until !== undefined) add("at < ?", filter.until);
+          if (filter.ticketId !== undefined) add("ticket_id = ?", filter.ticketId);
+          if (filter.type !== undefined) add("type = ?", filter.type);
+          const sql = `SELECT * FROM audit ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at, id LIMIT 500`;
+          const page = await serial(async () => db.prepare(sql).all(...params) as Row[]);
+          for (const row of page) yield auditEventOf(row);
+          const last = page.at(-1);
+          if (page.length < 500 || last === undefined) return;
+          after = { at: last.at as number, id: last.id as number };
+        }
+      },
+    }),
+    close: () =>
+      serial(async () => {
+        closed = true;
+        db.close();
+      }),
+  };
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > schemaVersion) {
+    throw new FormletterError(
+      "store_invalid",
+      `sqliteStore: ${file} has schema version ${version}, newer than this formletter's ${schemaVersion}; upgrade formletter to open it`,
+    );
+  }
+  if (version === schemaVersion) return;
+  db.transaction(() => {
+    for (let next = version; next < schemaVersion; next++) db.exec(migrations[next] as string);
+    db.pragma(`user_version = ${schemaVersion}`);
+  }).immediate();
+}
+
+function cachedStatements(db: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return (sql: string): Database.Statement => {
+    let prepared = cache.get(sql);
+    if (prepared === undefined) {
+      prepared = db.prepare(sql);
+      cache.set(sql, prepared);
+    }
+    return prepared;
+  };
+}
+
+const outboundColumns: Record<string, string> = {
+  ticketId: "ticket_id",
+  runId: "run_id",
+  template: "template",
+  status: "status",
+  attempts: "attempts",
+  createdAt: "created_at",
+  leaseUntil: "lease_until",
+  deliveredAt: "delivered_at",
+  receiptId: "receipt_id",
+  bodySha256: "body_sha256",
+};
+
+const queueColumns: Record<string, string> = {
+  status: "status",
+  reason: "reason",
+  ticketId: "ticket_id",
+  runId: "run_id",
+  template: "template",
+  detail: "detail",
+  key: "key",
+  draft: "draft",
+  note: "note",
+  createdAt: "created_at",
+  claimedBy: "claimed_by",
+  claimedAt: "claimed_at",
+  closedBy: "closed_by",
+  closedAt: "closed_at",
+  resolution: "resolution",
+  closeNote: "close_note",
+  auditId: "audit_id",
+  outboundId: "outbound_id",
+};
+
+function update(
+  db: Database.Database,
+  table: string,
+  id: string,
+  change: object,
+  columns: Record<string, string>,
+): void {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, value] of Object.entries(change)) {
+    const column = columns[field];
+    if (column === undefined)
+      throw new FormletterError("store_invalid", `sqliteStore: ${table}.${field} cannot be changed`);
+    sets.push(`${column} = ?`);
+    params.push(
+      value === undefined
+        ? null
+        : typeof value === "object" && value !== null
+          ? JSON.stringify(value)
+          : value,
+    );
+  }
+  if (sets.length === 0) return;
+  const info = db.prepare(`UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
+  if (info.changes !== 1) throw new FormletterError("store_invalid", `sqliteStore: no ${table} row ${id}`);
+}
+
+const optional = <T>(value: unknown): T | undefined =>
+  value === null || value === undefined ? undefined : (value as T);
+
+function outboundOf(row: Row | undefined): OutboundRow | undefined {
+  if (row === undefined) return undefined;
+  return {
+    id: String(row.id),
+    key: row.key as string,
+    ticketId: row.ticket_id as string,
+    runId: row.run_id as string,
+    template: row.template as string,
+    message: JSON.parse(row.message as string),
+    status: row.status as OutboundRow["status"],
+    attempts: row.attempts as number,
+    createdAt: row.created_at as number,
+    leaseUntil: optional(row.lease_until),
+    deliveredAt: optional(row.delivered_at),
+    receiptId: optional(row.receipt_id),
+    bodySha256: row.body_sha256 as string,
+  };
+}
+
+function queueItemOf(row: Row | undefined): QueueItem | undefined {
+  if (row === undefined) return undefined;
+  return {
+    id: String(row.id),
+    status: row.status as QueueItem["status"],
+    reason: row.reason as QueueItem["reason"],
+    ticketId: row.ticket_id as string,
+    runId: row.run_id as string,
+    template: optional(row.template),
+    detail: row.detail as string,
+    key: optional(row.key),
+    draft: row.draft === null ? undefined : JSON.parse(row.draft as string),
+    note: optional(row.note),
+    createdAt: row.created_at as number,
+    claimedBy: optional(row.claimed_by),
+    claimedAt: optional(row.claimed_at),
+    closedBy: optional(row.closed_by),
+    closedAt: optional(row.closed_at),
+    resolution: optional(row.resolution),
+    closeNote: optional(row.close_note),
+    auditId: row.audit_id as string,
+    outboundId: optional(row.outbound_id),
+  };
+}
+
+function auditEventOf(row: Row): AuditEvent {
+  return {
+    id: String(row.id),
+    at: row.at as number,
+    type: row.type as AuditEvent["type"],
+    ticketId: optional(row.ticket_id),
+    runId: optional(row.run_id),
+    template: optional(row.template),
+    outcome: optional(row.outcome),
+    reason: optional(row.reason),
+    key: optional(row.key),
+    actor: row.actor as string,
+    data: JSON.parse(row.data as string),
+  };
+}

@@ -1,0 +1,160 @@
+import { matchesQueueFilter, pageSize, statusesOf } from "./filters.js";
+import type {
+  AuditEvent,
+  AuditFilter,
+  OutboundRow,
+  QueueFilter,
+  QueueItem,
+  QueuePage,
+  Store,
+  StoredResult,
+  StoreTransaction,
+} from "./store.js";
+import { minuteOf } from "./store.js";
+
+interface Reservation {
+  readonly key: string;
+  readonly template: string;
+  readonly ticketId: string;
+  readonly runId: string;
+  readonly at: number;
+  readonly result: StoredResult;
+}
+
+/**
+ * A store in process memory, for tests and examples: the same semantics as the durable stores
+ * (transactions commit all or nothing, one at a time), and nothing survives the process.
+ *
+ * @example
+ * import { createOutbox, memoryStore } from "formletter";
+ * const outbox = createOutbox({ catalog, load, store: memoryStore(), transports });
+ */
+export function memoryStore(): Store {
+  const reservations = new Map<string, Reservation>();
+  const audit: AuditEvent[] = [];
+  const outbound = new Map<string, OutboundRow>();
+  const queue = new Map<string, QueueItem>();
+  let nextId = 1;
+  let chain: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  const transaction = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
+    const run = async (): Promise<T> => {
+      if (closed) throw new Error("memoryStore: the store is closed");
+      // Writes apply at once and are undone in reverse order if the transaction throws.
+      const undo: (() => void)[] = [];
+      const id = () => String(nextId++);
+      const tx: StoreTransaction = {
+        findResult: async (key) => reservations.get(key)?.result,
+        countSends: async ({ template, ticketId, runId, since }) => {
+          let ticket = 0;
+          let day = 0;
+          let run = 0;
+          for (const entry of reservations.values()) {
+            if (entry.template === template && entry.ticketId === ticketId) ticket++;
+            if (entry.template === template && minuteOf(entry.at) >= minuteOf(since)) day++;
+            if (entry.runId === runId) run++;
+          }
+          return { ticket, day, run };
+        },
+        reserve: async (entry) => {
+          if (reservations.has(entry.key))
+            throw new Error(`memoryStore: key ${entry.key} is already reserved`);
+          reservations.set(entry.key, entry);
+          undo.push(() => reservations.delete(entry.key));
+        },
+        appendAudit: async (event) => {
+          const stored = { ...event, id: id() };
+          audit.push(stored);
+          undo.push(() => audit.splice(audit.indexOf(stored), 1));
+          return stored.id;
+        },
+        addOutbound: async (row) => {
+          const stored = { ...row, id: id() };
+          if ([...outbound.values()].some((other) => other.key === row.key)) {
+            throw new Error(`memoryStore: an outbound row with key ${row.key} exists`);
+          }
+          outbound.set(stored.id, stored);
+          undo.push(() => outbound.delete(stored.id));
+          return stored.id;
+        },
+        getOutbound: async (rowId) => outbound.get(rowId),
+        updateOutbound: async (rowId, change) => {
+          const before = outbound.get(rowId);
+          if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
+          outbound.set(rowId, { ...before, ...change });
+          undo.push(() => outbound.set(rowId, before));
+        },
+        addQueueItem: async (item) => {
+          const stored = { ...item, id: id() };
+          queue.set(stored.id, stored);
+          undo.push(() => queue.delete(stored.id));
+          return stored.id;
+        },
+        getQueueItem: async (itemId) => queue.get(itemId),
+        updateQueueItem: async (itemId, change) => {
+          const before = queue.get(itemId);
+          if (before === undefined) throw new Error(`memoryStore: no queue item ${itemId}`);
+          queue.set(itemId, { ...before, ...change });
+          undo.push(() => queue.set(itemId, before));
+        },
+      };
+      try {
+        return await work(tx);
+      } catch (error) {
+        for (const step of undo.reverse()) step();
+        throw error;
+      }
+    };
+    const result = chain.then(run, run);
+    chain = result.catch(() => undefined);
+    return result;
+  };
+
+  return {
+    name: "memory",
+    transaction,
+    claimDue: ({ now, leaseUntil, limit, id }) =>
+      transaction(async () => {
+        const due: OutboundRow[] = [];
+        for (const row of outbound.values()) {
+          if (due.length >= limit) break;
+          if (id !== undefined && row.id !== id) continue;
+          if (row.status !== "pending" || (row.leaseUntil !== undefined && row.leaseUntil > now)) continue;
+          const leased = { ...row, leaseUntil };
+          outbound.set(row.id, leased);
+          due.push(leased);
+        }
+        return due;
+      }),
+    getQueueItem: async (id) => queue.get(id),
+    getOutbound: async (id) => outbound.get(id),
+    listQueue: async (filter: QueueFilter): Promise<QueuePage> => {
+      const limit = pageSize(filter.limit);
+      const after = filter.cursor === undefined ? 0 : Number(filter.cursor);
+      const statuses = statusesOf(filter.status);
+      const items: QueueItem[] = [];
+      for (const item of queue.values()) {
+        if (Number(item.id) <= after || !matchesQueueFilter(item, filter, statuses)) continue;
+        items.push(item);
+        if (items.length > limit) break;
+      }
+      const page = items.slice(0, limit);
+      return { items: page, nextCursor: items.length > limit ? page.at(-1)?.id : undefined };
+    },
+    queryAudit: (filter: AuditFilter) => ({
+      async *[Symbol.asyncIterator]() {
+        for (const event of [...audit].sort((a, b) => a.at - b.at || Number(a.id) - Number(b.id))) {
+          if (filter.since !== undefined && event.at < filter.since) continue;
+          if (filter.until !== undefined && event.at >= filter.until) continue;
+          if (filter.ticketId !== undefined && event.ticketId !== filter.ticketId) continue;
+          if (filter.type !== undefined && event.type !== filter.type) continue;
+          yield event;
+        }
+      },
+    }),
+    close: async () => {
+      closed = true;
+    },
+  };
+}

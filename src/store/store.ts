@@ -1,0 +1,180 @@
+import type { Decision, Message } from "../decision.js";
+import type { EscalationReason } from "../reasons.js";
+
+/** Where a human-queue item stands. `open` and `claimed` are waiting; the others are closed. */
+export type QueueStatus = "open" | "claimed" | "approved" | "rejected" | "resolved";
+
+/** A ticket waiting for a human: an escalation, an approval, a limit reached, or a failed delivery. */
+export interface QueueItem {
+  readonly id: string;
+  readonly status: QueueStatus;
+  readonly reason: EscalationReason;
+  readonly ticketId: string;
+  readonly runId: string;
+  readonly template: string | undefined;
+  /** For humans: what went wrong. */
+  readonly detail: string;
+  /** The idempotency key of the message this item would send, if any. */
+  readonly key: string | undefined;
+  /** The rendered message a human approves as it is (approvals, limits reached, failed deliveries). */
+  readonly draft: Message | undefined;
+  /** The model's escalation note, sanitised and capped. Never sent. */
+  readonly note: string | undefined;
+  readonly createdAt: number;
+  readonly claimedBy: string | undefined;
+  readonly claimedAt: number | undefined;
+  readonly closedBy: string | undefined;
+  readonly closedAt: number | undefined;
+  /** How a human closed it: "approved", "rejected", or the resolution given to `resolve`. */
+  readonly resolution: string | undefined;
+  readonly closeNote: string | undefined;
+  /** The audit event of the decision that opened the item. */
+  readonly auditId: string;
+  /** The outbound row an approval created, or the failed one a delivery_failed item is about. */
+  readonly outboundId: string | undefined;
+}
+
+/** Where an outbound message stands. */
+export type OutboundStatus = "pending" | "delivered" | "failed" | "shadow";
+
+/** A message accepted for delivery: written in the same transaction as its decision. */
+export interface OutboundRow {
+  readonly id: string;
+  readonly key: string;
+  readonly ticketId: string;
+  readonly runId: string;
+  readonly template: string;
+  readonly message: Message;
+  readonly status: OutboundStatus;
+  readonly attempts: number;
+  readonly createdAt: number;
+  /** While a deliverer holds the row, others leave it alone until this time (crash recovery after). */
+  readonly leaseUntil: number | undefined;
+  readonly deliveredAt: number | undefined;
+  readonly receiptId: string | undefined;
+  /** SHA-256 of the message text, as recorded in the audit log. */
+  readonly bodySha256: string;
+}
+
+/** What an audit event records. */
+export type AuditType = "decision" | "duplicate" | "delivery" | "queue";
+
+/** One line of the audit log: every decision, duplicate, delivery attempt outcome and queue transition. */
+export interface AuditEvent {
+  readonly id: string;
+  readonly at: number;
+  readonly type: AuditType;
+  readonly ticketId: string | undefined;
+  readonly runId: string | undefined;
+  readonly template: string | undefined;
+  readonly outcome: Decision["outcome"] | undefined;
+  readonly reason: EscalationReason | undefined;
+  readonly key: string | undefined;
+  /** Who did it: "outbox" for decisions and deliveries, the person for queue transitions. */
+  readonly actor: string;
+  /** Everything else: tags, raw output, proposal, choices, values, hashes, timings. JSON-safe. */
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** The first result of an idempotency key, returned again to a duplicate. */
+export interface StoredResult {
+  readonly decision: Decision;
+  readonly auditId: string;
+  readonly outboundId: string | undefined;
+  readonly queueItemId: string | undefined;
+}
+
+/** Counts of accepted sends that the limits are checked against. */
+export interface SendCounts {
+  /** Of this template for this ticket, ever. */
+  readonly ticket: number;
+  /** Of this template since `since` (24 hours ago). */
+  readonly day: number;
+  /** Of any template in this run. */
+  readonly run: number;
+}
+
+/** What `listQueue` filters on; `cursor` is the `nextCursor` of the previous page. */
+export interface QueueFilter {
+  readonly status?: QueueStatus | readonly QueueStatus[];
+  readonly reason?: EscalationReason;
+  readonly template?: string;
+  readonly ticketId?: string;
+  /** @default 50 */
+  readonly limit?: number;
+  readonly cursor?: string;
+}
+
+/** One page of queue items, oldest first. */
+export interface QueuePage {
+  readonly items: readonly QueueItem[];
+  readonly nextCursor: string | undefined;
+}
+
+/** What `queryAudit` filters on. Times are epoch milliseconds, `until` exclusive. */
+export interface AuditFilter {
+  readonly since?: number;
+  readonly until?: number;
+  readonly ticketId?: string;
+  readonly type?: AuditType;
+}
+
+type New<T> = Omit<T, "id">;
+
+/** The operations of one transaction. Every write of one `handle()` happens inside one of these. */
+export interface StoreTransaction {
+  findResult(key: string): Promise<StoredResult | undefined>;
+  countSends(query: {
+    template: string;
+    ticketId: string;
+    runId: string;
+    since: number;
+  }): Promise<SendCounts>;
+  /** Records an accepted send (or approval) for limits and its first result for idempotency. */
+  reserve(entry: {
+    key: string;
+    template: string;
+    ticketId: string;
+    runId: string;
+    at: number;
+    result: StoredResult;
+  }): Promise<void>;
+  appendAudit(event: New<AuditEvent>): Promise<string>;
+  addOutbound(row: New<OutboundRow>): Promise<string>;
+  getOutbound(id: string): Promise<OutboundRow | undefined>;
+  updateOutbound(id: string, change: Partial<Omit<OutboundRow, "id" | "key" | "message">>): Promise<void>;
+  addQueueItem(item: New<QueueItem>): Promise<string>;
+  getQueueItem(id: string): Promise<QueueItem | undefined>;
+  updateQueueItem(id: string, change: Partial<Omit<QueueItem, "id">>): Promise<void>;
+}
+
+/**
+ * Where the outbox keeps its state. Writes go through `transaction`, which commits all or nothing and
+ * is durable when its promise resolves; reads outside a transaction see committed state only.
+ */
+export interface Store {
+  /** A short name for logs and errors, e.g. "sqlite". */
+  readonly name: string;
+  /** Runs `work` in one transaction; the store serialises transactions as its backend requires. */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Claims up to `limit` outbound rows that are pending and not leased (or whose lease has run out),
+   * leasing them to the caller until `leaseUntil`, atomically: two deliverers never get the same row.
+   * With `id`, only that row is considered.
+   */
+  claimDue(query: { now: number; leaseUntil: number; limit: number; id?: string }): Promise<OutboundRow[]>;
+  getQueueItem(id: string): Promise<QueueItem | undefined>;
+  listQueue(filter: QueueFilter): Promise<QueuePage>;
+  getOutbound(id: string): Promise<OutboundRow | undefined>;
+  /** Streams audit events in time order, in pages, without loading the whole log. */
+  queryAudit(filter: AuditFilter): AsyncIterable<AuditEvent>;
+  close(): Promise<void>;
+}
+
+/**
+ * Sends are counted per minute for `perDay`: a window "since T" covers every send in T's minute and
+ * after, so a rolling day is rounded out, never in — a limit can be reached a minute early, never passed.
+ */
+export function minuteOf(at: number): number {
+  return Math.floor(at / 60_000);
+}

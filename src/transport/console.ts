@@ -1,0 +1,71 @@
+import type { Message } from "../decision.js";
+import type { DeliveryContext, DeliveryReceipt, Transport } from "./transport.js";
+
+/**
+ * Options of {@link consoleTransport}.
+ *
+ * @example
+ * import { consoleTransport } from "formletter";
+ * consoleTransport({ name: "chat-preview", write: (text) => process.stderr.write(text) });
+ */
+export interface ConsoleTransportOptions {
+  /** The transport's name in the audit log. @default "console" */
+  readonly name?: string;
+  /** Where the text goes. @default (text) => process.stdout.write(text) */
+  readonly write?: (text: string) => void;
+}
+
+// Everything a terminal could take as a command (escape sequences, carriage returns that overwrite
+// the line) except newlines and tabs, which the layout below handles.
+const terminalControls = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
+const show = (value: string): string =>
+  value.replace(terminalControls, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
+// Labels padded to one width so values start in the same column.
+const field = (label: string, value: string): string => `${`${label}:`.padEnd(10)}${show(value)}\n`;
+
+const indent = (text: string): string =>
+  show(text)
+    .split("\n")
+    .map((line) => (line === "" ? "" : `    ${line}`))
+    .join("\n");
+
+// The text written for one message: a rule with the receipt id, aligned fields, then the body indented.
+function formatDelivery(message: Message, context: DeliveryContext, id: string): string {
+  let out = `── ${id} ${"─".repeat(Math.max(3, 60 - id.length))}\n`;
+  out += field("channel", message.channel);
+  out += field("template", message.template);
+  out += field("to", message.to);
+  if (message.subject !== undefined) out += field("subject", message.subject);
+  out += field("key", context.attempt > 1 ? `${context.key} (attempt ${context.attempt})` : context.key);
+  if (message.sms !== undefined)
+    out += field("sms", `${message.sms.segments} segment(s), ${message.sms.encoding}`);
+  // The HTML part is the same content as the text; printing markup would only bury it.
+  if (message.html !== undefined) out += field("html", `${message.html.length} characters, not shown`);
+  out += `\n${indent(message.text)}\n\n`;
+  return out;
+}
+
+/**
+ * A transport that prints each message, readably laid out, instead of delivering it: for examples,
+ * demos and local development. Output goes to `write`, never to `console`.
+ *
+ * @example
+ * import { consoleTransport } from "formletter";
+ * const transports = { email: consoleTransport(), sms: consoleTransport({ write: (text) => log.push(text) }) };
+ */
+export function consoleTransport(options: ConsoleTransportOptions = {}): Transport {
+  // Looked up on each call, not captured, so a stream replaced later (test runners, pagers) is honoured.
+  const write = options.write ?? ((text: string) => void process.stdout.write(text));
+  let count = 0;
+  return {
+    name: options.name ?? "console",
+    async deliver(message: Message, context: DeliveryContext): Promise<DeliveryReceipt> {
+      count += 1;
+      const id = `console-${count}`;
+      write(formatDelivery(message, context, id));
+      return { id };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Message } from "../decision.js";
+import { FormletterError } from "../errors.js";
+
+/** What a transport is told besides the message. */
+export interface DeliveryContext {
+  /** The decision's idempotency key: pass it on to providers that deduplicate (header, API field). */
+  readonly key: string;
+  /** 1 for the first try, 2 for the first retry, and so on. */
+  readonly attempt: number;
+}
+
+/** What a transport reports after the provider accepted the message. */
+export interface DeliveryReceipt {
+  /** The provider's id for the message (SMTP message id, HTTP response id), for the audit log. */
+  readonly id: string;
+}
+
+/**
+ * Delivers rendered messages on one channel. A transport sends the message's `to`, `subject`, `text`
+ * and `html` and nothing else: no cc, bcc, attachments or headers from outside the template.
+ * It throws a {@link DeliveryError} to report a failure; `retryable: true` asks the outbox to try again.
+ */
+export interface Transport {
+  /** A short name for the audit log, e.g. "smtp" or "webhook". */
+  readonly name: string;
+  deliver(message: Message, context: DeliveryContext): Promise<DeliveryReceipt>;
+  /** Releases connections; called by `outbox.close()`. */
+  close?(): Promise<void>;
+}
+
+/** A failed delivery. `retryable` says whether trying again later may succeed (timeouts, 5xx, 4xx SMTP). */
+export class DeliveryError extends FormletterError {
+  readonly retryable: boolean;
+
+  constructor(message: string, options: { retryable: boolean; cause?: unknown }) {
+    super("delivery_failed", message, { cause: options.cause });
+    this.name = "DeliveryError";
+    this.retryable = options.retryable;
+  }
+}
+
+/** True for a delivery failure worth retrying; unknown errors are retried too (they may be transient). */
+export function isRetryable(error: unknown): boolean {
+  return error instanceof DeliveryError ? error.retryable : true;
+}
