@@ -131,8 +131,8 @@ export function createCatalog<S extends CollectionSchemas>(
   const makeHandles = createHandleMaker(options.handleSecret ?? "formletter", records.names);
   const context: DecideContext = { templates: byId, templateIds: [...byId.keys()], escalationCodes };
   const prepare = (input: unknown): PrepareResult<S> => {
-    if (isPreparedTicket(input)) return { ok: true, ticket: input as PreparedTicket<S> };
     try {
+      if (isPreparedTicket(input)) return { ok: true, ticket: input as PreparedTicket<S> };
       return prepareTicket(records, makeHandles, input);
     } catch {
       // Records can be hostile objects (throwing getters, proxies): that is invalid input, not a crash.

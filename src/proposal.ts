@@ -35,6 +35,17 @@ const shape =
 export function parseProposal(
   output: unknown,
 ): { ok: true; proposal: Proposal } | ({ ok: false } & ProposalProblem) {
+  try {
+    return parseStrictly(output);
+  } catch {
+    // An object with throwing getters, or a Proxy: not a proposal, and never a crash.
+    return invalid("reading the output threw");
+  }
+}
+
+function parseStrictly(
+  output: unknown,
+): { ok: true; proposal: Proposal } | ({ ok: false } & ProposalProblem) {
   let value = output;
   if (typeof output === "string") {
     if (output.length > proposalLimits.maxBytes) {

@@ -11,7 +11,7 @@ export interface ScanAllowance {
   readonly literal: string;
   /** Values built by code (dates, money, phones, e-mails, numbers, choice labels): tokens inside them are fine. */
   readonly formatted: readonly string[];
-  /** Text values taken from records: a number or id is fine only when it is the whole value. */
+  /** Text values taken from records: a number or id is fine only inside a value that is one code (no spaces). */
   readonly whole: readonly string[];
 }
 
@@ -22,7 +22,7 @@ const url = new RegExp(
 );
 // Digit runs with the usual separators; 8+ digits, or 7+ after a "+", look like a phone or account number.
 // Runs glued to letters are part of a code (a parcel number such as "1ZLBAWYN0869556164"), not a number.
-const phone = /(?<![A-Za-z0-9])\+?\d(?:[ ().-]{0,2}\d){6,}(?![A-Za-z0-9])/g;
+const phone = /(?<![A-Za-z0-9])\+?\d(?:[ ()./-]{0,2}\d){6,}(?![A-Za-z0-9])/g;
 const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 // Long tokens mixing letters and digits: API keys, session tokens, internal ids.
 const longToken = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}\b/g;
@@ -48,8 +48,9 @@ export function scanMessage(
       for (const token of matches(phone, text)) {
         const international = token.charCodeAt(0) === 0x2b;
         if (countDigits(token) < (international ? 7 : 8)) continue;
-        // A bare digit run may be a whole text value (an order or tracking number); a "+number" may not.
-        if (!(international ? false : allowance.whole.includes(token)) && !byCode(token, allowance)) {
+        // A bare digit run may come from a text value that is one code (an order, tracking or
+        // reference number, a UUID); a "+number", or digits inside a sentence, may not.
+        if ((international || !insideCode(token, allowance.whole)) && !byCode(token, allowance)) {
           return { kind: "phone" };
         }
       }
@@ -67,6 +68,12 @@ export function scanMessage(
     }
   }
   return undefined;
+}
+
+/** Whether the token lies inside a text value that is a single code: no spaces, so no sentence. */
+function insideCode(token: string, values: readonly string[]): boolean {
+  for (const value of values) if (value.includes(token) && !/\s/.test(value)) return true;
+  return false;
 }
 
 function byCode(token: string, allowance: ScanAllowance): boolean {

@@ -1,0 +1,124 @@
+import { describe, expect, it } from "vitest";
+import { sanitizeValue } from "../src/index.js";
+import { invisibleOrControl } from "./fixtures/expect.js";
+
+describe("sanitizeValue strips what can hide or reorder text", () => {
+  it.each([
+    ["right-to-left override", "abc\u202Edef", "abcdef"],
+    ["left-to-right embedding and pop", "a\u202Ab\u202Cc", "abc"],
+    ["bidi isolates", "\u2066a\u2067b\u2068c\u2069", "abc"],
+    ["LRM, RLM and ALM", "a\u200Eb\u200Fc\u061C", "abc"],
+    ["zero-width space, non-joiner, joiner", "a\u200Bb\u200Cc\u200Dd", "abcd"],
+    ["word joiner and invisible operators", "a\u2060b\u2062c\u2064", "abc"],
+    ["byte order mark", "\uFEFFabc", "abc"],
+    ["soft hyphen", "ab\u00ADc", "abc"],
+    ["NUL, BEL, backspace, escape, DEL", "a\u0000b\u0007c\u0008d\u001Be\u007F", "abcde"],
+    ["C1 controls", "a\u0080b\u009Bc\u009F", "abc"],
+    ["Unicode tag characters", "ok\u{E0001}\u{E0068}\u{E0069}", "ok"],
+    ["variation selectors", "a\uFE0Fb", "ab"],
+    ["Hangul fillers", "a\u3164b\uFFA0c", "abc"],
+  ])("%s", (_name, raw, expected) => {
+    const clean = sanitizeValue(raw);
+    expect(clean).toBe(expected);
+    expect(clean).not.toMatch(invisibleOrControl);
+  });
+
+  it("composes to NFC so look-alike sequences compare equal", () => {
+    expect(sanitizeValue("Jose\u0301")).toBe("Jos\u00E9");
+  });
+});
+
+describe("line breaks and spaces", () => {
+  it.each([
+    ["CRLF", "a\r\nb", "a b"],
+    ["CR", "a\rb", "a b"],
+    ["LF", "a\nb", "a b"],
+    ["NEL", "a\u0085b", /^a ?b$/],
+    ["line separator", "a\u2028b", "a b"],
+    ["paragraph separator", "a\u2029b", "a b"],
+    ["vertical tab and form feed", "a\u000Bb\u000Cc", /^a ?b ?c$/],
+    ["tabs and space runs", "a\t\t b     c", "a b c"],
+    ["no-break and ideographic spaces", "a\u00A0\u00A0b\u3000c", "a b c"],
+    ["leading and trailing blanks", "  \n a b \t ", "a b"],
+    ["a header injection", "Room 4\r\nBcc: x\r\nSubject: y", "Room 4 Bcc: x Subject: y"],
+  ])("single-line: %s", (_name, raw, expected: string | RegExp) => {
+    const clean = sanitizeValue(raw, { neutralize: false });
+    if (typeof expected === "string") expect(clean).toBe(expected);
+    else expect(clean).toMatch(expected);
+    expect(clean).not.toMatch(/[\r\n\u2028\u2029]/);
+  });
+
+  it.each([
+    ["CRLF becomes LF", "a\r\nb", "a\nb"],
+    ["line and paragraph separators become LF", "a\u2028b\u2029c", "a\nb\nc"],
+    ["three or more blank lines collapse to one blank line", "a\n\n\n\n\nb", "a\n\nb"],
+    ["each line is trimmed and its spaces collapsed", "  a   b  \n\t c ", "a b\nc"],
+  ])("multi-line: %s", (_name, raw, expected) => {
+    expect(sanitizeValue(raw, { multiline: true, neutralize: false })).toBe(expected);
+  });
+});
+
+describe("links and markup are neutralised", () => {
+  // A scheme directly followed by ":", a "www." host, markup brackets, a markdown link or image, a backtick.
+  const live = /(?:https?|ftp|javascript|data|vbscript|file|mailto):|www\.|<|>|\]\(|!\[|`/i;
+
+  it.each([
+    "https://evil.com/reset?x=1",
+    "HTTP://EVIL.COM",
+    "ftp://files.evil.net/a",
+    "javascript:alert(1)",
+    "JaVaScRiPt:alert(1)",
+    "vbscript:msgbox",
+    "data:text/html;base64,PHNjcmlwdD4=",
+    "file:///etc/passwd",
+    "see www.evil.com today",
+    "book at evil.com now",
+    "sub.domain.evil.io/path",
+    "![img](https://evil.com/x.png)",
+    "[text](https://evil.com)",
+    "<img src=x onerror=alert(1)>",
+    '<a href="https://evil.com">x</a>',
+    "<script>alert(1)</script>",
+    "`rm -rf`",
+  ])("%s", (raw) => {
+    const clean = sanitizeValue(raw);
+    expect(clean).not.toMatch(live);
+    expect(clean).not.toMatch(/\b(?:evil\.(?:com|net|io))\b/i);
+  });
+
+  it("keeps the words readable", () => {
+    const clean = sanitizeValue("Visit https://evil.com/reset now");
+    expect(clean.startsWith("Visit ")).toBe(true);
+    expect(clean.endsWith(" now")).toBe(true);
+    expect(clean).toContain("evil");
+    expect(clean).toContain("reset");
+  });
+
+  it("leaves the host of an e-mail address intact so the scanner still sees the address", () => {
+    expect(sanitizeValue("write to eve@evil.com")).toContain("eve@evil.com");
+  });
+
+  it("leaves ordinary text alone", () => {
+    for (const text of [
+      "Dr Grace Hopper",
+      "Room B12",
+      "Mon 2 Mar, 10:30",
+      "O'Brien & Sons",
+      "3.5 mg twice a day",
+      "Zoë Ünal",
+    ]) {
+      expect(sanitizeValue(text)).toBe(text.normalize("NFC"));
+    }
+  });
+
+  it("with neutralize: false, keeps URLs (for prompt text, never for messages)", () => {
+    expect(sanitizeValue("https://evil.com\u202E", { neutralize: false })).toBe("https://evil.com");
+  });
+
+  it("is idempotent", () => {
+    for (const raw of ["https://evil.com <b>x</b>", "a\r\n\u202Eb", "[x](y)  z", "a.b.com:8080/x"]) {
+      const once = sanitizeValue(raw);
+      expect(sanitizeValue(once)).toBe(once);
+    }
+  });
+});
