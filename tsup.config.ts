@@ -1,15 +1,24 @@
 import { defineConfig } from "tsup";
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    "sqlite/index": "src/sqlite/index.ts",
-    "smtp/index": "src/smtp/index.ts",
+export default defineConfig([
+  {
+    entry: {
+      index: "src/index.ts",
+      "sqlite/index": "src/sqlite/index.ts",
+      "smtp/index": "src/smtp/index.ts",
+    },
+    format: ["esm", "cjs"],
+    target: "node20",
+    sourcemap: true,
+    // tsup injects `baseUrl`, which TypeScript 6 deprecates.
+    dts: { compilerOptions: { ignoreDeprecations: "6.0" } },
   },
-  format: ["esm", "cjs"],
-  target: "node20",
-  clean: true,
-  sourcemap: true,
-  // tsup injects `baseUrl`, which TypeScript 6 deprecates.
-  dts: { compilerOptions: { ignoreDeprecations: "6.0" } },
-});
+  {
+    // The command line: ESM only (it awaits at top level), with a shebang so npm can link it.
+    entry: { "cli/index": "src/cli/index.ts" },
+    format: ["esm"],
+    target: "node20",
+    sourcemap: true,
+    banner: { js: "#!/usr/bin/env node" },
+  },
+]);

@@ -1,9 +1,17 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
 export default defineConfig({
   // Examples and ready catalogs import the package by name, as users do; tests run them on the sources.
-  resolve: { alias: { formletter: fileURLToPath(new URL("./src/index.ts", import.meta.url)) } },
+  resolve: {
+    alias: [
+      { find: /^formletter\/sqlite$/, replacement: source("./src/sqlite/index.ts") },
+      { find: /^formletter\/smtp$/, replacement: source("./src/smtp/index.ts") },
+      { find: /^formletter$/, replacement: source("./src/index.ts") },
+    ],
+  },
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],

@@ -4,3 +4,4 @@
  */
 process.stdout.write(`node ${process.version}, ${process.platform}/${process.arch}\n\n`);
 await import("./decide.js");
+await import("./outbox.js");

@@ -1,24 +1,37 @@
 /**
- * Seller messaging, end to end: replays a month of recorded buyer tickets (records plus the model's
- * output for each) through the seller catalog and shows what would have been sent, what went to a
- * person and why.
+ * Seller messaging, end to end: a month of recorded buyer tickets (records plus the model's output for
+ * each) goes through an outbox on a SQLite file, as in production: decided by the seller catalog,
+ * limited, made durable, delivered by the console transport (into .formletter/sent.log), or queued for
+ * a person. It ends with the open human queue.
  *
  *   npm run demo                                   # examples/data/tickets.jsonl
  *   npx tsx examples/seller-messaging.ts my.jsonl  # any file of the same shape
  */
 
-import { createReadStream } from "node:fs";
+import { appendFileSync, createReadStream, rmSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import type { Decision, EscalationReason, Message } from "formletter";
+import {
+  consoleTransport,
+  createOutbox,
+  type Decision,
+  type EscalationReason,
+  type HandleResult,
+  type Outbox,
+} from "formletter";
+import { sqliteStore } from "formletter/sqlite";
 import { sellerCatalog } from "../templates/seller.js";
 
-/** One decided ticket of the history file. */
+const database = ".formletter/demo.db";
+const sentLog = ".formletter/sent.log";
+
+/** One handled ticket of the history file. */
 interface Decided {
   readonly line: number;
   readonly ticketId: string;
   readonly category: string;
   readonly decision: Decision;
+  readonly result: HandleResult;
 }
 
 /** A line of the history file that is not a ticket; it is counted and skipped. */
@@ -27,8 +40,12 @@ interface Malformed {
   readonly problem: string;
 }
 
-/** Reads the history file one line at a time (constant memory) and decides each ticket. */
-async function* decideHistory(path: string): AsyncGenerator<Decided | Malformed> {
+/** Reads the history file one line at a time (constant memory) and hands each ticket to the outbox. */
+async function* handleHistory(
+  path: string,
+  outbox: Outbox,
+  current: { records: unknown },
+): AsyncGenerator<Decided | Malformed> {
   const lines = createInterface({
     input: createReadStream(path, "utf8"),
     crlfDelay: Number.POSITIVE_INFINITY,
@@ -42,11 +59,17 @@ async function* decideHistory(path: string): AsyncGenerator<Decided | Malformed>
       yield { line, problem: ticket.problem };
       continue;
     }
-    // decide() never throws on bad output or bad records: every ticket ends as a send or an escalation.
-    // The file's records are unchecked JSON; decide() validates them against the schema (records_invalid).
-    const records = ticket.records as Parameters<typeof sellerCatalog.decide>[1];
-    const decision = sellerCatalog.decide(ticket.output, records);
-    yield { line, ticketId: ticket.ticketId, category: ticket.category, decision };
+    // The loader stands in for your system of record: here, the records recorded with the ticket.
+    // handle() never throws on bad output or records: every ticket ends sent or in the queue.
+    current.records = ticket.records;
+    const tags = ticket.category === "-" ? {} : { category: ticket.category };
+    const result = await outbox.handle({
+      ticketId: ticket.ticketId,
+      output: ticket.output,
+      runId: `run-${ticket.ticketId}`,
+      tags,
+    });
+    yield { line, ticketId: ticket.ticketId, category: ticket.category, decision: result.decision, result };
   }
 }
 
@@ -93,16 +116,17 @@ function keyDetail(
     .join(" · ");
 }
 
-function formatRow({ ticketId, category, decision }: Decided): string {
+function formatRow({ ticketId, category, decision, result }: Decided): string {
   const columns = (outcome: string, what: string, who: string, detail: string) =>
     `${ticketId.padEnd(8)} ${outcome.padEnd(8)} ${what.padEnd(21)} ${who.padEnd(36)} ${clip(detail, 66)}`;
   if (decision.outcome === "send") {
     const { message, values, choices } = decision;
+    const delivered = result.delivery?.status === "delivered" ? "" : ` [${result.delivery?.status}]`;
     return columns(
-      "send",
+      result.duplicate ? "dup" : "send",
       decision.template,
       `→ ${message.to}`,
-      keyDetail(decision.template, values, choices),
+      keyDetail(decision.template, values, choices) + delivered,
     );
   }
   const { template = "", draft } = decision;
@@ -114,13 +138,6 @@ function formatRow({ ticketId, category, decision }: Decided): string {
   const detail =
     decision.code === undefined ? decision.detail : `${decision.code}: ${decision.note ?? "(no note)"}`;
   return columns("escalate", decision.reason, `[${category}]`, detail);
-}
-
-function printMessage(ticketId: string, message: Message): void {
-  console.log(`\nOne message exactly as it goes out (${ticketId}, ${message.template}):\n`);
-  console.log(`  To:      ${message.to}`);
-  console.log(`  Subject: ${message.subject ?? ""}\n`);
-  for (const line of message.text.split("\n")) console.log(`  ${line}`.trimEnd());
 }
 
 /** Counts as the replay goes, so the summary needs no second pass over the file. */
@@ -190,26 +207,75 @@ class Tally {
 
 async function main(): Promise<void> {
   const path = process.argv[2] ?? fileURLToPath(new URL("./data/tickets.jsonl", import.meta.url));
+  // A fresh database each run, so the demo's numbers are the file's, not the last run's.
+  for (const file of [database, `${database}-wal`, `${database}-shm`, sentLog]) rmSync(file, { force: true });
+  let shown = false;
+  const current: { records: unknown } = { records: undefined };
+  const outbox = createOutbox({
+    catalog: sellerCatalog,
+    load: () => current.records,
+    store: sqliteStore(database),
+    transports: {
+      // Every delivered message goes to the log exactly as the transport renders it; the first is shown too.
+      email: consoleTransport({
+        write: (text) => {
+          appendFileSync(sentLog, text);
+          if (!shown)
+            process.stdout.write(`\nThe first message delivered, exactly as it went out:\n\n${text}`);
+          shown = true;
+        },
+      }),
+    },
+  });
   const tally = new Tally();
-  let example: { ticketId: string; message: Message } | undefined;
   console.log(
     `${"ticket".padEnd(8)} ${"outcome".padEnd(8)} ${"template / reason".padEnd(21)} ${"recipient / category".padEnd(36)} detail`,
   );
-  for await (const result of decideHistory(path)) {
-    if ("problem" in result) {
-      tally.malformed.push(result);
-      console.log(`line ${result.line}: skipped, ${result.problem}`);
-      continue;
+  try {
+    for await (const result of handleHistory(path, outbox, current)) {
+      if ("problem" in result) {
+        tally.malformed.push(result);
+        console.log(`line ${result.line}: skipped, ${result.problem}`);
+        continue;
+      }
+      tally.add(result);
+      console.log(formatRow(result));
     }
-    tally.add(result);
-    console.log(formatRow(result));
-    const { decision } = result;
-    if (example === undefined && decision.outcome === "send" && decision.template === "damage_report") {
-      example = { ticketId: result.ticketId, message: decision.message };
-    }
+    tally.print();
+    await printQueue(outbox);
+  } finally {
+    await outbox.close();
   }
-  if (example !== undefined) printMessage(example.ticketId, example.message);
-  tally.print();
+  console.log(
+    `\noutbox database: ${database} (try: npm run cli -- queue list --db ${database}); delivered messages: ${sentLog}`,
+  );
+}
+
+/** The open human queue, as a person starting a shift would see it. */
+async function printQueue(outbox: Outbox): Promise<void> {
+  const counts = new Map<string, number>();
+  let total = 0;
+  let cursor: string | undefined;
+  const first: string[] = [];
+  do {
+    const page = await outbox.queue.list({ status: "open", limit: 100, ...(cursor ? { cursor } : {}) });
+    for (const item of page.items) {
+      total += 1;
+      counts.set(item.reason, (counts.get(item.reason) ?? 0) + 1);
+      if (first.length < 12) {
+        first.push(
+          `  #${item.id.padEnd(4)} ${item.reason.padEnd(20)} ${item.ticketId.padEnd(8)} ${clip(item.detail, 80)}`,
+        );
+      }
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  console.log(`\n${"─".repeat(38)} open human queue ${"─".repeat(38)}`);
+  console.log(
+    `${total} open item(s): ${[...counts].map(([reason, count]) => `${reason} ${count}`).join(", ")}`,
+  );
+  console.log(first.join("\n"));
+  if (total > first.length) console.log(`  … and ${total - first.length} more`);
 }
 
 try {

@@ -128,7 +128,7 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
     },
     getOutbound: async (id) =>
       outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
-    updateOutbound: async (id, change) => update(db, "outbound", id, change, outboundColumns),
+    updateOutbound: async (id, change) => update(statement, "outbound", id, change, outboundColumns),
     addQueueItem: async (item) => {
       const info = statement(
         `INSERT INTO queue (status, reason, ticket_id, run_id, template, detail, key, draft, note, created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
@@ -157,7 +157,7 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
     },
     getQueueItem: async (id) =>
       queueItemOf(statement("SELECT * FROM queue WHERE id = ?").get(id) as Row | undefined),
-    updateQueueItem: async (id, change) => update(db, "queue", id, change, queueColumns),
+    updateQueueItem: async (id, change) => update(statement, "queue", id, change, queueColumns),
   };
 
   const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
@@ -322,7 +322,7 @@ const queueColumns: Record<string, string> = {
 };
 
 function update(
-  db: Database.Database,
+  statement: (sql: string) => Database.Statement,
   table: string,
   id: string,
   change: object,
@@ -344,7 +344,7 @@ function update(
     );
   }
   if (sets.length === 0) return;
-  const info = db.prepare(`UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
+  const info = statement(`UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
   if (info.changes !== 1) throw new FormletterError("store_invalid", `sqliteStore: no ${table} row ${id}`);
 }
 

@@ -30,7 +30,14 @@ interface Reservation {
  * const outbox = createOutbox({ catalog, load, store: memoryStore(), transports });
  */
 export function memoryStore(): Store {
+  const bump = <K>(counts: Map<K, number>, key: K, by: number) =>
+    counts.set(key, (counts.get(key) ?? 0) + by);
   const reservations = new Map<string, Reservation>();
+  // Counters kept beside the reservations, so limits cost the same at the millionth send as at the first.
+  const perTicket = new Map<string, number>();
+  const perRun = new Map<string, number>();
+  const perMinute = new Map<string, Map<number, number>>();
+  const outboundKeys = new Set<string>();
   const audit: AuditEvent[] = [];
   const outbound = new Map<string, OutboundRow>();
   const queue = new Map<string, QueueItem>();
@@ -47,21 +54,32 @@ export function memoryStore(): Store {
       const tx: StoreTransaction = {
         findResult: async (key) => reservations.get(key)?.result,
         countSends: async ({ template, ticketId, runId, since }) => {
-          let ticket = 0;
           let day = 0;
-          let run = 0;
-          for (const entry of reservations.values()) {
-            if (entry.template === template && entry.ticketId === ticketId) ticket++;
-            if (entry.template === template && minuteOf(entry.at) >= minuteOf(since)) day++;
-            if (entry.runId === runId) run++;
-          }
-          return { ticket, day, run };
+          const from = minuteOf(since);
+          for (const [minute, count] of perMinute.get(template) ?? []) if (minute >= from) day += count;
+          return {
+            ticket: perTicket.get(`${template}\u0000${ticketId}`) ?? 0,
+            day,
+            run: perRun.get(runId) ?? 0,
+          };
         },
         reserve: async (entry) => {
           if (reservations.has(entry.key))
             throw new Error(`memoryStore: key ${entry.key} is already reserved`);
           reservations.set(entry.key, entry);
-          undo.push(() => reservations.delete(entry.key));
+          const ticketKey = `${entry.template}\u0000${entry.ticketId}`;
+          const minute = minuteOf(entry.at);
+          const minutes = perMinute.get(entry.template) ?? new Map<number, number>();
+          perMinute.set(entry.template, minutes);
+          bump(perTicket, ticketKey, 1);
+          bump(perRun, entry.runId, 1);
+          bump(minutes, minute, 1);
+          undo.push(() => {
+            reservations.delete(entry.key);
+            bump(perTicket, ticketKey, -1);
+            bump(perRun, entry.runId, -1);
+            bump(minutes, minute, -1);
+          });
         },
         appendAudit: async (event) => {
           const stored = { ...event, id: id() };
@@ -71,11 +89,14 @@ export function memoryStore(): Store {
         },
         addOutbound: async (row) => {
           const stored = { ...row, id: id() };
-          if ([...outbound.values()].some((other) => other.key === row.key)) {
+          if (outboundKeys.has(row.key))
             throw new Error(`memoryStore: an outbound row with key ${row.key} exists`);
-          }
           outbound.set(stored.id, stored);
-          undo.push(() => outbound.delete(stored.id));
+          outboundKeys.add(row.key);
+          undo.push(() => {
+            outbound.delete(stored.id);
+            outboundKeys.delete(row.key);
+          });
           return stored.id;
         },
         getOutbound: async (rowId) => outbound.get(rowId),

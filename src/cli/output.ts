@@ -1,0 +1,44 @@
+/** Where the CLI writes; tests pass their own. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** Renders rows as an aligned text table with a header, cutting cells at `maxWidth` characters. */
+export function table(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  maxWidth = 48,
+): string {
+  const cut = (cell: string) => {
+    const flat = cell.replace(/\s+/g, " ");
+    return flat.length > maxWidth ? `${flat.slice(0, maxWidth - 1)}…` : flat;
+  };
+  const cells = [headers.map(cut), ...rows.map((row) => row.map(cut))];
+  const widths = headers.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? "").length)));
+  return `${cells
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")}\n`;
+}
+
+/** "3m", "5h", "2d": how long ago `at` was. */
+export function age(at: number, now: number): string {
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600) return `${Math.round(seconds / 60)}m`;
+  if (seconds < 86_400) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
+}
+
+/** Terminal escapes and control characters in stored text are shown, never executed by the terminal. */
+export function printable(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

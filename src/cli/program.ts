@@ -1,0 +1,28 @@
+import { Command, CommanderError } from "commander";
+import { isFormletterError } from "../errors.js";
+import type { CliIo } from "./output.js";
+import { CliError, registerQueueCommands } from "./queue.js";
+
+/**
+ * Runs the `formletter` command line with `argv` (without node and the script) and returns the exit
+ * code. Usage mistakes and refused actions are one line on stderr and exit code 1, never a stack trace.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const program = new Command("formletter")
+    .description("formletter: templates in code, a model that only chooses, and a human queue")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  registerQueueCommands(program, io);
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    if (error instanceof CliError || isFormletterError(error)) {
+      io.stderr(`formletter: ${(error as Error).message}\n`);
+      return 1;
+    }
+    io.stderr(`formletter: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+}
