@@ -119,8 +119,8 @@ if (check?.text !== first.message.text || check.to !== first.message.to) {
 process.stdout.write(
   "decide() — seller catalog, tracking_request (3 slots: order, item, recipient), email\n",
 );
-const direct = opsPerSecond(() => baseline(output));
 const prepared_ = opsPerSecond(() => sellerCatalog.decide(output, prepared.ticket));
+const direct = opsPerSecond(() => baseline(output));
 const raw = opsPerSecond(() => sellerCatalog.decide(output, ticket));
 const json = JSON.stringify(output);
 const fromJson = opsPerSecond(() => sellerCatalog.decide(json, prepared.ticket));

@@ -146,7 +146,13 @@ function decideTemplate(
 
   const rendered = renderMessage(template, values, earlier, to);
   if ("reason" in rendered) return escalate({ ...base, ...rendered });
-  const finding = scanMessage([rendered.subject, rendered.text], { literal: template.literal, ...allowance });
+  // One scan over subject and body: the line break between them keeps a token from spanning both.
+  const scanned = rendered.subject === undefined ? rendered.text : `${rendered.subject}\n${rendered.text}`;
+  const finding = scanMessage(scanned, {
+    literal: template.literal,
+    formatted: allowance.formatted,
+    whole: allowance.whole,
+  });
   if (finding !== undefined) {
     return escalate({
       ...base,
@@ -155,7 +161,7 @@ function decideTemplate(
     });
   }
 
-  const key = idempotencyKey(ticketId, template.id, choices);
+  const key = keyOf(ticketId, template, choices);
   const valueObject = Object.fromEntries(values);
   if (template.approval === "human") {
     return escalate({
@@ -421,6 +427,16 @@ function renderMessage(
       break;
   }
   return message;
+}
+
+/** {@link idempotencyKey} with the template's slot names sorted once, at definition, instead of per call. */
+function keyOf(ticketId: string, template: Template, choices: Readonly<Record<string, string>>): string {
+  let canonical = `${ticketId}\u0000${template.id}`;
+  for (const name of template.keyOrder) {
+    const choice = choices[name];
+    if (choice !== undefined) canonical += `\u0000${name}\u0001${choice}`;
+  }
+  return `fl_${hash("sha256", canonical, "hex").slice(0, 32)}`;
 }
 
 /** The idempotency key of a send: ticket, template and the canonical choices (sorted by slot), hashed. */

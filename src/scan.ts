@@ -29,35 +29,29 @@ const longToken = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]
 
 /**
  * Defence in depth after rendering: every e-mail address, phone-like number or URL in the rendered
- * texts, and every id-shaped token in a record's text value, must be template text or a resolved value.
+ * text, and every id-shaped token in a record's text value, must be template text or a resolved value.
  * Anything else means a record smuggled one in.
  */
-export function scanMessage(
-  texts: readonly (string | undefined)[],
-  allowance: ScanAllowance,
-): Finding | undefined {
-  for (const text of texts) {
-    if (text === undefined) continue;
-    if (text.indexOf("@") !== -1) {
-      for (const token of matches(email, text)) {
-        // Addresses only ever come from e-mail fields or template text: a text field holding one is a leak.
-        if (!byCode(token, allowance) && !byCode(token.toLowerCase(), allowance)) return { kind: "email" };
+export function scanMessage(text: string, allowance: ScanAllowance): Finding | undefined {
+  if (text.indexOf("@") !== -1) {
+    for (const token of matches(email, text)) {
+      // Addresses only ever come from e-mail fields or template text: a text field holding one is a leak.
+      if (!byCode(token, allowance) && !byCode(token.toLowerCase(), allowance)) return { kind: "email" };
+    }
+  }
+  if (sevenDigits.test(text)) {
+    for (const token of matches(phone, text)) {
+      const international = token.charCodeAt(0) === 0x2b;
+      if (countDigits(token) < (international ? 7 : 8)) continue;
+      // A bare digit run may come from a text value that is one code (an order, tracking or
+      // reference number, a UUID); a "+number", or digits inside a sentence, may not.
+      if ((international || !insideCode(token, allowance.whole)) && !byCode(token, allowance)) {
+        return { kind: "phone" };
       }
     }
-    if (sevenDigits.test(text)) {
-      for (const token of matches(phone, text)) {
-        const international = token.charCodeAt(0) === 0x2b;
-        if (countDigits(token) < (international ? 7 : 8)) continue;
-        // A bare digit run may come from a text value that is one code (an order, tracking or
-        // reference number, a UUID); a "+number", or digits inside a sentence, may not.
-        if ((international || !insideCode(token, allowance.whole)) && !byCode(token, allowance)) {
-          return { kind: "phone" };
-        }
-      }
-    }
-    if (mayHoldHost(text)) {
-      for (const token of matches(url, text)) if (!byCode(token, allowance)) return { kind: "url" };
-    }
+  }
+  if (mayHoldHost(text)) {
+    for (const token of matches(url, text)) if (!byCode(token, allowance)) return { kind: "url" };
   }
   // Id-shaped tokens can only come from record text values: look there, not through all template text.
   for (const value of allowance.whole) {

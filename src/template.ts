@@ -95,6 +95,8 @@ export interface Template {
   readonly hidden: HiddenFields;
   /** Whether subject or body shows the recipient's address with {{to}}. */
   readonly recipientShown: boolean;
+  /** The chosen slots' names, sorted: the order the idempotency key lists choices in. */
+  readonly keyOrder: readonly string[];
   /** Names of the slots the model may fill (refs and choices, and "to"). */
   readonly chosenSlots: ReadonlySet<string>;
   readonly subject: readonly Part[] | undefined;
@@ -203,6 +205,10 @@ export function defineTemplate<S extends CollectionSchemas>(
     resolveOrder: [...slots, recipient],
     hidden: hiddenFields(records as unknown as RecordsDefinition, config.audience),
     recipientShown: [subject, body, html].some((text) => text?.tags.some((use) => use.tag === "to")),
+    keyOrder: [...slots, recipient]
+      .filter((slot) => slot.slot.kind !== "derived")
+      .map((slot) => slot.name)
+      .sort(),
     chosenSlots: new Set(
       [...slots, recipient].filter((slot) => slot.slot.kind !== "derived").map((slot) => slot.name),
     ),

@@ -213,7 +213,7 @@ export function createQueueOperations(
       close(id, actor, "reject", {
         status: "rejected",
         resolution: "rejected",
-        closeNote: capNote(actor.note),
+        closeNote: capNote(actor?.note),
       }),
     resolve: (id: string, actor: Actor & { readonly resolution: string; readonly note?: string }) => {
       if (
@@ -231,7 +231,7 @@ export function createQueueOperations(
       return close(id, actor, "resolve", {
         status: "resolved",
         resolution: actor.resolution.trim(),
-        closeNote: capNote(actor.note),
+        closeNote: capNote(actor?.note),
       });
     },
   };

@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
 import { FormletterError } from "../errors.js";
 import { pageSize, statusesOf } from "../store/filters.js";
@@ -50,18 +50,16 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   }
 
   const statement = cachedStatements(db);
-  let chain: Promise<unknown> = Promise.resolve();
+  const lock = fileLock(file);
   let closed = false;
-  // Every use of the connection goes through one chain: an open transaction is never interleaved.
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const run = async () => {
+  // Every use of the connection goes through one chain per file and process: an open transaction is
+  // never interleaved, and two stores on one file in one process never wait on each other's write lock
+  // (better-sqlite3 waits synchronously, which would block the very event loop that would release it).
+  const serial = <T>(work: () => Promise<T>): Promise<T> =>
+    lock(async () => {
       if (closed) throw new FormletterError("store_unavailable", `sqliteStore: ${file} is closed`);
       return work();
-    };
-    const result = chain.then(run, run);
-    chain = result.catch(() => undefined);
-    return result;
-  };
+    });
 
   const tx: StoreTransaction = {
     findResult: async (key) => {
@@ -257,6 +255,25 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
         closed = true;
         db.close();
       }),
+  };
+}
+
+const fileChains = new Map<string, { tail: Promise<unknown>; users: number }>();
+
+/** Serialises work on one database file within this process. */
+function fileLock(file: string): <T>(work: () => Promise<T>) => Promise<T> {
+  const key = file === ":memory:" ? `:memory:${Math.random()}` : resolve(file);
+  return (work) => {
+    const entry = fileChains.get(key) ?? { tail: Promise.resolve(), users: 0 };
+    entry.users += 1;
+    fileChains.set(key, entry);
+    const result = entry.tail.then(work, work);
+    entry.tail = result.catch(() => undefined);
+    void entry.tail.then(() => {
+      entry.users -= 1;
+      if (entry.users === 0 && fileChains.get(key) === entry) fileChains.delete(key);
+    });
+    return result;
   };
 }
 

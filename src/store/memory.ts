@@ -45,6 +45,13 @@ export function memoryStore(): Store {
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
 
+  // Transactions and reads run one after another, so a read never sees a transaction's uncommitted writes.
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = chain.then(work, work);
+    chain = result.catch(() => undefined);
+    return result;
+  };
+
   const transaction = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
     const run = async (): Promise<T> => {
       if (closed) throw new Error("memoryStore: the store is closed");
@@ -127,9 +134,7 @@ export function memoryStore(): Store {
         throw error;
       }
     };
-    const result = chain.then(run, run);
-    chain = result.catch(() => undefined);
-    return result;
+    return serial(run);
   };
 
   return {
@@ -148,24 +153,28 @@ export function memoryStore(): Store {
         }
         return due;
       }),
-    getQueueItem: async (id) => queue.get(id),
-    getOutbound: async (id) => outbound.get(id),
-    listQueue: async (filter: QueueFilter): Promise<QueuePage> => {
-      const limit = pageSize(filter.limit);
-      const after = filter.cursor === undefined ? 0 : Number(filter.cursor);
-      const statuses = statusesOf(filter.status);
-      const items: QueueItem[] = [];
-      for (const item of queue.values()) {
-        if (Number(item.id) <= after || !matchesQueueFilter(item, filter, statuses)) continue;
-        items.push(item);
-        if (items.length > limit) break;
-      }
-      const page = items.slice(0, limit);
-      return { items: page, nextCursor: items.length > limit ? page.at(-1)?.id : undefined };
-    },
+    getQueueItem: (id) => serial(async () => queue.get(id)),
+    getOutbound: (id) => serial(async () => outbound.get(id)),
+    listQueue: (filter: QueueFilter): Promise<QueuePage> =>
+      serial(async () => {
+        const limit = pageSize(filter.limit);
+        const after = filter.cursor === undefined ? 0 : Number(filter.cursor);
+        const statuses = statusesOf(filter.status);
+        const items: QueueItem[] = [];
+        for (const item of queue.values()) {
+          if (Number(item.id) <= after || !matchesQueueFilter(item, filter, statuses)) continue;
+          items.push(item);
+          if (items.length > limit) break;
+        }
+        const page = items.slice(0, limit);
+        return { items: page, nextCursor: items.length > limit ? page.at(-1)?.id : undefined };
+      }),
     queryAudit: (filter: AuditFilter) => ({
       async *[Symbol.asyncIterator]() {
-        for (const event of [...audit].sort((a, b) => a.at - b.at || Number(a.id) - Number(b.id))) {
+        const events = await serial(async () =>
+          [...audit].sort((a, b) => a.at - b.at || Number(a.id) - Number(b.id)),
+        );
+        for (const event of events) {
           if (filter.since !== undefined && event.at < filter.since) continue;
           if (filter.until !== undefined && event.at >= filter.until) continue;
           if (filter.ticketId !== undefined && event.ticketId !== filter.ticketId) continue;

@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { runCli } from "../../src/cli/program.js";
+import {
+  createCatalog,
+  createOutbox,
+  defineRecords,
+  defineTemplate,
+  memoryTransport,
+  type QueueItem,
+} from "../../src/index.js";
+import { sqliteStore } from "../../src/sqlite/index.js";
+
+// A lettings agency asking contractors to confirm a repair visit; the quote template needs approval.
+const records = defineRecords({
+  jobs: z.object({ id: z.string(), ref: z.string(), contractorId: z.string() }),
+  contractors: z.object({ id: z.string(), email: z.email() }),
+});
+const { slot } = records;
+const base = {
+  audience: "contractor",
+  channel: "email" as const,
+  to: slot.ref("contractors", { show: "email", match: { id: "job.contractorId" } }),
+  slots: { job: slot.ref("jobs", { show: "ref" }) },
+  limits: { perTicket: 1, perDay: 100 },
+};
+const catalog = createCatalog(records, [
+  defineTemplate(records, {
+    ...base,
+    id: "confirm_visit",
+    description: "Ask to confirm the visit",
+    subject: "Job {{job}}",
+    body: "Please confirm the visit for job {{job}}.",
+  }),
+  defineTemplate(records, {
+    ...base,
+    id: "accept_quote",
+    description: "Accept the quote",
+    subject: "Quote for {{job}}",
+    body: "We accept your quote for job {{job}}.",
+    approval: "human",
+  }),
+]);
+const ticket = (id: string) => ({
+  ticketId: id,
+  jobs: [{ id: `j-${id}`, ref: `R-${id}`, contractorId: "c1" }],
+  contractors: [{ id: "c1", email: "fix@plumbers.example.com" }],
+});
+
+let directory: string;
+let file: string;
+
+async function cli(...argv: string[]) {
+  let stdout = "";
+  let stderr = "";
+  const code = await runCli(argv, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr };
+}
+
+/** Fills a database with one escalation and one approval item, as a running outbox would. */
+async function populate() {
+  const transport = memoryTransport();
+  const outbox = createOutbox({
+    catalog,
+    load: ticket,
+    store: sqliteStore(file),
+    transports: { email: transport },
+  });
+  const job = (id: string) => catalog.handles(ticket(id)).get("jobs", `j-${id}`);
+  await outbox.handle({
+    ticketId: "T1",
+    output: { escalate: "needs_human", note: "caller was upset" },
+    runId: "r1",
+  });
+  await outbox.handle({
+    ticketId: "T2",
+    output: { template: "accept_quote", slots: { job: job("T2") } },
+    runId: "r2",
+  });
+  await outbox.close();
+}
+
+beforeEach(async () => {
+  directory = mkdtempSync(join(tmpdir(), "formletter-cli-"));
+  file = join(directory, "outbox.db");
+  await populate();
+});
+
+afterEach(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("formletter queue", () => {
+  it("lists open items as a table, and as JSON with --json", async () => {
+    const table = await cli("queue", "list", "--db", file);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^id\s+status\s+reason/);
+    expect(table.stdout).toContain("model_escalated");
+    expect(table.stdout).toContain("approval_required");
+    expect(table.stdout).toContain("2 item(s)");
+    const json = await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required");
+    const page = JSON.parse(json.stdout) as { items: QueueItem[] };
+    expect(page.items.map((item) => item.reason)).toEqual(["approval_required"]);
+  });
+
+  it("shows an item with its draft", async () => {
+    const { items } = JSON.parse(
+      (await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required")).stdout,
+    );
+    const shown = await cli("queue", "show", items[0].id, "--db", file);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain("draft (email) to fix@plumbers.example.com");
+    expect(shown.stdout).toContain("We accept your quote for job R-T2.");
+  });
+
+  it("approves a draft once; the outbox delivers exactly that draft on its next flush", async () => {
+    const { items } = JSON.parse(
+      (await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required")).stdout,
+    );
+    const first = await cli("queue", "approve", items[0].id, "--db", file, "--by", "ana");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("queued for delivery");
+    const again = await cli("queue", "approve", items[0].id, "--db", file, "--by", "ana");
+    expect(again.stdout).toContain("already approved");
+
+    const transport = memoryTransport();
+    const outbox = createOutbox({
+      catalog,
+      load: ticket,
+      store: sqliteStore(file),
+      transports: { email: transport },
+    });
+    expect(await outbox.flush()).toEqual({ delivered: 1, failed: 0 });
+    expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
+    await outbox.close();
+    expect(transport.sent).toHaveLength(1);
+    expect(transport.sent[0]?.message).toEqual(items[0].draft);
+  });
+
+  it("claims, rejects and resolves, refusing a second claimant", async () => {
+    const { items } = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
+    const [escalation, approval] = items as QueueItem[];
+    expect((await cli("queue", "claim", escalation!.id, "--db", file, "--by", "ana")).code).toBe(0);
+    const taken = await cli("queue", "claim", escalation!.id, "--db", file, "--by", "ben");
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("claimed by ana");
+    const resolved = await cli(
+      "queue",
+      "resolve",
+      escalation!.id,
+      "--db",
+      file,
+      "--by",
+      "ana",
+      "--resolution",
+      "called back",
+    );
+    expect(resolved.stdout).toContain("called back");
+    expect(
+      (await cli("queue", "reject", approval!.id, "--db", file, "--by", "ben", "--note", "too high")).code,
+    ).toBe(0);
+    const open = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
+    expect(open.items).toEqual([]);
+  });
+
+  it.each([
+    [["queue", "list", "--db", "/nonexistent/outbox.db"], "no outbox database"],
+    [["queue", "show", "999", "--db", "FILE"], "does not exist"],
+    [["queue", "list", "--db", "FILE", "--status", "gone"], "--status must be one of"],
+    [["queue", "list", "--db", "FILE", "--reason", "bored"], "is not an escalation reason"],
+    [["queue", "approve", "1", "--db", "FILE", "--by", "ana"], "has no draft"],
+  ])("refuses %j with one line on stderr and exit code 1", async (argv, message) => {
+    const result = await cli(...argv.map((arg) => (arg === "FILE" ? file : arg)));
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("a missing required option is a usage error, not a crash", async () => {
+    const result = await cli("queue", "approve", "1", "--db", file);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--by");
+  });
+});
