@@ -104,6 +104,20 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const batcher = createBatcher(store);
   const operations = createQueueOperations(store, batcher, clock, mode);
   let closing = false;
+  let closed: Promise<void> | undefined;
+  // Calls in progress: close() waits for them, so no accepted work meets a closed store.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: () => Promise<T>): Promise<T> => {
+    if (closing) return Promise.reject(new FormletterError("outbox_invalid", "the outbox is closed"));
+    const running = work();
+    const settled = running.then(
+      () => undefined,
+      () => undefined,
+    );
+    inFlight.add(settled);
+    void settled.then(() => inFlight.delete(settled));
+    return running;
+  };
 
   const deliver = async (
     row: OutboundRow,
@@ -116,7 +130,15 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
 
   const handle = async (input: HandleInput): Promise<HandleResult> => {
     const { ticketId, runId, tags } = checkInput(input);
-    if (closing) throw new FormletterError("outbox_invalid", "the outbox is closed");
+    return track(() => handleChecked(input, ticketId, runId, tags));
+  };
+
+  const handleChecked = async (
+    input: HandleInput,
+    ticketId: string,
+    runId: string,
+    tags: Record<string, string>,
+  ): Promise<HandleResult> => {
     const started = clock();
     const loaded = await loadRecords(options.load, ticketId);
     const loadMs = clock() - started;
@@ -181,38 +203,45 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
 
   const queue: HumanQueue = {
     ...operations,
-    approve: async (id, actor): Promise<ApprovalResult> => {
-      const approval = await operations.approve(id, actor);
-      if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
-      const claimed = await store.claimDue({
-        now: clock(),
-        leaseUntil: clock() + leaseMs,
-        limit: 1,
-        id: approval.outbound.id,
-      });
-      const row = claimed[0];
-      if (row === undefined) return approval;
-      await deliver(row);
-      return { ...approval, outbound: await store.getOutbound(row.id) };
-    },
+    approve: (id, actor) => track(() => approveAndDeliver(id, actor)),
   };
+
+  /** Approves, then delivers the approved draft at once (the CLI leaves that to the next flush). */
+  async function approveAndDeliver(
+    id: string,
+    actor: Parameters<HumanQueue["approve"]>[1],
+  ): Promise<ApprovalResult> {
+    const approval = await operations.approve(id, actor);
+    if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
+    const now = clock();
+    const [row] = await store.claimDue({
+      now,
+      leaseUntil: now + leaseMs,
+      limit: 1,
+      id: approval.outbound.id,
+    });
+    if (row === undefined) return approval;
+    await deliver(row);
+    return { ...approval, outbound: await store.getOutbound(row.id) };
+  }
 
   return {
     handle,
     queue,
-    async flush() {
-      let delivered = 0;
-      let failed = 0;
-      if (mode === "shadow") return { delivered, failed };
-      for (;;) {
-        const now = clock();
-        const due = await store.claimDue({ now, leaseUntil: now + leaseMs, limit: 64 });
-        if (due.length === 0) break;
-        const outcomes = await Promise.all(due.map((row) => deliver(row)));
-        for (const outcome of outcomes) outcome.status === "delivered" ? delivered++ : failed++;
-      }
-      return { delivered, failed };
-    },
+    flush: () =>
+      track(async () => {
+        let delivered = 0;
+        let failed = 0;
+        if (mode === "shadow") return { delivered, failed };
+        for (;;) {
+          const now = clock();
+          const due = await store.claimDue({ now, leaseUntil: now + leaseMs, limit: 64 });
+          if (due.length === 0) break;
+          const outcomes = await Promise.all(due.map((row) => deliver(row)));
+          for (const outcome of outcomes) outcome.status === "delivered" ? delivered++ : failed++;
+        }
+        return { delivered, failed };
+      }),
     audit: {
       query: (filter = {}) => {
         const { since, until, ...rest } = filter;
@@ -223,11 +252,15 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         });
       },
     },
-    async close() {
-      closing = true;
-      await batcher.idle();
-      for (const transport of new Set(Object.values(transports))) await transport?.close?.();
-      await store.close();
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        while (inFlight.size > 0) await Promise.all(inFlight);
+        await batcher.idle();
+        for (const transport of new Set(Object.values(transports))) await transport?.close?.();
+        await store.close();
+      })();
+      return closed;
     },
   };
 }

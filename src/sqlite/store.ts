@@ -40,9 +40,10 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   try {
-    db.pragma("journal_mode = WAL");
-    db.pragma("synchronous = FULL");
+    // The busy timeout first: switching to WAL and migrating both wait for other processes opening the file.
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    retryBusy(() => db.pragma("journal_mode = WAL"));
+    db.pragma("synchronous = FULL");
     migrate(db, file);
   } catch (error) {
     db.close();
@@ -278,18 +279,40 @@ function fileLock(file: string): <T>(work: () => Promise<T>) => Promise<T> {
 }
 
 function migrate(db: Database.Database, file: string): void {
-  const version = db.pragma("user_version", { simple: true }) as number;
-  if (version > schemaVersion) {
-    throw new FormletterError(
+  const newer = (version: number) =>
+    new FormletterError(
       "store_invalid",
       `sqliteStore: ${file} has schema version ${version}, newer than this formletter's ${schemaVersion}; upgrade formletter to open it`,
     );
+  const seen = db.pragma("user_version", { simple: true }) as number;
+  if (seen > schemaVersion) throw newer(seen);
+  if (seen === schemaVersion) return;
+  // Read the version again under the write lock: another process may have migrated meanwhile.
+  retryBusy(() =>
+    db
+      .transaction(() => {
+        const version = db.pragma("user_version", { simple: true }) as number;
+        if (version > schemaVersion) throw newer(version);
+        for (let next = version; next < schemaVersion; next++) db.exec(migrations[next] as string);
+        db.pragma(`user_version = ${schemaVersion}`);
+      })
+      .immediate(),
+  );
+}
+
+/**
+ * Runs `work`, retrying while SQLite answers SQLITE_BUSY without waiting (it does so for the journal-mode
+ * switch and for lock upgrades that could deadlock), for up to about five seconds.
+ */
+function retryBusy<T>(work: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || attempt >= 100) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 40));
+    }
   }
-  if (version === schemaVersion) return;
-  db.transaction(() => {
-    for (let next = version; next < schemaVersion; next++) db.exec(migrations[next] as string);
-    db.pragma(`user_version = ${schemaVersion}`);
-  }).immediate();
 }
 
 function cachedStatements(db: Database.Database) {

@@ -1,0 +1,67 @@
+/**
+ * Child processes for the crash and race tests: TypeScript files run by Node through tsx, their
+ * stderr kept for the failure message.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+export interface Worker {
+  readonly child: ChildProcess;
+  /** Resolves when the process ended, with its exit code and signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+
+/** Starts `node --import tsx <file> ...args` from the repository root. */
+export function startWorker(file: string, args: readonly string[]): Worker {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", fileURLToPath(new URL(file, import.meta.url)), ...args],
+    {
+      cwd: root,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("exit", (code, signal) => resolve({ code, signal }));
+  });
+  return { child, exited, stderr: () => stderr };
+}
+
+/** The complete lines of a file (a line cut short by a kill is left out), or none if it does not exist. */
+export function completeLines(file: string): string[] {
+  if (!existsSync(file)) return [];
+  const lines = readFileSync(file, "utf8").split("\n");
+  lines.pop();
+  return lines.filter((line) => line !== "");
+}
+
+/** Waits until `ready()` holds, checking every few milliseconds; fails if a worker ends first. */
+export async function waitUntil(
+  ready: () => boolean,
+  workers: Worker | readonly Worker[],
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const all = Array.isArray(workers) ? workers : [workers as Worker];
+  let ended: Worker | undefined;
+  for (const worker of all) {
+    void worker.exited.then(() => {
+      ended ??= worker;
+    });
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (ended !== undefined) throw new Error(`a worker ended before ${what}: ${ended.stderr()}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
