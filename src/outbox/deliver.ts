@@ -1,4 +1,4 @@
-import type { OutboundRow, StoreTransaction } from "../store/store.js";
+import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
 /** How deliveries are retried. */
@@ -104,26 +104,20 @@ export async function settleDelivery(
     reason: "delivery_failed",
     data: { ...data, status: "failed" },
   });
-  return tx.addQueueItem({
-    status: "open",
-    reason: "delivery_failed",
-    ticketId: row.ticketId,
-    runId: row.runId,
-    template: row.template,
-    detail: `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
-    key: row.key,
-    draft: row.message,
-    note: undefined,
-    createdAt: at,
-    claimedBy: undefined,
-    claimedAt: undefined,
-    closedBy: undefined,
-    closedAt: undefined,
-    resolution: undefined,
-    closeNote: undefined,
-    auditId,
-    outboundId: row.id,
-  });
+  return tx.addQueueItem(
+    openQueueItem({
+      reason: "delivery_failed",
+      ticketId: row.ticketId,
+      runId: row.runId,
+      template: row.template,
+      detail: `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
+      key: row.key,
+      draft: row.message,
+      createdAt: at,
+      auditId,
+      outboundId: row.id,
+    }),
+  );
 }
 
 function backoff(retry: number, options: Required<RetryOptions>): number {

@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import type { Decision, EscalateDecision, Message } from "../decision.js";
-import type { OutboundRow, StoredResult, StoreTransaction } from "../store/store.js";
+import { type OutboundRow, openQueueItem, type StoredResult, type StoreTransaction } from "../store/store.js";
 import type { Template } from "../template.js";
 import { dayMs, limitProblem } from "./limits.js";
 
@@ -144,8 +144,7 @@ function decisionData(decision: Decision): Record<string, unknown> {
 }
 
 function queueItemOf(input: Recording, decision: EscalateDecision, auditId: string) {
-  return {
-    status: "open" as const,
+  return openQueueItem({
     reason: decision.reason,
     ticketId: input.ticketId,
     runId: input.runId,
@@ -155,13 +154,6 @@ function queueItemOf(input: Recording, decision: EscalateDecision, auditId: stri
     draft: decision.draft,
     note: decision.note,
     createdAt: input.at,
-    claimedBy: undefined,
-    claimedAt: undefined,
-    closedBy: undefined,
-    closedAt: undefined,
-    resolution: undefined,
-    closeNote: undefined,
     auditId,
-    outboundId: undefined,
-  };
+  });
 }

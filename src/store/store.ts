@@ -178,3 +178,29 @@ export interface Store {
 export function minuteOf(at: number): number {
   return Math.floor(at / 60_000);
 }
+
+/** What opening a queue item needs; everything a human does to it later starts empty. */
+export type NewQueueItem = Pick<
+  QueueItem,
+  "reason" | "ticketId" | "runId" | "detail" | "createdAt" | "auditId"
+> &
+  Partial<Pick<QueueItem, "template" | "key" | "draft" | "note" | "outboundId">>;
+
+/** A new, open queue item. */
+export function openQueueItem(item: NewQueueItem): Omit<QueueItem, "id"> {
+  return {
+    status: "open",
+    template: undefined,
+    key: undefined,
+    draft: undefined,
+    note: undefined,
+    outboundId: undefined,
+    claimedBy: undefined,
+    claimedAt: undefined,
+    closedBy: undefined,
+    closedAt: undefined,
+    resolution: undefined,
+    closeNote: undefined,
+    ...item,
+  };
+}
