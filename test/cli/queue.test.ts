@@ -140,15 +140,15 @@ describe("formletter queue", () => {
 
   it("claims, rejects and resolves, refusing a second claimant", async () => {
     const { items } = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
-    const [escalation, approval] = items as QueueItem[];
-    expect((await cli("queue", "claim", escalation!.id, "--db", file, "--by", "ana")).code).toBe(0);
-    const taken = await cli("queue", "claim", escalation!.id, "--db", file, "--by", "ben");
+    const [escalation, approval] = items as [QueueItem, QueueItem];
+    expect((await cli("queue", "claim", escalation.id, "--db", file, "--by", "ana")).code).toBe(0);
+    const taken = await cli("queue", "claim", escalation.id, "--db", file, "--by", "ben");
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain("claimed by ana");
     const resolved = await cli(
       "queue",
       "resolve",
-      escalation!.id,
+      escalation.id,
       "--db",
       file,
       "--by",
@@ -158,7 +158,7 @@ describe("formletter queue", () => {
     );
     expect(resolved.stdout).toContain("called back");
     expect(
-      (await cli("queue", "reject", approval!.id, "--db", file, "--by", "ben", "--note", "too high")).code,
+      (await cli("queue", "reject", approval.id, "--db", file, "--by", "ben", "--note", "too high")).code,
     ).toBe(0);
     const open = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
     expect(open.items).toEqual([]);
