@@ -4,6 +4,7 @@ export default defineConfig([
   {
     entry: {
       index: "src/index.ts",
+      "llm/index": "src/llm/index.ts",
       "sqlite/index": "src/sqlite/index.ts",
       "smtp/index": "src/smtp/index.ts",
     },

@@ -4,6 +4,14 @@ import type { Decision } from "./decision.js";
 import { describeTicket } from "./describe.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
+import { parseToolCall, type ToolCallProposal } from "./llm/parse-tool-call.js";
+import {
+  createProposalSchema,
+  type ProposalSchemaOptions,
+  type ProposalSchemaResult,
+} from "./llm/proposal-schema.js";
+import type { LlmProvider } from "./llm/providers.js";
+import { createTools, type ToolsOptions, type ToolsResult } from "./llm/tools.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { Template } from "./template.js";
 import { isPreparedTicket, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
@@ -56,6 +64,20 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   handles(ticketRecords: unknown): HandleTable;
   /** Compact prompt text: the templates, each choosable record as `handle: label`, the escalation codes. */
   describe(ticketRecords: unknown): string;
+  /**
+   * This ticket's tools for an LLM API: one per template the ticket can fill (enums of its handles and
+   * keys, every slot required, `strict`), plus `escalate_to_human`; two stages when they would exceed
+   * the provider's published limits. Schemas hold handles and keys, never record text: labels are in
+   * `describe()`. Throws a `records_invalid` error when the records are invalid.
+   */
+  tools<P extends LlmProvider>(ticketRecords: unknown, options: ToolsOptions<P>): ToolsResult<P>;
+  /** One JSON Schema for structured output instead of tools; parse its output with `parseToolCall(name, output)`. */
+  proposalSchema<P extends LlmProvider>(
+    ticketRecords: unknown,
+    options: ProposalSchemaOptions<P>,
+  ): ProposalSchemaResult<P>;
+  /** A tool call (name, arguments as an object or JSON text) as a proposal for `decide`. Never throws. */
+  parseToolCall(name: unknown, args: unknown): ToolCallProposal;
 }
 
 const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
@@ -197,6 +219,10 @@ export function createCatalog<S extends CollectionSchemas>(
     describe(ticketRecords) {
       return describeTicket(catalog, prepareOrThrow(ticketRecords));
     },
+    tools: (ticketRecords, toolOptions) => createTools(catalog, prepareOrThrow(ticketRecords), toolOptions),
+    proposalSchema: (ticketRecords, schemaOptions) =>
+      createProposalSchema(catalog, prepareOrThrow(ticketRecords), schemaOptions),
+    parseToolCall,
   };
   return Object.freeze(catalog);
 }

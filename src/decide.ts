@@ -2,11 +2,11 @@ import { hash } from "node:crypto";
 import { renderParts } from "./body.js";
 import { escapeHtml, isChatId, maxSubjectLength, noEscape, smsSize, whatsappRules } from "./channels.js";
 import type { Decision, EscalateDecision, Message } from "./decision.js";
+import { derivedContext, passes } from "./fits.js";
 import { describeType } from "./format.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
-import { redactRecord, redactView } from "./redact.js";
 import { sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
 import type { SlotContext } from "./slots.js";
@@ -266,41 +266,6 @@ function resolveSlot(
     );
   }
   return { value: record, choice: handle };
-}
-
-/** What a derived slot is given: the records and earlier slots without the fields its audience may not see. */
-function derivedContext(template: Template, ticket: PreparedTicket, context: SlotContext): SlotContext {
-  const { hidden, audience } = template;
-  if (hidden.size === 0) return context;
-  const slots: Record<string, AnyRecord | string | undefined> = {};
-  for (const earlier of template.resolveOrder) {
-    const value = context.slots[earlier.name];
-    const fields = earlier.slot.kind === "ref" ? hidden.get(earlier.slot.collection) : undefined;
-    slots[earlier.name] =
-      fields !== undefined && typeof value === "object" ? redactRecord(value, fields, audience) : value;
-  }
-  return { ticketId: context.ticketId, records: redactView(ticket.view, hidden, audience), slots };
-}
-
-/** Whether a record may fill a ref slot: its joins hold and its `where` returns true (a throw counts as false). */
-function passes(compiled: CompiledSlot, record: AnyRecord, context: SlotContext): boolean {
-  for (const join of compiled.joins) {
-    const other = context.slots[join.slot];
-    if (
-      typeof other !== "object" ||
-      !Object.hasOwn(record, join.field) ||
-      !Object.hasOwn(other, join.otherField)
-    )
-      return false;
-    if (record[join.field] !== other[join.otherField]) return false;
-  }
-  const { slot } = compiled;
-  if (slot.kind !== "ref" || slot.where === undefined) return true;
-  try {
-    return slot.where(record, context) === true;
-  } catch {
-    return false;
-  }
 }
 
 function candidates(

@@ -20,6 +20,14 @@ export { format } from "./format.js";
 export type { FieldLabel } from "./labels.js";
 export { readableBy, untrusted } from "./labels.js";
 export type {
+  LlmProvider,
+  ProposalSchemaOptions,
+  ProposalSchemaResult,
+  ToolCallProposal,
+  ToolsOptions,
+  ToolsResult,
+} from "./llm/index.js";
+export type {
   Actor,
   ApprovalResult,
   DeliveryStatus,

@@ -43,7 +43,7 @@ export interface RecordsDefinition<S extends CollectionSchemas = CollectionSchem
   /** Builds slots typed by these collections: `slot.ref("orders", { show: "number" })`. */
   readonly slot: SlotBuilder<S>;
   /** The label the model is shown for a record of `collection`. */
-  readonly label: (collection: keyof S & string, record: AnyRecord, index: number) => string;
+  readonly label: (collection: string, record: AnyRecord, index: number) => string;
   readonly maxPerCollection: number;
 }
 
