@@ -5,3 +5,4 @@
 process.stdout.write(`node ${process.version}, ${process.platform}/${process.arch}\n\n`);
 await import("./decide.js");
 await import("./outbox.js");
+await import("./replay.js");

@@ -16,8 +16,12 @@ import {
   createOutbox,
   type Decision,
   type EscalationReason,
+  formatSummary,
   type HandleResult,
   type Outbox,
+  observedDays,
+  parseHistoryLine,
+  reportFromAudit,
 } from "formletter";
 import { sqliteStore } from "formletter/sqlite";
 import { sellerCatalog } from "../templates/seller.js";
@@ -45,6 +49,7 @@ async function* handleHistory(
   path: string,
   outbox: Outbox,
   current: { records: unknown },
+  span: { first: number; last: number },
 ): AsyncGenerator<Decided | Malformed> {
   const lines = createInterface({
     input: createReadStream(path, "utf8"),
@@ -54,42 +59,28 @@ async function* handleHistory(
   for await (const text of lines) {
     line += 1;
     if (text.trim() === "") continue;
-    const ticket = parseTicket(text);
+    const ticket = parseHistoryLine(text);
     if ("problem" in ticket) {
       yield { line, problem: ticket.problem };
       continue;
     }
+    if (ticket.at !== undefined) {
+      span.first = Math.min(span.first, ticket.at);
+      span.last = Math.max(span.last, ticket.at);
+    }
+    const category = ticket.tags?.category ?? "-";
     // The loader stands in for your system of record: here, the records recorded with the ticket.
     // handle() never throws on bad output or records: every ticket ends sent or in the queue.
     current.records = ticket.records;
-    const tags = ticket.category === "-" ? {} : { category: ticket.category };
+    const tags = ticket.tags ?? {};
     const result = await outbox.handle({
       ticketId: ticket.ticketId,
       output: ticket.output,
       runId: `run-${ticket.ticketId}`,
       tags,
     });
-    yield { line, ticketId: ticket.ticketId, category: ticket.category, decision: result.decision, result };
+    yield { line, ticketId: ticket.ticketId, category, decision: result.decision, result };
   }
-}
-
-function parseTicket(
-  text: string,
-): { ticketId: string; category: string; records: unknown; output: unknown } | { problem: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { problem: "not JSON" };
-  }
-  if (typeof value !== "object" || value === null || Array.isArray(value))
-    return { problem: "not an object" };
-  const ticket = value as Record<string, unknown>;
-  if (typeof ticket.ticketId !== "string") return { problem: "no ticketId" };
-  if (!("records" in ticket) || !("output" in ticket)) return { problem: "no records or no output" };
-  const tags = ticket.tags as Record<string, unknown> | undefined;
-  const category = typeof tags?.category === "string" ? tags.category : "-";
-  return { ticketId: ticket.ticketId, category, records: ticket.records, output: ticket.output };
 }
 
 const percent = (part: number, whole: number): string =>
@@ -211,6 +202,8 @@ async function main(): Promise<void> {
   for (const file of [database, `${database}-wal`, `${database}-shm`, sentLog]) rmSync(file, { force: true });
   let shown = false;
   const current: { records: unknown } = { records: undefined };
+  // When the recorded tickets arrived: the volume a person would face is theirs, not this replay's.
+  const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
   const outbox = createOutbox({
     catalog: sellerCatalog,
     load: () => current.records,
@@ -232,7 +225,7 @@ async function main(): Promise<void> {
     `${"ticket".padEnd(8)} ${"outcome".padEnd(8)} ${"template / reason".padEnd(21)} ${"recipient / category".padEnd(36)} detail`,
   );
   try {
-    for await (const result of handleHistory(path, outbox, current)) {
+    for await (const result of handleHistory(path, outbox, current, span)) {
       if ("problem" in result) {
         tally.malformed.push(result);
         console.log(`line ${result.line}: skipped, ${result.problem}`);
@@ -243,6 +236,11 @@ async function main(): Promise<void> {
     }
     tally.print();
     await printQueue(outbox);
+    // The same figures, measured as a running service measures them: from its own audit log.
+    console.log(`\n${"─".repeat(37)} from the audit log ${"─".repeat(37)}`);
+    const days = span.first <= span.last ? observedDays(span.first, span.last) : 1;
+    const report = await reportFromAudit(outbox.audit.query(), { ticketsPerDay: tally.decided / days });
+    console.log(formatSummary(report).trimEnd());
   } finally {
     await outbox.close();
   }

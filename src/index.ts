@@ -2,6 +2,19 @@
  * @module formletter: templates defined in code, slots filled from records, and a model that only chooses.
  */
 
+export type {
+  CandidateBasis,
+  CapacityCatalog,
+  CapacityOptions,
+  CatalogCapacity,
+  FieldExposure,
+  LabelReader,
+  SampleMessages,
+  SlotCapacity,
+  TemplateCapacity,
+  WorstCase,
+} from "./capacity/index.js";
+export { catalogCapacity } from "./capacity/index.js";
 export type { Catalog, CatalogOptions, HandleEntry, HandleTable } from "./catalog.js";
 export { createCatalog } from "./catalog.js";
 export type { Channel, SmsSize } from "./channels.js";
@@ -18,7 +31,7 @@ export type {
 } from "./format.js";
 export { format } from "./format.js";
 export type { FieldLabel } from "./labels.js";
-export { readableBy, untrusted } from "./labels.js";
+export { fieldLabel, readableBy, untrusted } from "./labels.js";
 export type {
   LlmProvider,
   ProposalSchemaOptions,
@@ -27,6 +40,34 @@ export type {
   ToolsOptions,
   ToolsResult,
 } from "./llm/index.js";
+export type {
+  AccumulatorOptions,
+  AuditReportOptions,
+  DecisionObservation,
+  EscalationReport,
+  HistoryTicket,
+  Interval,
+  MalformedLine,
+  MetricsAccumulator,
+  Projection,
+  RateRow,
+  ReasonRow,
+  ReplayOptions,
+  ReplayProgress,
+  ReportOptions,
+} from "./metrics/index.js";
+export {
+  countingRules,
+  createMetricsAccumulator,
+  formatBand,
+  formatSummary,
+  observedDays,
+  parseHistoryLine,
+  projectHumanDecisions,
+  replayHistory,
+  reportFromAudit,
+  wilsonInterval,
+} from "./metrics/index.js";
 export type {
   Actor,
   ApprovalResult,

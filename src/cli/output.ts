@@ -2,6 +2,8 @@
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Where progress bars draw (stderr); a bar is drawn only when this is a terminal. */
+  readonly progress?: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
 }
 
 /** Renders rows as an aligned text table with a header, cutting cells at `maxWidth` characters. */

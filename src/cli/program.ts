@@ -1,7 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { isFormletterError } from "../errors.js";
+import { registerCapacityCommand } from "./capacity.js";
+import { registerCheckCommand } from "./check.js";
 import type { CliIo } from "./output.js";
 import { CliError, registerQueueCommands } from "./queue.js";
+import { registerReplayCommand } from "./replay.js";
+import { registerReportCommand } from "./report.js";
 
 /**
  * Runs the `formletter` command line with `argv` (without node and the script) and returns the exit
@@ -13,6 +17,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   registerQueueCommands(program, io);
+  registerReplayCommand(program, io);
+  registerReportCommand(program, io);
+  registerCapacityCommand(program, io);
+  registerCheckCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

@@ -57,7 +57,7 @@ export interface OutboundRow {
 }
 
 /** What an audit event records. */
-export type AuditType = "decision" | "duplicate" | "delivery" | "queue";
+export type AuditType = "decision" | "duplicate" | "delivery" | "queue" | "access";
 
 /** One line of the audit log: every decision, duplicate, delivery attempt outcome and queue transition. */
 export interface AuditEvent {

@@ -1,0 +1,63 @@
+import type { Catalog } from "../catalog.js";
+import type { Template } from "../template.js";
+import type { PreparedTicket } from "../ticket.js";
+
+/** How many distinct messages one template can produce on one ticket, counted by deciding every proposal. */
+export type SampleMessages =
+  | {
+      readonly enumerated: true;
+      readonly proposals: number;
+      readonly messages: number;
+      readonly bits: number;
+    }
+  | { readonly enumerated: false; readonly proposals: number };
+
+/**
+ * Decides every proposal the model could make for `template` on the sample ticket (each record of each
+ * ref slot's collection, each key, and "none" for optional slots) and counts the distinct messages that
+ * would go out or wait for approval. This is exact for the sample, where the per-slot counts are an upper
+ * bound; it is skipped above `maxProposals`.
+ */
+export function sampleMessages(
+  catalog: Pick<Catalog, "decide">,
+  template: Template,
+  ticket: PreparedTicket,
+  maxProposals: number,
+): SampleMessages {
+  const options: { name: string; values: (string | null)[] }[] = [];
+  for (const compiled of template.resolveOrder) {
+    const { slot } = compiled;
+    if (slot.kind === "derived") continue;
+    const values: (string | null)[] =
+      slot.kind === "choice"
+        ? [...compiled.keys.keys()]
+        : [...(ticket.collections.get(slot.collection)?.handles ?? [])];
+    if (slot.optional) values.push(null);
+    options.push({ name: compiled.name, values });
+  }
+  const proposals = options.reduce((product, option) => product * option.values.length, 1);
+  if (proposals > maxProposals) return { enumerated: false, proposals };
+  const messages = new Set<string>();
+  const slots: Record<string, string | null> = {};
+  const visit = (index: number): void => {
+    const option = options[index];
+    if (option === undefined) {
+      const decision = catalog.decide({ template: template.id, slots: { ...slots } }, ticket);
+      const message = decision.outcome === "send" ? decision.message : decision.draft;
+      if (message !== undefined)
+        messages.add(JSON.stringify([message.to, message.subject, message.text, message.html]));
+      return;
+    }
+    for (const value of option.values) {
+      slots[option.name] = value;
+      visit(index + 1);
+    }
+  };
+  if (proposals > 0) visit(0);
+  return {
+    enumerated: true,
+    proposals,
+    messages: messages.size,
+    bits: messages.size <= 1 ? 0 : Math.log2(messages.size),
+  };
+}

@@ -1,0 +1,262 @@
+import { escapeHtml } from "../channels.js";
+import { formatBand } from "../metrics/projection.js";
+import type { EscalationReport, RateRow } from "../metrics/report.js";
+import { percent } from "../metrics/summary.js";
+
+/** What the page says about where the report came from. */
+export interface HtmlReportMeta {
+  readonly title: string;
+  /** One line under the title, e.g. "replay of history.jsonl with templates/seller.ts". */
+  readonly subtitle: string;
+  readonly generatedAt: Date;
+}
+
+const e = (text: string | number) => escapeHtml(String(text));
+const dayMs = 86_400_000;
+
+/**
+ * The escalation report as one self-contained HTML page: inline CSS and SVG, no script, no font, no
+ * request of any kind (a Content-Security-Policy of `default-src 'none'` makes sure), so it can be mailed,
+ * attached to a ticket or opened offline.
+ */
+export function renderHtmlReport(report: EscalationReport, meta: HtmlReportMeta): string {
+  const { overall, projection } = report;
+  const band = projection === undefined ? "—" : formatBand(projection);
+  const volume =
+    projection === undefined
+      ? "no decision has a time"
+      : `at ${e(Number(projection.ticketsPerDay.toPrecision(3)).toLocaleString("en-US"))} tickets a day (${projection.basis === "observed" ? `observed over ${projection.days} day${projection.days === 1 ? "" : "s"}` : "given"})`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(meta.title)}</title>
+<style>${css}</style>
+</head>
+<body>
+<header>
+<h1>${e(meta.title)}</h1>
+<p class="subtitle">${e(meta.subtitle)} · generated ${e(meta.generatedAt.toISOString().replace("T", " ").slice(0, 16))} UTC</p>
+</header>
+<section class="cards">
+<div class="card" id="overall-rate"><div class="label">escalation rate</div><div class="value">${percent(overall.rate)}</div><div class="note">95% CI ${percent(overall.low)}–${percent(overall.high)}</div></div>
+<div class="card"><div class="label">decided</div><div class="value">${overall.decided.toLocaleString("en-US")}</div><div class="note">${overall.sent.toLocaleString("en-US")} sent · ${overall.escalated.toLocaleString("en-US")} escalated</div></div>
+<div class="card" id="projection"><div class="label">human decisions</div><div class="value">${e(band)}</div><div class="note">${volume}</div></div>
+${report.malformed.count > 0 ? `<div class="card warn"><div class="label">malformed lines</div><div class="value">${report.malformed.count}</div><div class="note">skipped, listed below</div></div>` : ""}
+</section>
+<section>
+<h2>Daily escalation rate</h2>
+${dailyChart(report.byDay)}
+</section>
+<section class="two">
+<div>
+<h2>Escalations by reason</h2>
+${bars(
+  "reason-bars",
+  report.byReason.map((row) => ({
+    label: row.reason,
+    value: row.share,
+    low: row.low,
+    high: row.high,
+    note: `${row.count}`,
+  })),
+  "share of all decisions",
+)}
+</div>
+<div>
+<h2>Escalation rate by template</h2>
+${bars(
+  "template-bars",
+  report.byTemplate.map((row) => ({
+    label: row.key,
+    value: row.rate,
+    low: row.low,
+    high: row.high,
+    note: `${row.escalated}/${row.decided}`,
+  })),
+  "escalated / decided",
+)}
+</div>
+</section>
+<section>
+<h2>By reason</h2>
+<table id="reason-table"><thead><tr><th>reason</th><th class="n">count</th><th class="n">share</th><th class="n">95% CI</th></tr></thead><tbody>
+${report.byReason.map((row) => `<tr><td>${e(row.reason)}</td><td class="n">${row.count}</td><td class="n">${percent(row.share)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
+</tbody></table>
+<h2>By template</h2>
+${rateTable("template-table", "template", report.byTemplate)}
+${Object.entries(report.byTag)
+  .map(
+    ([name, rows]) =>
+      `<h2>By tag: ${e(name)}</h2>\n${rateTable(`tag-${name.replace(/[^A-Za-z0-9_-]/g, "_")}-table`, e(name), rows)}`,
+  )
+  .join("\n")}
+<h2>By day</h2>
+${rateTable("day-table", "day (UTC)", report.byDay)}
+</section>
+${malformed(report)}
+<section class="definition">
+<h2>What was counted</h2>
+<ul>${report.definition.map((rule) => `<li>${e(rule)}</li>`).join("")}</ul>
+${report.duplicates > 0 || report.deliveryFailures > 0 ? `<p>Duplicates: ${report.duplicates} · failed deliveries: ${report.deliveryFailures}</p>` : ""}
+${report.truncated.length > 0 ? `<p>Groups capped (further keys counted under "(other)"): ${e(report.truncated.join(", "))}</p>` : ""}
+</section>
+</body>
+</html>
+`;
+}
+
+function rateTable(id: string, heading: string, rows: readonly RateRow[]): string {
+  return `<table id="${id}"><thead><tr><th>${heading}</th><th class="n">decided</th><th class="n">sent</th><th class="n">escalated</th><th class="n">rate</th><th class="n">95% CI</th></tr></thead><tbody>
+${rows.map((row) => `<tr><td>${e(row.key)}</td><td class="n">${row.decided}</td><td class="n">${row.sent}</td><td class="n">${row.escalated}</td><td class="n">${percent(row.rate)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
+</tbody></table>`;
+}
+
+function malformed(report: EscalationReport): string {
+  if (report.malformed.count === 0) return "";
+  const more = report.malformed.count - report.malformed.lines.length;
+  return `<section id="malformed"><h2>Malformed lines</h2><ul>${report.malformed.lines
+    .map((line) => `<li>line ${line.line}: ${e(line.problem)}</li>`)
+    .join("")}${more > 0 ? `<li>and ${more} more</li>` : ""}</ul></section>`;
+}
+
+const width = 760;
+const height = 300;
+const margin = { top: 16, right: 16, bottom: 40, left: 48 };
+
+/** The y-axis top: the highest upper bound, rounded up to a tenth, so a low rate is not a flat line at the bottom. */
+function yMax(rows: readonly RateRow[]): number {
+  return Math.min(1, Math.max(0.1, Math.ceil(Math.max(...rows.map((row) => row.high)) * 10) / 10));
+}
+
+/** The rate of each day as a line, its 95% interval as a band; days without decisions break both. */
+function dailyChart(days: readonly RateRow[]): string {
+  if (days.length === 0) {
+    return `<svg id="daily-chart" role="img" aria-label="no dated decisions" viewBox="0 0 ${width} 60" width="${width}" height="60"><text x="${margin.left}" y="35" class="empty">No decision has a time: nothing to show by day.</text></svg>`;
+  }
+  const first = Date.parse(`${days[0]?.key}T00:00:00Z`);
+  const last = Date.parse(`${days.at(-1)?.key}T00:00:00Z`);
+  const span = Math.round((last - first) / dayMs) + 1;
+  const plotWidth = width - margin.left - margin.right;
+  const plotHeight = height - margin.top - margin.bottom;
+  const top = yMax(days);
+  const x = (key: string) =>
+    margin.left + ((Math.round((Date.parse(`${key}T00:00:00Z`) - first) / dayMs) + 0.5) * plotWidth) / span;
+  const y = (value: number) => margin.top + plotHeight * (1 - value / top);
+  const f = (value: number) => value.toFixed(1);
+
+  // Runs of consecutive days: a band or line across a day without decisions would claim a rate for it.
+  const runs: RateRow[][] = [];
+  let previous: number | undefined;
+  for (const day of days) {
+    const index = Math.round((Date.parse(`${day.key}T00:00:00Z`) - first) / dayMs);
+    if (previous === undefined || index !== previous + 1) runs.push([]);
+    runs.at(-1)?.push(day);
+    previous = index;
+  }
+  const step = plotWidth / span;
+  const shapes = runs
+    .map((run) => {
+      if (run.length === 1) {
+        const day = run[0] as RateRow;
+        const bandWidth = Math.min(step * 0.6, 24);
+        return `<rect class="band" x="${f(x(day.key) - bandWidth / 2)}" y="${f(y(day.high))}" width="${f(bandWidth)}" height="${f(Math.max(1, y(day.low) - y(day.high)))}"/>`;
+      }
+      const upper = run.map((day) => `${f(x(day.key))},${f(y(day.high))}`);
+      const lower = [...run].reverse().map((day) => `${f(x(day.key))},${f(y(day.low))}`);
+      const line = run.map((day, i) => `${i === 0 ? "M" : "L"}${f(x(day.key))},${f(y(day.rate))}`).join(" ");
+      return `<polygon class="band" points="${[...upper, ...lower].join(" ")}"/><path class="rate-line" d="${line}"/>`;
+    })
+    .join("");
+  const points = days
+    .map(
+      (day) =>
+        `<circle class="day-point" cx="${f(x(day.key))}" cy="${f(y(day.rate))}" r="3"><title>${e(day.key)}: ${percent(day.rate)} (95% CI ${percent(day.low)}–${percent(day.high)}), ${day.escalated} of ${day.decided}</title></circle>`,
+    )
+    .join("");
+  const ticks = [0, 0.25, 0.5, 0.75, 1]
+    .map((fraction) => fraction * top)
+    .map(
+      (value) =>
+        `<line class="grid" x1="${margin.left}" x2="${width - margin.right}" y1="${f(y(value))}" y2="${f(y(value))}"/><text class="tick" x="${margin.left - 6}" y="${f(y(value) + 4)}" text-anchor="end">${percent(value).replace(".0%", "%")}</text>`,
+    )
+    .join("");
+  const labelEvery = Math.max(1, Math.ceil(span / 8));
+  const dates: string[] = [];
+  for (let index = 0; index < span; index += labelEvery) {
+    const key = new Date(first + index * dayMs).toISOString().slice(0, 10);
+    dates.push(
+      `<text class="tick" x="${f(x(key))}" y="${height - margin.bottom + 18}" text-anchor="middle">${key.slice(5)}</text>`,
+    );
+  }
+  return `<svg id="daily-chart" role="img" aria-label="daily escalation rate with its 95% interval" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
+<g class="axes">${ticks}<line class="axis" x1="${margin.left}" x2="${width - margin.right}" y1="${f(y(0))}" y2="${f(y(0))}"/>${dates.join("")}</g>
+<g class="series">${shapes}${points}</g>
+<g class="legend"><rect class="band" x="${width - 250}" y="${margin.top}" width="14" height="10"/><text class="tick" x="${width - 230}" y="${margin.top + 9}">95% interval</text><line class="rate-line" x1="${width - 150}" x2="${width - 134}" y1="${margin.top + 5}" y2="${margin.top + 5}"/><text class="tick" x="${width - 128}" y="${margin.top + 9}">escalation rate</text></g>
+</svg>`;
+}
+
+interface Bar {
+  readonly label: string;
+  readonly value: number;
+  readonly low: number;
+  readonly high: number;
+  readonly note: string;
+}
+
+/** Horizontal bars with the 95% interval as a whisker. */
+function bars(id: string, rows: readonly Bar[], caption: string): string {
+  const barWidth = 360;
+  const rowHeight = 24;
+  const labelWidth = 170;
+  const chartWidth = labelWidth + barWidth + 130;
+  const chartHeight = rows.length * rowHeight + 28;
+  if (rows.length === 0) {
+    return `<svg id="${id}" role="img" aria-label="nothing to show" viewBox="0 0 ${chartWidth} 40" width="${chartWidth}" height="40"><text class="empty" x="0" y="24">Nothing escalated.</text></svg>`;
+  }
+  const top = Math.min(1, Math.max(0.1, Math.ceil(Math.max(...rows.map((row) => row.high)) * 10) / 10));
+  const x = (value: number) => labelWidth + (barWidth * value) / top;
+  const f = (value: number) => value.toFixed(1);
+  const body = rows
+    .map((row, index) => {
+      const y = index * rowHeight;
+      const label = row.label.length > 26 ? `${row.label.slice(0, 25)}…` : row.label;
+      return `<g class="bar-row"><text class="bar-label" x="${labelWidth - 8}" y="${y + 16}" text-anchor="end">${e(label)}</text><rect class="bar" x="${labelWidth}" y="${y + 5}" width="${f(Math.max(1, x(row.value) - labelWidth))}" height="${rowHeight - 10}"><title>${e(row.label)}: ${percent(row.value)} (95% CI ${percent(row.low)}–${percent(row.high)})</title></rect><line class="ci" x1="${f(x(row.low))}" x2="${f(x(row.high))}" y1="${y + 12}" y2="${y + 12}"/><text class="bar-value" x="${f(x(row.high) + 6)}" y="${y + 16}">${percent(row.value)} · ${e(row.note)}</text></g>`;
+    })
+    .join("");
+  return `<svg id="${id}" role="img" aria-label="${e(caption)}" viewBox="0 0 ${chartWidth} ${chartHeight}" width="${chartWidth}" height="${chartHeight}">${body}<text class="tick" x="${labelWidth}" y="${chartHeight - 6}">${e(caption)}; whiskers: 95% interval</text></svg>`;
+}
+
+const css = `
+:root { color-scheme: light; --ink: #1d2430; --muted: #5d6778; --line: #d9dee7; --accent: #c2410c; --band: #fdba74; --bar: #2563eb; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 1200px; padding: 24px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
+h1 { margin: 0 0 4px; font-size: 22px; }
+h2 { margin: 28px 0 8px; font-size: 16px; }
+.subtitle { margin: 0; color: var(--muted); }
+.cards { display: flex; gap: 12px; flex-wrap: wrap; margin-top: 20px; }
+.card { border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; min-width: 190px; }
+.card .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
+.card .value { font-size: 26px; font-weight: 600; }
+.card .note { color: var(--muted); font-size: 12px; }
+.card.warn { border-color: var(--accent); }
+.two { display: flex; gap: 32px; flex-wrap: wrap; }
+svg { max-width: 100%; height: auto; display: block; }
+svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
+svg .tick { fill: var(--muted); }
+svg .empty { fill: var(--muted); font-size: 13px; }
+.grid { stroke: var(--line); stroke-width: 1; }
+.axis { stroke: var(--muted); stroke-width: 1; }
+.band { fill: var(--band); fill-opacity: .55; stroke: none; }
+.rate-line { fill: none; stroke: var(--accent); stroke-width: 2; }
+.day-point { fill: var(--accent); }
+.bar { fill: var(--bar); fill-opacity: .8; }
+.ci { stroke: var(--ink); stroke-width: 1.5; }
+table { border-collapse: collapse; margin: 4px 0 12px; min-width: 480px; }
+th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: left; }
+th { font-weight: 600; color: var(--muted); font-size: 12px; }
+td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
+.definition li { color: var(--muted); }
+`;

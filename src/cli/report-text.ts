@@ -1,0 +1,77 @@
+import type { EscalationReport, RateRow } from "../metrics/report.js";
+import { formatSummary, percent } from "../metrics/summary.js";
+import { printable, table } from "./output.js";
+import { CliError } from "./queue.js";
+
+/** A grouping the text report shows: "template", "reason", "day", "tag" (every tag) or "tag:NAME". */
+export type Grouping = string;
+
+const fixed = ["reason", "template", "tag", "day"];
+
+/** Checks `--by` values, naming the valid ones. */
+export function checkGroupings(groupings: readonly string[]): readonly Grouping[] {
+  for (const grouping of groupings) {
+    if (!fixed.includes(grouping) && !/^tag:.+/.test(grouping)) {
+      throw new CliError(`--by ${grouping}: give template, reason, day, tag or tag:NAME (e.g. tag:category)`);
+    }
+  }
+  return groupings.length === 0 ? fixed : groupings;
+}
+
+const interval = (row: { low: number; high: number }) => `${percent(row.low)}–${percent(row.high)}`;
+
+function rateTable(heading: string, rows: readonly RateRow[]): string {
+  return `\n${heading}\n${table(
+    [heading.split(" ")[1] ?? "group", "decided", "sent", "escalated", "rate", "95% CI"],
+    rows.map((row) => [
+      printable(row.key),
+      String(row.decided),
+      String(row.sent),
+      String(row.escalated),
+      percent(row.rate),
+      interval(row),
+    ]),
+  )}`;
+}
+
+/** The escalation report as text: the summary, then one table per grouping, then what was counted. */
+export function formatReport(report: EscalationReport, groupings: readonly Grouping[]): string {
+  let text = formatSummary(report);
+  const { period } = report;
+  if (period.first !== undefined && period.last !== undefined) {
+    text += `period: ${period.first.slice(0, 10)} … ${period.last.slice(0, 10)} (${period.days} day${period.days === 1 ? "" : "s"})${period.undated > 0 ? `; ${period.undated} decision(s) without a time` : ""}\n`;
+  } else if (report.overall.decided > 0) {
+    text += "period: no decision has a time, so there is no daily view; pass --volume to project\n";
+  }
+  for (const grouping of groupings) {
+    if (grouping === "reason") {
+      text += `\nby reason\n${table(
+        ["reason", "count", "share", "95% CI"],
+        report.byReason.map((row) => [row.reason, String(row.count), percent(row.share), interval(row)]),
+      )}`;
+    } else if (grouping === "template") {
+      text += rateTable("by template", report.byTemplate);
+    } else if (grouping === "day") {
+      text += rateTable("by day", report.byDay);
+    } else {
+      const names = grouping === "tag" ? Object.keys(report.byTag) : [grouping.slice(4)];
+      for (const name of names) {
+        const rows = report.byTag[name];
+        text +=
+          rows === undefined
+            ? `\nby tag:${printable(name)}: no decision has this tag\n`
+            : rateTable(`by tag:${printable(name)}`, rows);
+      }
+    }
+  }
+  if (report.malformed.count > 0) {
+    const shown = report.malformed.lines.map((line) => `line ${line.line}: ${line.problem}`);
+    const more = report.malformed.count - shown.length;
+    text += `\nmalformed lines (${report.malformed.count}, skipped): ${shown.join("; ")}${more > 0 ? `; and ${more} more` : ""}\n`;
+  }
+  if (report.truncated.length > 0) {
+    text += `\ngroups capped (further keys counted under "(other)"): ${report.truncated.join(", ")}\n`;
+  }
+  text += `\ncounted:\n${report.definition.map((rule) => `- ${rule}`).join("\n")}\n`;
+  return text;
+}

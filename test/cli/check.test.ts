@@ -1,0 +1,135 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "./run.js";
+
+const source = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
+// The modules are written outside the project, so they name zod by its resolved path.
+const zod = createRequire(import.meta.url).resolve("zod");
+const fixtureCatalog = fileURLToPath(new URL("../fixtures/capacity-catalog.ts", import.meta.url));
+let directory: string;
+let count = 0;
+
+/** Writes a catalog module into the temporary folder (a fresh name each time: modules are cached). */
+function module(body: string, extension = "ts"): string {
+  const file = join(directory, `catalog-${++count}.${extension}`);
+  writeFileSync(
+    file,
+    `import { createCatalog, defineRecords, defineTemplate } from ${JSON.stringify(source)};
+import { z } from ${JSON.stringify(zod)};
+const records = defineRecords({
+  orders: z.object({ id: z.string(), number: z.string(), email: z.email() }),
+});
+const { slot } = records;
+const template = (id, show = "number") => defineTemplate(records, {
+  id, description: "Tell the customer", audience: "customer", channel: "email",
+  to: slot.ref("orders", { show: "email" }), subject: "Order {{order}}", body: "Order {{order}} is on its way.",
+  slots: { order: slot.ref("orders", { show }) }, limits: { perTicket: 1, perDay: 10 },
+});
+${body}
+`,
+  );
+  return file;
+}
+
+beforeAll(() => {
+  directory = mkdtempSync(join(tmpdir(), "formletter-cli-check-"));
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("formletter check", () => {
+  it("prints templates, slots, limits and channels of a good catalog and exits 0", async () => {
+    const { code, stdout, stderr } = await cli(["check", fixtureCatalog]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /^catalog capacity-catalog\.ts \(export catalog\): 2 template\(s\), version [0-9a-f]{16}\n/,
+    );
+    expect(stdout).toContain("escalation codes: no_template_fits, needs_human, suspicious_request");
+    expect(stdout).toMatch(/status_update\s+email\s+customer\s+2\s+100\s+-/);
+    expect(stdout).toMatch(/status_update\s+item\s+ref\s+items \(orderId = order\.id\)\s+title \(text\)/);
+    expect(stdout).toMatch(/status_update\s+status\s+choice\s+keys: shipped, delayed, lost/);
+    expect(stdout).toMatch(
+      /status_update\s+to\s+ref\s+customers \(id = order\.customerId\) → recipient\s+email \(email\)/,
+    );
+    expect(stdout).toMatch(/note_received\s+note\?\s+ref\s+notes/);
+    expect(stdout).toContain("ok: every template passed the definition checks");
+  });
+
+  it("prints the catalog as JSON with --json", async () => {
+    const { stdout } = await cli(["check", fixtureCatalog, "--json"]);
+    const described = JSON.parse(stdout);
+    expect(described).toMatchObject({ ok: true, export: "catalog" });
+    expect(described.templates[0]).toMatchObject({
+      id: "status_update",
+      channel: "email",
+      audience: "customer",
+      limits: { perTicket: 2, perDay: 100 },
+      approval: null,
+    });
+    expect(described.templates[0].slots[2]).toEqual({
+      name: "status",
+      kind: "choice",
+      optional: false,
+      keys: ["shipped", "delayed", "lost"],
+    });
+  });
+
+  it("exits 1 with the definition error, which names the template, the slot and the fix", async () => {
+    const file = module(
+      `export const catalog = createCatalog(records, [template("order_shipped", "nmber")]);`,
+    );
+    const { code, stdout, stderr } = await cli(["check", file]);
+    expect(code).toBe(1);
+    expect(stdout).toBe("");
+    expect(stderr).toBe(
+      `formletter: ${file}: template "order_shipped", slot "order": shows "nmber", which is not a field of "orders"; fields: id, number, email\n`,
+    );
+  });
+
+  it("finds the catalog: --export, default export, the only catalog export; and says when it cannot", async () => {
+    const two = module(
+      `export const first = createCatalog(records, [template("a")]);\nexport const second = createCatalog(records, [template("b")]);`,
+    );
+    const ambiguous = await cli(["check", two]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toBe(
+      `formletter: ${two} exports 2 catalogs (first, second); pick one with --export NAME\n`,
+    );
+    expect((await cli(["check", two, "--export", "second"])).stdout).toMatch(/\(export second\): 1 template/);
+    const wrong = await cli(["check", two, "--export", "third"]);
+    expect(wrong.stderr).toBe(
+      `formletter: ${two}: export "third" is missing; catalogs exported: first, second\n`,
+    );
+
+    const byDefault = module(`export default createCatalog(records, [template("a")]);\nexport { records };`);
+    expect((await cli(["check", byDefault])).stdout).toMatch(/\(export default\)/);
+    const only = module(`export const shop = createCatalog(records, [template("a")]);\nexport { records };`);
+    expect((await cli(["check", only])).stdout).toMatch(/\(export shop\)/);
+
+    const none = module("export { records };");
+    const missing = await cli(["check", none]);
+    expect(missing.stderr).toBe(
+      `formletter: ${none} exports no catalog built with createCatalog; exports: records. Export it as default or as "catalog"\n`,
+    );
+  });
+
+  it("exits 1 on a module that does not load, naming the file", async () => {
+    const broken = join(directory, "broken.ts");
+    writeFileSync(broken, "export const catalog = ;\n");
+    const syntax = await cli(["check", broken]);
+    expect(syntax.code).toBe(1);
+    expect(syntax.stderr).toMatch(
+      new RegExp(`^formletter: cannot load ${broken.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: `),
+    );
+    expect(syntax.stderr.trim().split("\n")).toHaveLength(1);
+
+    const throwing = module(`throw new Error("no database in CI");`);
+    expect((await cli(["check", throwing])).stderr).toBe(
+      `formletter: cannot load ${throwing}: no database in CI\n`,
+    );
+  });
+});
