@@ -7,6 +7,7 @@ export default defineConfig([
       "llm/index": "src/llm/index.ts",
       "sqlite/index": "src/sqlite/index.ts",
       "smtp/index": "src/smtp/index.ts",
+      "testing/index": "src/testing/index.ts",
     },
     format: ["esm", "cjs"],
     target: "node20",

@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^formletter\/sqlite$/, replacement: source("./src/sqlite/index.ts") },
       { find: /^formletter\/smtp$/, replacement: source("./src/smtp/index.ts") },
       { find: /^formletter\/llm$/, replacement: source("./src/llm/index.ts") },
+      { find: /^formletter\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^formletter$/, replacement: source("./src/index.ts") },
     ],
   },
