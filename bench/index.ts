@@ -6,3 +6,4 @@ process.stdout.write(`node ${process.version}, ${process.platform}/${process.arc
 await import("./decide.js");
 await import("./outbox.js");
 await import("./replay.js");
+await import("./relay.js");

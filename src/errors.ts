@@ -11,7 +11,9 @@ export type FormletterErrorCode =
   | "queue_item_not_found"
   | "queue_transition_invalid"
   | "store_invalid"
-  | "store_unavailable";
+  | "store_unavailable"
+  | "relay_invalid"
+  | "relay_request_failed";
 
 const marker = Symbol.for("formletter.error");
 

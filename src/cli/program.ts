@@ -6,6 +6,8 @@ import type { CliIo } from "./output.js";
 import { CliError, registerQueueCommands } from "./queue.js";
 import { registerReplayCommand } from "./replay.js";
 import { registerReportCommand } from "./report.js";
+import { registerServeCommand } from "./serve.js";
+import { registerTokenCommand } from "./token.js";
 
 /**
  * Runs the `formletter` command line with `argv` (without node and the script) and returns the exit
@@ -21,6 +23,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   registerReportCommand(program, io);
   registerCapacityCommand(program, io);
   registerCheckCommand(program, io);
+  registerServeCommand(program, io);
+  registerTokenCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

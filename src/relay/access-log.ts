@@ -1,0 +1,72 @@
+import { createBatcher } from "../outbox/batcher.js";
+import type { Store } from "../store/store.js";
+import type { TokenClaims, TokenRefusal } from "./verify-token.js";
+
+/** Why the relay refused a request before doing any work; each one is an `access` audit event. */
+export type Refusal =
+  | TokenRefusal
+  | "ticket_mismatch"
+  | "rate_limited"
+  | "unsupported_media_type"
+  | "body_too_large"
+  | "body_malformed"
+  | "body_invalid";
+
+/** One refused request, as the audit log records it. */
+export interface AccessRefusal {
+  readonly refusal: Refusal;
+  readonly status: number;
+  readonly method: string;
+  /** The route pattern, e.g. "/v1/queue/:id/approve": never the raw URL, which the caller chose. */
+  readonly route: string;
+  /** What the token claimed, when it was signed with the relay's key (expired, wrong audience, …). */
+  readonly claims?: TokenClaims | undefined;
+}
+
+/**
+ * Writes `access` audit events into the outbox's store, in the same log as decisions. Refusals that
+ * arrive together share one transaction (group commit), so a burst of bad requests costs one fsync per
+ * turn of the event loop, not one per request. A write that fails is counted, never thrown at the caller.
+ */
+export function createAccessLog(store: Store, clock: () => number, onFailure: () => void) {
+  const batcher = createBatcher(store);
+  return {
+    async record(event: AccessRefusal): Promise<void> {
+      const { claims } = event;
+      const agent = claims?.audience === "formletter-agent" ? claims : undefined;
+      const data: Record<string, unknown> = {
+        refusal: event.refusal,
+        status: event.status,
+        method: event.method,
+        route: event.route,
+      };
+      if (claims !== undefined) {
+        data.audience = claims.audience;
+        data.jti = claims.jti;
+        if (claims.audience === "formletter-operator") data.operator = claims.operator;
+      }
+      try {
+        await batcher.run((tx) =>
+          tx.appendAudit({
+            at: clock(),
+            type: "access",
+            ticketId: agent?.ticketId,
+            runId: agent?.runId,
+            template: undefined,
+            outcome: undefined,
+            reason: undefined,
+            key: undefined,
+            actor: "relay",
+            data,
+          }),
+        );
+      } catch {
+        onFailure();
+      }
+    },
+    idle: () => batcher.idle(),
+  };
+}
+
+/** The relay's access log. */
+export type AccessLog = ReturnType<typeof createAccessLog>;

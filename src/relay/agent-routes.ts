@@ -1,0 +1,167 @@
+import type { Catalog } from "../catalog.js";
+import { isFormletterError } from "../errors.js";
+import type { LlmProvider } from "../llm/providers.js";
+import type { HandleResult, Outbox } from "../outbox/outbox.js";
+import type { EscalationReason } from "../reasons.js";
+import type { Gate } from "./gate.js";
+import { json, problem } from "./http.js";
+import { readProposalBody } from "./proposal-body.js";
+import type { RelayMetrics } from "./relay-metrics.js";
+import type { Route } from "./routes.js";
+import { agentAudience } from "./tokens.js";
+import type { TokenClaims } from "./verify-token.js";
+
+/** What the agent endpoints need. */
+export interface AgentRoutesOptions {
+  readonly outbox: Outbox;
+  readonly catalog: Catalog;
+  readonly load: (ticketId: string) => unknown;
+  readonly gate: Gate;
+  readonly metrics: RelayMetrics;
+}
+
+/**
+ * What a proposal's answer carries: the outcome and, for a retry, the reason and hint. Never the
+ * message, its recipient, the values or the human-facing detail.
+ *
+ * @example
+ * import type { ProposalReply } from "formletter/relay";
+ * const reply: ProposalReply = { outcome: "escalate", reason: "record_not_found", hint: "orders: o-3f2a, o-91c0" };
+ */
+export interface ProposalReply {
+  readonly outcome: "send" | "escalate";
+  readonly reason?: EscalationReason;
+  /** Valid template ids, handles or keys, where a corrected proposal could succeed. No record content. */
+  readonly hint?: string;
+  /** True when an identical proposal was handled before: nothing new was sent. */
+  readonly duplicate?: true;
+}
+
+// The same answer whatever the cause (a throwing loader, invalid records, another ticket's records):
+// the agent has no use for the difference, and the cause may name internals.
+const recordsUnavailable = () =>
+  problem(503, "records_unavailable", "this ticket's records could not be loaded; try again later");
+
+const providers: readonly LlmProvider[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
+
+type AgentClaims = Extract<TokenClaims, { audience: typeof agentAudience }>;
+
+/** The reply to a proposal: never the message, the values, the recipient or the human-facing detail. */
+export function proposalReply(result: HandleResult): ProposalReply {
+  const { decision } = result;
+  const reply: { -readonly [K in keyof ProposalReply]: ProposalReply[K] } = { outcome: decision.outcome };
+  if (decision.outcome === "escalate") {
+    reply.reason = decision.reason;
+    if (decision.hint !== undefined) reply.hint = decision.hint;
+  }
+  if (result.duplicate) reply.duplicate = true;
+  return reply;
+}
+
+/** `POST /v1/proposals`, `GET /v1/tools`, `GET /v1/describe`: a task token, one ticket. */
+export function agentRoutes(options: AgentRoutesOptions): Route[] {
+  const { outbox, catalog, gate, metrics } = options;
+
+  const authorize = async (request: Request, route: string) => {
+    const checked = await gate.authorize(request, route, agentAudience);
+    return checked.ok ? { ok: true as const, value: checked.value as AgentClaims } : checked;
+  };
+
+  /** The token's ticket's records, or the answer saying they cannot be had (without saying why). */
+  const records = async (
+    claims: AgentClaims,
+  ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
+    let loaded: unknown;
+    try {
+      loaded = await options.load(claims.ticketId);
+    } catch {
+      return { ok: false, response: recordsUnavailable() };
+    }
+    // A loader that returns another ticket's records must not show their labels to this agent.
+    const id =
+      typeof loaded === "object" && loaded !== null ? (loaded as { ticketId?: unknown }).ticketId : undefined;
+    return id === claims.ticketId
+      ? { ok: true, value: loaded }
+      : { ok: false, response: recordsUnavailable() };
+  };
+
+  return [
+    {
+      method: "POST",
+      path: "/v1/proposals",
+      async handle(request, route) {
+        const authorized = await authorize(request, route);
+        if (!authorized.ok) return authorized.response;
+        const claims = authorized.value;
+        const body = await gate.body(request, route, claims);
+        if (!body.ok) return body.response;
+        const proposal = readProposalBody(body.value, claims);
+        if (!proposal.ok) {
+          const status = proposal.refusal === "ticket_mismatch" ? 403 : 400;
+          return gate.refuse(request, route, proposal.refusal, status, { claims, message: proposal.message });
+        }
+        let result: HandleResult;
+        try {
+          result = await outbox.handle({
+            ticketId: claims.ticketId,
+            runId: claims.runId,
+            output: proposal.output,
+            tags: proposal.tags,
+          });
+        } catch (error) {
+          if (isFormletterError(error) && error.code === "handle_invalid")
+            return problem(400, "body_invalid", "the proposal could not be handled as sent");
+          return problem(503, "unavailable", "the relay cannot take proposals right now; retrying is safe");
+        }
+        metrics.decision(result.decision, result.duplicate, result.delivery?.status);
+        return json(200, proposalReply(result));
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/tools",
+      async handle(request, route) {
+        const authorized = await authorize(request, route);
+        if (!authorized.ok) return authorized.response;
+        const query = new URL(request.url).searchParams;
+        const provider = query.get("provider") ?? "";
+        if (!providers.includes(provider as LlmProvider))
+          return problem(400, "request_invalid", `provider must be one of ${providers.join(", ")}`);
+        // A catalog built by an older copy of formletter has no tools(): say so instead of failing.
+        if (typeof catalog.tools !== "function")
+          return problem(501, "not_implemented", "this relay's catalog cannot build tools");
+        const loaded = await records(authorized.value);
+        if (!loaded.ok) return loaded.response;
+        let offer: ReturnType<Catalog["tools"]> | undefined;
+        try {
+          offer = catalog.tools(loaded.value, { provider: provider as LlmProvider });
+        } catch {
+          return recordsUnavailable();
+        }
+        const template = query.get("template");
+        if (template !== null) {
+          offer = offer.forTemplate(template);
+          if (offer === undefined)
+            return problem(404, "template_not_offered", "that template is not offered for this ticket");
+        }
+        const { next: _next, forTemplate: _forTemplate, ...plain } = offer;
+        return json(200, plain);
+      },
+    },
+    {
+      method: "GET",
+      path: "/v1/describe",
+      async handle(request, route) {
+        const authorized = await authorize(request, route);
+        if (!authorized.ok) return authorized.response;
+        const loaded = await records(authorized.value);
+        if (!loaded.ok) return loaded.response;
+        try {
+          return json(200, { description: catalog.describe(loaded.value) });
+        } catch {
+          return recordsUnavailable();
+        }
+      },
+    },
+  ];
+}

@@ -1,0 +1,111 @@
+import type { AccessLog, Refusal } from "./access-log.js";
+import { readJsonBody } from "./body.js";
+import { bearerToken, problem } from "./http.js";
+import type { RateDecision } from "./rate-limit.js";
+import type { RelayMetrics } from "./relay-metrics.js";
+import type { TokenAudience } from "./tokens.js";
+import type { TokenClaims, Verification } from "./verify-token.js";
+
+/** What every guarded route passes or is refused at: the token, its rate, and the JSON body. */
+export interface GateOptions {
+  readonly verify: (token: string | undefined, audience: TokenAudience) => Verification;
+  readonly rateLimit: (key: string) => RateDecision;
+  readonly accessLog: AccessLog;
+  readonly metrics: RelayMetrics;
+  readonly maxBodyBytes: number;
+}
+
+/** A check passed, with its value, or the answer that refuses the request. */
+export type Checked<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly response: Response };
+
+const messages: Readonly<Record<Refusal, string>> = {
+  token_missing: "send the token as Authorization: Bearer <token>",
+  token_invalid: "the token is not valid for this relay",
+  token_expired: "the token has expired; ask for a new one",
+  wrong_audience: "this token is not for this endpoint",
+  ticket_mismatch: "the token is for another ticket or run; the ticket and run come from the token only",
+  rate_limited: "too many requests with this token; retry after the time in Retry-After",
+  unsupported_media_type: "send the body as application/json",
+  body_too_large: "the body is too large",
+  body_malformed: "the body is not valid JSON",
+  body_invalid: "the body does not have the expected shape",
+};
+
+/** The checks, in the order a request meets them: token, rate, then body. Each refusal is audited. */
+export function createGate(options: GateOptions) {
+  const { accessLog, metrics } = options;
+
+  const refuse = async (
+    request: Request,
+    route: string,
+    refusal: Refusal,
+    status: number,
+    extra: { claims?: TokenClaims | undefined; headers?: Record<string, string>; message?: string } = {},
+  ): Promise<Response> => {
+    metrics.refusal(refusal);
+    // Written before the answer goes out: a client that saw the status can rely on the audit event.
+    await accessLog.record({ refusal, status, method: request.method, route, claims: extra.claims });
+    // The request may still be sending a body nobody will read: close the connection after the answer,
+    // rather than drain what the client chose to send.
+    return problem(status, refusal, extra.message ?? messages[refusal], {
+      ...extra.headers,
+      connection: "close",
+    });
+  };
+
+  return {
+    refuse,
+
+    async authorize(request: Request, route: string, audience: TokenAudience): Promise<Checked<TokenClaims>> {
+      const verification = options.verify(bearerToken(request.headers.get("authorization")), audience);
+      if (!verification.ok) {
+        const status = verification.refusal === "wrong_audience" ? 403 : 401;
+        const headers: Record<string, string> =
+          status === 401 ? { "www-authenticate": 'Bearer realm="formletter", error="invalid_token"' } : {};
+        return {
+          ok: false,
+          response: await refuse(request, route, verification.refusal, status, {
+            claims: verification.claims,
+            headers,
+          }),
+        };
+      }
+      const claims = verification.claims;
+      const rate = options.rateLimit(claims.jti);
+      if (!rate.ok) {
+        const headers = { "retry-after": String(Math.max(1, Math.ceil(rate.retryAfterMs / 1000))) };
+        // The first refusal of a window is audited; the rest of the burst is counted in the metrics
+        // only, so a client that ignores Retry-After cannot turn its burst into a burst of writes.
+        if (!rate.first) {
+          metrics.refusal("rate_limited");
+          const close = { ...headers, connection: "close" };
+          return { ok: false, response: problem(429, "rate_limited", messages.rate_limited, close) };
+        }
+        return {
+          ok: false,
+          response: await refuse(request, route, "rate_limited", 429, { claims, headers }),
+        };
+      }
+      return { ok: true, value: claims };
+    },
+
+    async body(request: Request, route: string, claims: TokenClaims): Promise<Checked<unknown>> {
+      const body = await readJsonBody(request, options.maxBodyBytes);
+      if (body.ok) return { ok: true, value: body.value };
+      const message =
+        body.refusal === "body_too_large" ? `the body is over ${options.maxBodyBytes} bytes` : undefined;
+      return {
+        ok: false,
+        response: await refuse(request, route, body.refusal, body.status, {
+          claims,
+          ...(message === undefined ? {} : { message }),
+        }),
+      };
+    },
+  };
+}
+
+/** The relay's request checks. */
+export type Gate = ReturnType<typeof createGate>;

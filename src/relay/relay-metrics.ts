@@ -1,0 +1,93 @@
+import type { Decision } from "../decision.js";
+import { createRegistry } from "./prometheus.js";
+
+// From 1 ms to 10 s: a proposal normally takes a few milliseconds (one group commit); the top buckets
+// show a slow loader, store or transport.
+const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The relay's series, counted in this process since it started. */
+export function createRelayMetrics() {
+  const registry = createRegistry();
+  const requests = registry.counter(
+    "formletter_relay_requests_total",
+    "HTTP requests answered, by route and status.",
+    ["route", "status"],
+  );
+  const latency = registry.histogram(
+    "formletter_relay_request_duration_seconds",
+    "Time from receiving a request to its answer, by route.",
+    ["route"],
+    latencyBuckets,
+  );
+  const decisions = registry.counter(
+    "formletter_relay_decisions_total",
+    'Proposals decided, by outcome, escalation reason ("none" for sends) and template ("none" when no template was named).',
+    ["outcome", "reason", "template"],
+  );
+  const duplicates = registry.counter(
+    "formletter_relay_duplicates_total",
+    "Proposals identical to one handled before: the first result was returned and nothing was sent.",
+    ["template"],
+  );
+  const deliveries = registry.counter(
+    "formletter_relay_deliveries_total",
+    "Messages the relay delivered or tried to, by final status (delivered, failed, pending, shadow).",
+    ["status"],
+  );
+  const limits = registry.counter(
+    "formletter_relay_limit_events_total",
+    'Limits reached: "template" for a per-ticket, per-day or per-run limit (limit_exceeded), "rate" for a token over its request rate.',
+    ["limit"],
+  );
+  const refusals = registry.counter(
+    "formletter_relay_refusals_total",
+    "Requests refused before any work: bad or missing tokens, rate limits, bodies that are not JSON or too large.",
+    ["refusal"],
+  );
+  const auditFailures = registry.counter(
+    "formletter_relay_audit_write_failures_total",
+    "Access audit events the store failed to write.",
+  );
+  let depth: readonly (readonly [Record<string, string>, number])[] = [];
+  registry.gauge(
+    "formletter_relay_queue_depth",
+    "Human-queue items waiting, by status (open, claimed), as of the last scrape.",
+    ["status"],
+    () => depth,
+  );
+
+  return {
+    request(route: string, status: number, seconds: number): void {
+      requests.inc({ route, status: String(status) });
+      latency.observe({ route }, seconds);
+    },
+    decision(decision: Decision, duplicate: boolean, deliveryStatus: string | undefined): void {
+      const template = decision.template ?? "none";
+      if (duplicate) {
+        duplicates.inc({ template });
+        return;
+      }
+      const reason = decision.outcome === "escalate" ? decision.reason : "none";
+      decisions.inc({ outcome: decision.outcome, reason, template });
+      if (reason === "limit_exceeded") limits.inc({ limit: "template" });
+      if (deliveryStatus !== undefined) deliveries.inc({ status: deliveryStatus });
+    },
+    delivery(status: string): void {
+      deliveries.inc({ status });
+    },
+    refusal(refusal: string): void {
+      refusals.inc({ refusal });
+      if (refusal === "rate_limited") limits.inc({ limit: "rate" });
+    },
+    auditFailure(): void {
+      auditFailures.inc();
+    },
+    queueDepth(counts: Readonly<Record<string, number>>): void {
+      depth = Object.entries(counts).map(([status, count]) => [{ status }, count] as const);
+    },
+    render: registry.render,
+  };
+}
+
+/** The relay's metrics. */
+export type RelayMetrics = ReturnType<typeof createRelayMetrics>;

@@ -1,0 +1,259 @@
+import { Hono } from "hono";
+import type { Catalog } from "../catalog.js";
+import type { Outbox } from "../outbox/outbox.js";
+import type { CollectionSchemas } from "../records.js";
+import type { Store } from "../store/store.js";
+import { createAccessLog } from "./access-log.js";
+import { agentRoutes } from "./agent-routes.js";
+import { RelayError } from "./errors.js";
+import { createGate } from "./gate.js";
+import { json, problem } from "./http.js";
+import { operatorRoutes } from "./operator-routes.js";
+import { exposition } from "./prometheus.js";
+import { createQueueDepth } from "./queue-depth.js";
+import { createRateLimiter, type RateLimitOptions } from "./rate-limit.js";
+import { createRelayMetrics } from "./relay-metrics.js";
+import { mountRoutes } from "./routes.js";
+import { type ListenOptions, type RelayAddress, type RunningServer, startServer } from "./server.js";
+import {
+  defaultIssuer,
+  type SigningKey,
+  secretBytes,
+  secretKey,
+  signOperatorToken,
+  signTaskToken,
+} from "./tokens.js";
+import { createTokenVerifier } from "./verify-token.js";
+
+/**
+ * Options of {@link createRelay}.
+ *
+ * @example
+ * import { createRelay } from "formletter/relay";
+ * createRelay({ outbox, catalog, load, store, secret: process.env.FORMLETTER_SECRET ?? "", requestTimeoutMs: 5000 });
+ */
+export interface RelayOptions<S extends CollectionSchemas = CollectionSchemas> {
+  /** The outbox proposals go to: it decides, limits, commits and delivers. */
+  readonly outbox: Outbox;
+  /** The outbox's catalog: `/v1/tools` and `/v1/describe` are built from it. */
+  readonly catalog: Catalog<S>;
+  /** The outbox's loader: `/v1/tools` and `/v1/describe` read the token's ticket with it. */
+  readonly load: (ticketId: string) => unknown;
+  /** The outbox's store: refused requests are written there as `access` audit events, beside the decisions. */
+  readonly store: Store;
+  /** Signs and verifies task tokens (`FORMLETTER_SECRET`): at least 32 bytes of random data. */
+  readonly secret: string | Uint8Array;
+  /**
+   * Signs and verifies operator tokens (`FORMLETTER_OPERATOR_SECRET`); it must differ from `secret`, so
+   * whoever mints task tokens cannot mint operator ones. Without it the operator endpoints do not exist.
+   * @default undefined
+   */
+  readonly operatorSecret?: string | Uint8Array;
+  /** The `iss` claim tokens carry and must carry. @default "formletter" */
+  readonly issuer?: string;
+  /**
+   * Largest request body, in bytes; larger is refused with 413. The default is just over the longest
+   * output `decide()` reads (1,000,000 characters), so every output ends as it would in process.
+   * @default 1048576
+   */
+  readonly maxBodyBytes?: number;
+  /** Requests per token per window; more is refused with 429. @default { max: 120, windowMs: 60000 } */
+  readonly rateLimit?: RateLimitOptions;
+  /** How long a request may take, receiving it included; past it the answer is 503. @default 10000 */
+  readonly requestTimeoutMs?: number;
+  /** How long a verified token is remembered (never past its expiry), in milliseconds. @default 30000 */
+  readonly tokenCacheMs?: number;
+  /** Clock difference allowed between the host that mints tokens and the relay, in seconds. @default 5 */
+  readonly clockToleranceSeconds?: number;
+  /** Epoch milliseconds now. @default Date.now */
+  readonly clock?: () => number;
+}
+
+/**
+ * The relay: the outbox behind HTTP, for agents that hold a task token and nothing else.
+ *
+ * @example
+ * import { createRelay } from "formletter/relay";
+ * const relay = createRelay({ outbox, catalog, load, store, secret });
+ * await relay.listen({ port: 8787 });
+ * process.once("SIGTERM", async () => { await relay.close(); await outbox.close(); });
+ */
+export interface Relay {
+  /** Starts the HTTP server (loopback, port 8787 unless told otherwise) and resolves once it listens. */
+  listen(options?: ListenOptions): Promise<RelayAddress>;
+  /** The app as a fetch handler, to mount in a server you run instead of `listen()`. */
+  readonly fetch: (request: Request) => Response | Promise<Response>;
+  /** A token for one ticket and one run, expiring after `ttl` seconds (default 900, at most 86,400). */
+  mintTaskToken(input: { ticketId: string; runId: string; ttl?: number }): Promise<string>;
+  /** A token for a person working the queue (default 8 hours, at most 7 days); needs `operatorSecret`. */
+  mintOperatorToken(input: { operator: string; ttl?: number }): Promise<string>;
+  /** The metrics in the Prometheus text format, as `GET /metrics` serves them. */
+  metrics(): Promise<string>;
+  /**
+   * Stops the server: no new connections, requests in progress finish (up to the request timeout), and
+   * pending audit writes commit. The outbox stays open: close it after, as its owner.
+   */
+  close(): Promise<void>;
+}
+
+function positive(value: unknown, name: string, fallback: number): number {
+  const number = value ?? fallback;
+  if (typeof number !== "number" || !Number.isInteger(number) || number < 1) {
+    throw new RelayError("relay_invalid", `createRelay: ${name} must be a whole number of at least 1`);
+  }
+  return number;
+}
+
+function checkOptions<S extends CollectionSchemas>(options: RelayOptions<S>): void {
+  const fail = (message: string): never => {
+    throw new RelayError("relay_invalid", `createRelay: ${message}`);
+  };
+  if (typeof options?.outbox?.handle !== "function") fail("outbox must come from createOutbox");
+  if (typeof options.catalog?.decide !== "function") fail("catalog must come from createCatalog");
+  if (typeof options.load !== "function")
+    fail("load must be the outbox's loader, (ticketId) => ticket records");
+  if (typeof options.store?.transaction !== "function") fail("store must be the outbox's store");
+}
+
+/**
+ * Runs the outbox as its own service, so the agent holds no send credentials and no access to records:
+ * it gets a task token for one ticket and run, and can only propose (`POST /v1/proposals`), read its
+ * ticket's tools and prompt text, nothing more. People work the human queue with operator tokens.
+ * Every refused request is an `access` event in the audit log; `/metrics` serves Prometheus text.
+ *
+ * @example
+ * import { createOutbox } from "formletter";
+ * import { createRelay } from "formletter/relay";
+ * const outbox = createOutbox({ catalog, load, store, transports });
+ * const relay = createRelay({ outbox, catalog, load, store, secret: process.env.FORMLETTER_SECRET ?? "" });
+ * const { url } = await relay.listen({ port: 8787 });
+ * const token = await relay.mintTaskToken({ ticketId: "T-1", runId: "run-9", ttl: 600 });
+ */
+export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S>): Relay {
+  checkOptions(options);
+  const agentSecret = secretBytes(options.secret, "createRelay: secret");
+  const operatorSecret =
+    options.operatorSecret === undefined
+      ? undefined
+      : secretBytes(options.operatorSecret, "createRelay: operatorSecret");
+  if (operatorSecret !== undefined && Buffer.from(operatorSecret).equals(Buffer.from(agentSecret))) {
+    throw new RelayError(
+      "relay_invalid",
+      "createRelay: operatorSecret must differ from secret, or a task token's minter could mint operator tokens",
+    );
+  }
+  const clock = options.clock ?? Date.now;
+  const issuer = options.issuer ?? defaultIssuer;
+  const maxBodyBytes = positive(options.maxBodyBytes, "maxBodyBytes", 1_048_576);
+  const requestTimeoutMs = positive(options.requestTimeoutMs, "requestTimeoutMs", 10_000);
+  const rateMax = positive(options.rateLimit?.max, "rateLimit.max", 120);
+  const rateWindow = positive(options.rateLimit?.windowMs, "rateLimit.windowMs", 60_000);
+  const tolerance = options.clockToleranceSeconds ?? 5;
+  if (!Number.isInteger(tolerance) || tolerance < 0 || tolerance > 300)
+    throw new RelayError(
+      "relay_invalid",
+      "createRelay: clockToleranceSeconds must be a whole number from 0 to 300",
+    );
+  const tokenCacheMs = options.tokenCacheMs ?? 30_000;
+  if (!Number.isInteger(tokenCacheMs) || tokenCacheMs < 0)
+    throw new RelayError("relay_invalid", "createRelay: tokenCacheMs must be a whole number of at least 0");
+
+  const agentKey = secretKey(agentSecret);
+  const operatorKey = operatorSecret === undefined ? undefined : secretKey(operatorSecret);
+  const agentSigning: SigningKey = { key: agentKey, issuer };
+  const operatorSigning: SigningKey | undefined =
+    operatorKey === undefined ? undefined : { key: operatorKey, issuer };
+
+  const metrics = createRelayMetrics();
+  const accessLog = createAccessLog(options.store, clock, metrics.auditFailure);
+  const gate = createGate({
+    verify: createTokenVerifier({
+      agentKey,
+      operatorKey,
+      issuer,
+      clock,
+      clockToleranceSeconds: tolerance,
+      cacheMs: tokenCacheMs,
+      cacheSize: 10_000,
+    }),
+    rateLimit: createRateLimiter(rateMax, rateWindow, clock),
+    accessLog,
+    metrics,
+    maxBodyBytes,
+  });
+  const queueDepth = createQueueDepth(options.outbox.queue, clock);
+  const renderMetrics = async () => {
+    try {
+      metrics.queueDepth(await queueDepth());
+    } catch {
+      // The last depth stays: a store that cannot answer now must not take the other series down with it.
+    }
+    return metrics.render();
+  };
+
+  const app = new Hono();
+  const common = {
+    outbox: options.outbox,
+    gate,
+    metrics,
+  };
+  mountRoutes(
+    app,
+    [
+      {
+        method: "GET",
+        path: "/healthz",
+        handle: async () => json(200, { status: "ok", catalogVersion: options.catalog.version }),
+      },
+      {
+        method: "GET",
+        path: "/metrics",
+        handle: async () =>
+          new Response(await renderMetrics(), {
+            headers: { "content-type": exposition, "cache-control": "no-store" },
+          }),
+      },
+      ...agentRoutes({ ...common, catalog: options.catalog as unknown as Catalog, load: options.load }),
+      ...(operatorKey === undefined ? [] : operatorRoutes(common)),
+    ],
+    { metrics, requestTimeoutMs },
+  );
+  app.notFound(() => {
+    metrics.request("unmatched", 404, 0);
+    return problem(404, "not_found", "no such endpoint");
+  });
+  app.onError(() => problem(500, "internal", "the relay could not answer this request"));
+
+  let server: Promise<RunningServer> | undefined;
+  return {
+    fetch: (request) => app.fetch(request),
+    async listen(listen = {}) {
+      if (server !== undefined)
+        throw new RelayError("relay_invalid", "relay.listen: the relay is already listening");
+      server = startServer(app.fetch, { ...listen, requestTimeoutMs });
+      try {
+        return (await server).address;
+      } catch (error) {
+        server = undefined;
+        throw error;
+      }
+    },
+    mintTaskToken: async (input) => signTaskToken(agentSigning, { ...input, now: clock() }),
+    async mintOperatorToken(input) {
+      if (operatorSigning === undefined) {
+        throw new RelayError(
+          "relay_invalid",
+          "relay.mintOperatorToken: the relay has no operatorSecret, so it serves no operator endpoints",
+        );
+      }
+      return signOperatorToken(operatorSigning, { ...input, now: clock() });
+    },
+    metrics: renderMetrics,
+    async close() {
+      const running = await server?.catch(() => undefined);
+      server = undefined;
+      await running?.close(requestTimeoutMs);
+      await accessLog.idle();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import type { Hono } from "hono";
+import { problem, timedOut, withDeadline } from "./http.js";
+import type { RelayMetrics } from "./relay-metrics.js";
+
+/** One endpoint: its method, its path pattern (also its name in the metrics) and what answers it. */
+export interface Route {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  handle(request: Request, route: string, params: Readonly<Record<string, string>>): Promise<Response>;
+}
+
+/**
+ * Adds routes to the app, each behind the same frame: a deadline, a catch-all that answers 500 without
+ * details, and the latency and status metrics under the route's pattern (never the raw path, which the
+ * caller chose and would make the series unbounded).
+ */
+export function mountRoutes(
+  app: Hono,
+  routes: readonly Route[],
+  frame: { metrics: RelayMetrics; requestTimeoutMs: number },
+): void {
+  for (const route of routes) {
+    app.on(route.method, route.path, async (c) => {
+      const started = performance.now();
+      let response: Response;
+      try {
+        const answer = await withDeadline(
+          route.handle(c.req.raw, route.path, c.req.param() as Record<string, string>),
+          frame.requestTimeoutMs,
+        );
+        response =
+          answer === timedOut
+            ? problem(503, "timeout", "the request took too long; retrying the same request is safe", {
+                "retry-after": "1",
+              })
+            : answer;
+      } catch {
+        response = problem(500, "internal", "the relay could not answer this request");
+      }
+      frame.metrics.request(route.path, response.status, (performance.now() - started) / 1000);
+      return response;
+    });
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * What the relay tests share: a real relay on port 0 over an outbox on a real SQLite file, the
+ * property-management catalog, and small HTTP helpers that read the answer and the audit log.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach } from "vitest";
+import {
+  type AuditEvent,
+  type AuditFilter,
+  createOutbox,
+  type MemoryTransport,
+  memoryTransport,
+  type Outbox,
+  type OutboxOptions,
+  type Store,
+} from "../../src/index.js";
+import { createRelay, type Relay, type RelayOptions } from "../../src/relay/index.js";
+import { sqliteStore } from "../../src/sqlite/index.js";
+import { loadTicket, propertyCatalog } from "../fixtures/property.js";
+
+export const agentSecret = "agent-secret-0123456789-abcdefghijklmnop";
+export const operatorSecret = "operator-secret-0123456789-abcdefghijklm";
+
+/** A running relay and everything behind it. */
+export interface RelayRig {
+  readonly relay: Relay;
+  readonly outbox: Outbox;
+  readonly store: Store;
+  readonly transport: MemoryTransport;
+  readonly url: string;
+  readonly file: string;
+}
+
+export interface RigOptions {
+  /** Whether the relay gets an operator secret (and so serves the operator endpoints). @default true */
+  readonly operator?: boolean;
+  readonly relay?: Partial<Omit<RelayOptions, "outbox" | "catalog" | "store">>;
+  readonly outbox?: Partial<Pick<OutboxOptions<never>, "maxPerRun" | "load" | "clock">>;
+}
+
+/** Starts a relay for each test of the surrounding block and stops it (and deletes its file) after. */
+export function useRelay(options: RigOptions = {}): { readonly rig: RelayRig } {
+  let current: RelayRig | undefined;
+  let dir: string | undefined;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "formletter-relay-"));
+    const file = join(dir, "relay.db");
+    const store = sqliteStore(file);
+    const transport = memoryTransport();
+    const load = options.outbox?.load ?? loadTicket;
+    const outbox = createOutbox({
+      catalog: propertyCatalog,
+      load,
+      store,
+      transports: { email: transport },
+      ...(options.outbox?.maxPerRun === undefined ? {} : { maxPerRun: options.outbox.maxPerRun }),
+      ...(options.outbox?.clock === undefined ? {} : { clock: options.outbox.clock }),
+    });
+    const relay = createRelay({
+      outbox,
+      catalog: propertyCatalog,
+      load,
+      store,
+      secret: agentSecret,
+      ...(options.operator === false ? {} : { operatorSecret }),
+      ...options.relay,
+    });
+    const { url } = await relay.listen({ port: 0 });
+    current = { relay, outbox, store, transport, url, file };
+  });
+  afterEach(async () => {
+    await current?.relay.close();
+    await current?.outbox.close();
+    current = undefined;
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    get rig(): RelayRig {
+      if (current === undefined) throw new Error("useRelay: no relay outside a test");
+      return current;
+    },
+  };
+}
+
+/** An answer: status, headers and the body, parsed when it is JSON. */
+export interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: answers are read field by field in assertions; a type per endpoint would only restate them.
+  readonly body: any;
+}
+
+type RequestBody = NonNullable<Parameters<typeof fetch>[1]>["body"];
+
+/** Sends a request to the relay and reads the whole answer. */
+export async function call(
+  url: string,
+  path: string,
+  init: {
+    method?: string;
+    token?: string;
+    json?: unknown;
+    body?: RequestBody;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`;
+  let body = init.body;
+  if (init.json !== undefined) {
+    body = JSON.stringify(init.json);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await fetch(`${url}${path}`, {
+    method: init.method ?? (body === undefined ? "GET" : "POST"),
+    headers,
+    ...(body === undefined ? {} : { body, duplex: "half" }),
+  } as RequestInit);
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** The audit events of the store, oldest first. */
+export async function auditOf(store: Store, filter: AuditFilter = {}): Promise<AuditEvent[]> {
+  const events: AuditEvent[] = [];
+  for await (const event of store.queryAudit(filter)) events.push(event);
+  return events;
+}
