@@ -119,9 +119,9 @@ function checkSend<S extends CollectionSchemas>(
       { property: "message_is_template_and_values", detail: "a sent ticket's records do not validate" },
     ];
   for (const [collection, rows] of prepared.ticket.collections) {
-    rows.records.forEach((record, index) =>
-      byHandle.set(`${collection}\u0000${rows.handles[index]}`, record),
-    );
+    for (const [index, record] of rows.records.entries()) {
+      byHandle.set(`${collection}\u0000${rows.handles[index]}`, record);
+    }
   }
   const recordOf = (collection: string, handle: string | undefined) =>
     handle === undefined ? undefined : byHandle.get(`${collection}\u0000${handle}`);
@@ -190,9 +190,9 @@ function checkSend<S extends CollectionSchemas>(
     ["subject", template.subject, decision.message.subject, noEscape],
     ["html", template.html, decision.message.html, escapeHtml],
   ];
-  for (const [name, compiled, actual, escape] of parts) {
+  for (const [name, compiled, actual, escapeValue] of parts) {
     if (compiled === undefined) continue;
-    const rendered = renderParts(compiled, values, chosen, escape);
+    const rendered = renderParts(compiled, values, chosen, escapeValue);
     if (rendered !== actual)
       problems.push({
         property: "message_is_template_and_values",
