@@ -12,6 +12,7 @@ export default defineConfig({
       { find: /^formletter\/llm$/, replacement: source("./src/llm/index.ts") },
       { find: /^formletter\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^formletter\/relay$/, replacement: source("./src/relay/index.ts") },
+      { find: /^formletter\/postgres$/, replacement: source("./src/postgres/index.ts") },
       { find: /^formletter$/, replacement: source("./src/index.ts") },
     ],
   },

@@ -7,3 +7,4 @@ await import("./decide.js");
 await import("./outbox.js");
 await import("./replay.js");
 await import("./relay.js");
+await import("./postgres.js");

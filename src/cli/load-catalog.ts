@@ -37,23 +37,31 @@ export function isCatalog(value: unknown): value is Catalog {
  * bad template fails here with the message that names the template, the slot and the fix.
  */
 export async function loadCatalog(file: string, exportName?: string): Promise<LoadedCatalog> {
+  const { path, module, cache } = await importModule(file);
+  const [name, catalog] = pick(file, module, exportName);
+  return { catalog, file: path, exportName: name, labelOf: labelReader(catalog, cache) };
+}
+
+/**
+ * Imports a module of the team's (TypeScript or JavaScript) through jiti, with the module's own
+ * tsconfig.json path aliases, as their service imports it. Loading errors become one-line CLI errors.
+ */
+export async function importModule(
+  file: string,
+): Promise<{ path: string; module: Record<string, unknown>; cache: ReturnType<typeof createJiti>["cache"] }> {
   const path = resolve(file);
   if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
-  // The catalog's own tsconfig.json path aliases apply, as they do when the team's service imports it.
   const tsconfig = nearestTsconfig(dirname(path));
   const jiti = createJiti(import.meta.url, {
     ...(tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {}),
   });
-  let module: Record<string, unknown>;
   try {
-    module = (await jiti.import(path)) as Record<string, unknown>;
+    return { path, module: (await jiti.import(path)) as Record<string, unknown>, cache: jiti.cache };
   } catch (error) {
     if (isFormletterError(error)) throw new CliError(`${file}: ${error.message}`);
     const message = error instanceof Error ? error.message : String(error);
     throw new CliError(`cannot load ${file}: ${message.split("\n")[0]}`);
   }
-  const [name, catalog] = pick(file, module, exportName);
-  return { catalog, file: path, exportName: name, labelOf: labelReader(catalog, jiti.cache) };
 }
 
 function pick(

@@ -1,8 +1,4 @@
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
 import type { Command } from "commander";
-import { createJiti } from "jiti";
-import { isFormletterError } from "../errors.js";
 import { createOutbox } from "../outbox/outbox.js";
 import type { RelayModule } from "../relay/module.js";
 import { createRelay } from "../relay/relay.js";
@@ -11,7 +7,7 @@ import { sqliteStore } from "../sqlite/store.js";
 import { consoleTransport } from "../transport/console.js";
 import type { Transport } from "../transport/transport.js";
 import { webhookTransport } from "../transport/webhook.js";
-import { isCatalog } from "./load-catalog.js";
+import { importModule, isCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./queue.js";
 import { secretFromEnv } from "./token.js";
@@ -31,18 +27,7 @@ export interface ServeOptions {
 
 /** Loads the relay module through jiti (TypeScript or JavaScript), checking the contract. */
 export async function loadRelayModule(file: string): Promise<RelayModule> {
-  const path = resolve(file);
-  if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
-  let module: Record<string, unknown>;
-  try {
-    // Default interop: a module may import CommonJS packages (mustache, say) that another loader has
-    // already cached without an ES default export.
-    module = (await createJiti(import.meta.url).import(path)) as Record<string, unknown>;
-  } catch (error) {
-    if (isFormletterError(error)) throw new CliError(`${file}: ${error.message}`);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot load ${file}: ${message.split("\n")[0]}`);
-  }
+  const { module } = await importModule(file);
   const exports = isCatalog(module.catalog) ? module : ((module.default ?? {}) as Record<string, unknown>);
   const contract = "export `catalog` (built with createCatalog) and `load(ticketId)` (your records loader)";
   if (!isCatalog(exports.catalog)) throw new CliError(`${file} exports no catalog: ${contract}`);

@@ -1,0 +1,70 @@
+import { FormletterError } from "../errors.js";
+import { staleReadState } from "./schema.js";
+
+/**
+ * The database could not be reached, or the connection broke before the work was done. `retryable`
+ * says whether trying again may succeed: true for lost connections, a database starting or shutting
+ * down, or too many connections; false once the store is closed.
+ *
+ * When the connection breaks before COMMIT was sent, nothing of the transaction was written. When it
+ * breaks while COMMIT is on its way, the outcome is unknown (`committed: "unknown"`): retrying
+ * `outbox.handle()` is still safe, since the idempotency key turns a committed first try into a duplicate.
+ *
+ * @example
+ * import { StoreUnavailableError } from "formletter/postgres";
+ * try { await outbox.handle(input) } catch (e) { if (e instanceof StoreUnavailableError && e.retryable) retryLater(input) }
+ */
+export class StoreUnavailableError extends FormletterError {
+  /** Whether trying again later may succeed. */
+  readonly retryable: boolean;
+  /** False when nothing was committed; "unknown" when the connection broke while committing. */
+  readonly committed: false | "unknown";
+
+  constructor(
+    message: string,
+    options: { retryable: boolean; committed?: false | "unknown"; cause?: unknown },
+  ) {
+    super("store_unavailable", message, { cause: options.cause });
+    this.name = "StoreUnavailableError";
+    this.retryable = options.retryable;
+    this.committed = options.committed ?? false;
+  }
+}
+
+// SQLSTATE classes and codes that mean "not now": connection exceptions, the server shutting down,
+// starting up or crashing, too many connections or out of resources.
+const unavailableStates = /^(08|53|57P0[1-4])/;
+const unavailableCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "EAI_AGAIN",
+]);
+// node-postgres reports a dropped socket or a refused pool checkout by message only.
+const unavailableMessages =
+  /connection terminated|not queryable|connection error|timeout exceeded when trying to connect|connection timeout|cannot connect now/i;
+
+/** True when an error from `pg` means the connection or the server is gone, not that the SQL failed. */
+export function isConnectionError(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (unavailableCodes.has(code) || unavailableStates.test(code))) return true;
+  if (error instanceof AggregateError) return error.errors.some(isConnectionError);
+  return typeof message === "string" && unavailableMessages.test(message);
+}
+
+/** True for a deadlock or a serialization failure: the transaction was rolled back and may run again. */
+export function isContention(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "40P01" || code === "40001";
+}
+
+/** True for the failed check of an answer given without reading (see `apply`): run the transaction again. */
+export function isStaleRead(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === staleReadState;
+}
