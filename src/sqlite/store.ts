@@ -4,7 +4,15 @@ import Database from "better-sqlite3";
 import { FormletterError } from "../errors.js";
 import { pageSize, statusesOf } from "../store/filters.js";
 import {
-  type AuditEvent,
+  auditEventFromRow,
+  type JsonColumn,
+  outboundFromRow,
+  outboundUpdatable,
+  queueItemFromRow,
+  queueUpdatable,
+  type Row,
+} from "../store/rows.js";
+import {
   type AuditFilter,
   minuteOf,
   type OutboundRow,
@@ -21,8 +29,6 @@ export interface SqliteStoreOptions {
   /** How long to wait for another process's write lock before failing. @default 5000 */
   readonly busyTimeoutMs?: number;
 }
-
-type Row = Record<string, unknown>;
 
 /**
  * The embedded store: one SQLite file (better-sqlite3), WAL, `synchronous=FULL`, so a transaction is
@@ -127,7 +133,7 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
     },
     getOutbound: async (id) =>
       outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
-    updateOutbound: async (id, change) => update(statement, "outbound", id, change, outboundColumns),
+    updateOutbound: async (id, change) => update(statement, "outbound", id, change, outboundUpdatable),
     addQueueItem: async (item) => {
       const info = statement(
         `INSERT INTO queue (status, reason, ticket_id, run_id, template, detail, key, draft, note, created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
@@ -156,7 +162,7 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
     },
     getQueueItem: async (id) =>
       queueItemOf(statement("SELECT * FROM queue WHERE id = ?").get(id) as Row | undefined),
-    updateQueueItem: async (id, change) => update(statement, "queue", id, change, queueColumns),
+    updateQueueItem: async (id, change) => update(statement, "queue", id, change, queueUpdatable),
   };
 
   const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
@@ -327,40 +333,6 @@ function cachedStatements(db: Database.Database) {
   };
 }
 
-const outboundColumns: Record<string, string> = {
-  ticketId: "ticket_id",
-  runId: "run_id",
-  template: "template",
-  status: "status",
-  attempts: "attempts",
-  createdAt: "created_at",
-  leaseUntil: "lease_until",
-  deliveredAt: "delivered_at",
-  receiptId: "receipt_id",
-  bodySha256: "body_sha256",
-};
-
-const queueColumns: Record<string, string> = {
-  status: "status",
-  reason: "reason",
-  ticketId: "ticket_id",
-  runId: "run_id",
-  template: "template",
-  detail: "detail",
-  key: "key",
-  draft: "draft",
-  note: "note",
-  createdAt: "created_at",
-  claimedBy: "claimed_by",
-  claimedAt: "claimed_at",
-  closedBy: "closed_by",
-  closedAt: "closed_at",
-  resolution: "resolution",
-  closeNote: "close_note",
-  auditId: "audit_id",
-  outboundId: "outbound_id",
-};
-
 function update(
   statement: (sql: string) => Database.Statement,
   table: string,
@@ -388,65 +360,8 @@ function update(
   if (info.changes !== 1) throw new FormletterError("store_invalid", `sqliteStore: no ${table} row ${id}`);
 }
 
-const optional = <T>(value: unknown): T | undefined =>
-  value === null || value === undefined ? undefined : (value as T);
-
-function outboundOf(row: Row | undefined): OutboundRow | undefined {
-  if (row === undefined) return undefined;
-  return {
-    id: String(row.id),
-    key: row.key as string,
-    ticketId: row.ticket_id as string,
-    runId: row.run_id as string,
-    template: row.template as string,
-    message: JSON.parse(row.message as string),
-    status: row.status as OutboundRow["status"],
-    attempts: row.attempts as number,
-    createdAt: row.created_at as number,
-    leaseUntil: optional(row.lease_until),
-    deliveredAt: optional(row.delivered_at),
-    receiptId: optional(row.receipt_id),
-    bodySha256: row.body_sha256 as string,
-  };
-}
-
-function queueItemOf(row: Row | undefined): QueueItem | undefined {
-  if (row === undefined) return undefined;
-  return {
-    id: String(row.id),
-    status: row.status as QueueItem["status"],
-    reason: row.reason as QueueItem["reason"],
-    ticketId: row.ticket_id as string,
-    runId: row.run_id as string,
-    template: optional(row.template),
-    detail: row.detail as string,
-    key: optional(row.key),
-    draft: row.draft === null ? undefined : JSON.parse(row.draft as string),
-    note: optional(row.note),
-    createdAt: row.created_at as number,
-    claimedBy: optional(row.claimed_by),
-    claimedAt: optional(row.claimed_at),
-    closedBy: optional(row.closed_by),
-    closedAt: optional(row.closed_at),
-    resolution: optional(row.resolution),
-    closeNote: optional(row.close_note),
-    auditId: row.audit_id as string,
-    outboundId: optional(row.outbound_id),
-  };
-}
-
-function auditEventOf(row: Row): AuditEvent {
-  return {
-    id: String(row.id),
-    at: row.at as number,
-    type: row.type as AuditEvent["type"],
-    ticketId: optional(row.ticket_id),
-    runId: optional(row.run_id),
-    template: optional(row.template),
-    outcome: optional(row.outcome),
-    reason: optional(row.reason),
-    key: optional(row.key),
-    actor: row.actor as string,
-    data: JSON.parse(row.data as string),
-  };
-}
+// SQLite keeps JSON columns as text.
+const text: JsonColumn = (value) => JSON.parse(value as string);
+const outboundOf = (row: Row | undefined) => outboundFromRow(row, text);
+const queueItemOf = (row: Row | undefined) => queueItemFromRow(row, text);
+const auditEventOf = (row: Row) => auditEventFromRow(row, text);
