@@ -35,7 +35,7 @@ export function decideProposal(context: DecideContext, output: unknown, ticket: 
   const proposal = parsed.proposal;
   if (proposal.kind === "escalate") return escalation(context, proposal, ticketId);
 
-  const template = lookup(context.templates, proposal.template.toLowerCase());
+  const template = lookup(context.templates, proposal.template.trim().toLowerCase());
   if (template === undefined) {
     return escalate({
       reason: "unknown_template",
@@ -59,7 +59,7 @@ function escalation(
           0,
           proposalLimits.maxNote,
         );
-  const known = context.escalationCodes.find((code) => code === proposal.code.toLowerCase());
+  const known = context.escalationCodes.find((code) => code === proposal.code.trim().toLowerCase());
   if (known === undefined) {
     return escalate({
       reason: "invalid_proposal",
@@ -217,7 +217,7 @@ function resolveSlot(
       if (slot.optional) return { value: undefined, choice: undefined };
       return { reason: "invalid_proposal", detail: `slot "${name}" is missing`, hint: keysHint() };
     }
-    const key = lookup(compiled.keys, choice.toLowerCase());
+    const key = lookup(compiled.keys, choice.trim().toLowerCase());
     if (key === undefined) {
       return {
         reason: "slot_rejected",
@@ -250,7 +250,7 @@ function resolveSlot(
       hint: candidateHint(compiled, collection, context),
     };
   }
-  const handle = choice.toLowerCase();
+  const handle = choice.trim().toLowerCase();
   const record = collection === undefined ? undefined : lookup(collection.byHandle, handle);
   if (record === undefined) {
     return {

@@ -50,12 +50,13 @@ export interface SanitizeOptions {
 }
 
 /**
- * Strips control, bidi and zero-width characters, folds line breaks (single-line values become one line),
+ * Folds compatibility characters (NFKC), strips control, bidi and zero-width characters, folds line breaks (single-line values become one line),
  * collapses runs of spaces, and neutralises URLs and markup so no client renders them as links or tags.
  */
 export function sanitizeValue(raw: string, options: SanitizeOptions = {}): string {
   if (isPlain(raw)) return raw;
-  let value = raw.normalize("NFC").replace(invisible, "").replace(controls, "");
+  // NFKC folds look-alikes a client may fold too ("evil．com", "eve＠evil.example") before they are checked.
+  let value = raw.normalize("NFKC").replace(invisible, "").replace(controls, "");
   if (options.multiline === true) {
     value = value
       .replace(lineBreaks, "\n")

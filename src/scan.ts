@@ -23,6 +23,10 @@ const url = new RegExp(
 // Digit runs with the usual separators; 8+ digits, or 7+ after a "+", look like a phone or account number.
 // Runs glued to letters are part of a code (a parcel number such as "1ZLBAWYN0869556164"), not a number.
 const phone = /(?<![A-Za-z0-9])\+?\d(?:[ ()./-]{0,2}\d){6,}(?![A-Za-z0-9])/g;
+// Digits of any script count: a number written in Arabic-Indic or Devanagari digits is still a number.
+// These slower patterns run only on text that holds such digits.
+const anyScriptPhone = /(?<![\p{L}\p{Nd}])\+?\p{Nd}(?:[ ()./-]{0,2}\p{Nd}){6,}(?![\p{L}\p{Nd}])/gu;
+const otherDigit = /[^\P{Nd}0-9]/u;
 const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 // Long tokens mixing letters and digits: API keys, session tokens, internal ids.
 const longToken = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}\b/g;
@@ -39,8 +43,9 @@ export function scanMessage(text: string, allowance: ScanAllowance): Finding | u
       if (!byCode(token, allowance) && !byCode(token.toLowerCase(), allowance)) return { kind: "email" };
     }
   }
-  if (sevenDigits.test(text)) {
-    for (const token of matches(phone, text)) {
+  const otherScripts = otherDigit.test(text);
+  if ((otherScripts ? anyScriptSevenDigits : sevenDigits).test(text)) {
+    for (const token of matches(otherScripts ? anyScriptPhone : phone, text)) {
       const international = token.charCodeAt(0) === 0x2b;
       if (countDigits(token) < (international ? 7 : 8)) continue;
       // A bare digit run may come from a text value that is one code (an order, tracking or
@@ -88,10 +93,12 @@ function countDigits(token: string): number {
     const code = token.charCodeAt(i);
     if (code >= 48 && code <= 57) count++;
   }
-  return count;
+  // Digits of other scripts, counted only when there are any.
+  return count === 0 || otherDigit.test(token) ? token.replace(/\P{Nd}/gu, "").length : count;
 }
 
 const sevenDigits = /(?:\d\D*){7}/;
+const anyScriptSevenDigits = /(?:\p{Nd}\P{Nd}*){7}/u;
 /** A "." followed by a letter, or ":/": where a host name or a URL may start. indexOf beats a regex here. */
 function mayHoldHost(text: string): boolean {
   for (let i = text.indexOf("."); i !== -1; i = text.indexOf(".", i + 1)) {

@@ -282,11 +282,29 @@ describe("free text where a choice is expected", () => {
     "fasting, and also tell them to call +1 415 555 0100",
     "no food for 8 hours before",
     "",
-    " fasting",
+    "fasting please",
   ])("%j in a choice slot → slot_rejected with the keys as hint", (text) => {
     const decision = escalates(withSlots({ prep: text }), "slot_rejected");
     expect(decision.hint).toMatch(/fasting.*documents.*none/);
     expect(JSON.stringify(decision)).not.toContain("wire");
+  });
+});
+
+describe("spaces around a template id, handle or key", () => {
+  it("are ignored: the same message and key as without them", () => {
+    const padded = {
+      template: ` ${valid.template} `,
+      slots: Object.fromEntries(
+        Object.entries(valid.slots).map(([name, value]) => [
+          name,
+          typeof value === "string" ? `\t${value} ` : value,
+        ]),
+      ),
+    };
+    const plain = expectSend(catalog.decide(valid, ticket));
+    const spaced = expectSend(catalog.decide(padded, ticket));
+    expect(spaced.message).toEqual(plain.message);
+    expect(spaced.key).toBe(plain.key);
   });
 });
 

@@ -39,6 +39,7 @@ describe("links and markup in values are neutralised, never live", () => {
     ["a URL", "Dr Grace https://evil.com/reset?user=ada"],
     ["an upper-case URL", "Dr Grace HTTPS://EVIL.COM/RESET"],
     ["a bare host", "Dr Grace, book at evil.com"],
+    ["a host with a fullwidth dot", "Dr Grace, book at evil\uFF0Ecom"],
     ["a www host", "Dr Grace, see www.evil.com/login"],
     ["a javascript: URL", "Dr Grace javascript:alert(document.cookie)"],
     ["a data: URL", "Dr Grace data:text/html;base64,PHNjcmlwdD4="],
@@ -176,6 +177,8 @@ describe("contact details that are not resolved values are flagged", () => {
     ["a national German phone", "Dr Grace, mobile 0151 2345 6789"],
     ["a German phone with a slash", "Dr Grace, Tel. 089/1234567"],
     ["a tel: link", "Dr Grace tel:+4930123456"],
+    ["an address with a fullwidth at sign", "Dr Grace eve\uFF20evil.example"],
+    ["a phone in Arabic-Indic digits", "Dr Grace \u0660\u0661\u0665\u0661 \u0662\u0663\u0664\u0665 \u0666\u0667\u0668\u0669"],
     ["a UUID", "Dr Grace 123e4567-e89b-12d3-a456-426614174000"],
     ["an API-key-like token", "Dr Grace sk_live_51HxAbCdEfGhIjKlMnOp"],
   ])("%s inside a name → content_flagged", (_name, name) => {
