@@ -178,7 +178,10 @@ describe("contact details that are not resolved values are flagged", () => {
     ["a German phone with a slash", "Dr Grace, Tel. 089/1234567"],
     ["a tel: link", "Dr Grace tel:+4930123456"],
     ["an address with a fullwidth at sign", "Dr Grace eve\uFF20evil.example"],
-    ["a phone in Arabic-Indic digits", "Dr Grace \u0660\u0661\u0665\u0661 \u0662\u0663\u0664\u0665 \u0666\u0667\u0668\u0669"],
+    [
+      "a phone in Arabic-Indic digits",
+      "Dr Grace \u0660\u0661\u0665\u0661 \u0662\u0663\u0664\u0665 \u0666\u0667\u0668\u0669",
+    ],
     ["a UUID", "Dr Grace 123e4567-e89b-12d3-a456-426614174000"],
     ["an API-key-like token", "Dr Grace sk_live_51HxAbCdEfGhIjKlMnOp"],
   ])("%s inside a name → content_flagged", (_name, name) => {
