@@ -1,12 +1,12 @@
-import { hash } from "node:crypto";
-import { renderParts } from "./body.js";
-import { escapeHtml, isChatId, maxSubjectLength, noEscape, smsSize, whatsappRules } from "./channels.js";
-import type { Decision, EscalateDecision, Message } from "./decision.js";
+import { isChatId } from "./channels.js";
+import type { Decision, EscalateDecision } from "./decision.js";
 import { derivedContext, passes } from "./fits.js";
 import { describeType } from "./format.js";
+import { keyOf } from "./idempotency.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
+import { renderMessage } from "./render.js";
 import { sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
 import type { SlotContext } from "./slots.js";
@@ -145,7 +145,7 @@ function decideTemplate(
   }
 
   const rendered = renderMessage(template, values, earlier, to);
-  if ("reason" in rendered) return escalate({ ...base, ...rendered });
+  if ("problem" in rendered) return escalate({ ...base, ...rejected(rendered.problem) });
   // One scan over subject and body: the line break between them keeps a token from spanning both.
   const scanned = rendered.subject === undefined ? rendered.text : `${rendered.subject}\n${rendered.text}`;
   const finding = scanMessage(scanned, {
@@ -332,87 +332,6 @@ function recipientOf(template: Template, field: CompiledField, record: AnyRecord
   if (typeof raw !== "string" || !isChatId(raw))
     return fail(`is ${typeof raw === "string" ? "not a chat id" : describeType(raw)}`);
   return raw;
-}
-
-function renderMessage(
-  template: Template,
-  values: ReadonlyMap<string, string>,
-  chosen: Readonly<Record<string, unknown>>,
-  to: string,
-): Message | Escalation {
-  const missing = (tag: string): Escalation =>
-    rejected(`{{${tag}}} of ${template.id} has no value for this ticket`);
-  const text = renderParts(template.body, values, chosen, noEscape);
-  if (typeof text !== "string") return missing(text.missing);
-  let subject: string | undefined;
-  if (template.subject !== undefined) {
-    const rendered = renderParts(template.subject, values, chosen, noEscape);
-    if (typeof rendered !== "string") return missing(rendered.missing);
-    subject = rendered;
-  }
-  let html: string | undefined;
-  if (template.html !== undefined) {
-    const rendered = renderParts(template.html, values, chosen, escapeHtml);
-    if (typeof rendered !== "string") return missing(rendered.missing);
-    html = rendered;
-  }
-  const message: { -readonly [K in keyof Message]: Message[K] } = {
-    template: template.id,
-    channel: template.channel,
-    to,
-    text,
-  };
-  if (subject !== undefined) message.subject = subject;
-  if (html !== undefined) message.html = html;
-  switch (template.channel) {
-    case "email":
-      if ((subject?.length ?? 0) > maxSubjectLength)
-        return rejected(`the subject of ${template.id} is over ${maxSubjectLength} characters`);
-      break;
-    case "sms": {
-      const size = smsSize(text);
-      if (size.segments > template.maxSegments) {
-        return rejected(
-          `the SMS of ${template.id} takes ${size.segments} ${size.encoding} segments, over maxSegments ${template.maxSegments}`,
-        );
-      }
-      message.sms = { segments: size.segments, encoding: size.encoding };
-      break;
-    }
-    case "whatsapp":
-      if (text.length > whatsappRules.maxBody)
-        return rejected(`the body of ${template.id} is over WhatsApp's ${whatsappRules.maxBody} characters`);
-      if ((subject?.length ?? 0) > whatsappRules.maxHeader) {
-        return rejected(
-          `the header of ${template.id} is over WhatsApp's ${whatsappRules.maxHeader} characters`,
-        );
-      }
-      break;
-    case "chat":
-      break;
-  }
-  return message;
-}
-
-/** {@link idempotencyKey} with the template's slot names sorted once, at definition, instead of per call. */
-function keyOf(ticketId: string, template: Template, choices: Readonly<Record<string, string>>): string {
-  let canonical = `${ticketId}\u0000${template.id}`;
-  for (const name of template.keyOrder) {
-    const choice = choices[name];
-    if (choice !== undefined) canonical += `\u0000${name}\u0001${choice}`;
-  }
-  return `fl_${hash("sha256", canonical, "hex").slice(0, 32)}`;
-}
-
-/** The idempotency key of a send: ticket, template and the canonical choices (sorted by slot), hashed. */
-export function idempotencyKey(
-  ticketId: string,
-  template: string,
-  choices: Readonly<Record<string, string>>,
-): string {
-  let canonical = `${ticketId}\u0000${template}`;
-  for (const name of Object.keys(choices).sort()) canonical += `\u0000${name}\u0001${choices[name]}`;
-  return `fl_${hash("sha256", canonical, "hex").slice(0, 32)}`;
 }
 
 /** Look-ups go through Maps only, so inherited names such as `__proto__` or `constructor` are just not found. */
