@@ -109,6 +109,7 @@ export type {
   SlotBuilder,
   SlotContext,
 } from "./slots.js";
+export { chosenRecord } from "./slots.js";
 export type {
   AuditEvent,
   AuditFilter,

@@ -142,3 +142,27 @@ export function createSlotBuilder<S extends CollectionSchemas>(): SlotBuilder<S>
       ({ kind: "derived", ...options, optional: options.optional === true, compute }) as DerivedSlot,
   };
 }
+
+/**
+ * The record chosen for an earlier ref slot, typed by its collection — or undefined when that slot has no
+ * record of `collection` (not chosen yet, optional and left out, or a slot of another collection). For
+ * `where` and `derived` callbacks, where earlier slots otherwise arrive untyped.
+ *
+ * @example
+ * import { chosenRecord } from "formletter";
+ * const shopName = slot.derived((context) => {
+ *   const order = chosenRecord(context, "order", "orders");
+ *   return context.records.sellers.find((seller) => seller.id === order?.sellerId)?.shopName;
+ * });
+ */
+export function chosenRecord<S extends CollectionSchemas, C extends keyof S & string>(
+  context: SlotContext<S>,
+  slot: string,
+  collection: C,
+): RecordOf<S, C> | undefined {
+  const value = Object.hasOwn(context.slots, slot) ? context.slots[slot] : undefined;
+  if (typeof value !== "object" || value === null) return undefined;
+  // The ticket's own validated record (or, in a derived slot, the audience's view of it), never a look-alike.
+  const records = (context.records as Readonly<Record<string, readonly AnyRecord[]>>)[collection] ?? [];
+  return records.find((record) => record === value || record.id === value.id) as RecordOf<S, C> | undefined;
+}

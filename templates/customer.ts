@@ -3,10 +3,10 @@
  */
 
 import {
+  chosenRecord,
   createCatalog,
   defineRecords,
   defineTemplate,
-  type EarlierSlots,
   format,
   readableBy,
   type Template,
@@ -91,12 +91,6 @@ export const customerRecords = defineRecords(
 
 const { slot } = customerRecords;
 
-/** The order chosen for slot `order`; derived slots receive earlier slots untyped. */
-function chosenOrder(slots: EarlierSlots): Order | undefined {
-  const value = slots.order;
-  return typeof value === "object" ? (value as unknown as Order) : undefined;
-}
-
 /** The customer: an address that wrote into this thread, or a verified address of the account. */
 const customer = () =>
   slot.ref("addresses", {
@@ -133,13 +127,13 @@ export const orderStatusUpdate = defineTemplate(customerRecords, {
       show: { number: "number" },
       description: "the order the customer asks about",
     }),
-    status: slot.derived(({ slots }) => {
-      const status = chosenOrder(slots)?.status;
+    status: slot.derived((context) => {
+      const status = chosenRecord(context, "order", "orders")?.status;
       return status === undefined ? undefined : statusText[status];
     }),
     eta: slot.derived(
-      ({ slots }) => {
-        const chosen = chosenOrder(slots);
+      (context) => {
+        const chosen = chosenRecord(context, "order", "orders");
         return chosen?.status === "placed" || chosen?.status === "shipped"
           ? chosen.estimatedDelivery
           : undefined;

@@ -3,10 +3,10 @@
  */
 
 import {
+  chosenRecord,
   createCatalog,
   defineRecords,
   defineTemplate,
-  type EarlierSlots,
   type Format,
   format,
   readableBy,
@@ -124,12 +124,6 @@ export const sellerRecords = defineRecords(
 
 const { slot } = sellerRecords;
 
-/** The order an earlier slot resolved to; derived slots receive earlier slots untyped. */
-function chosenOrder(slots: EarlierSlots): Order | undefined {
-  const value = slots.order;
-  return typeof value === "object" ? (value as unknown as Order) : undefined;
-}
-
 /** The seller of the chosen order, and nobody else: the model never picks who receives the message. */
 const sellerOfOrder = () =>
   slot.ref("sellers", {
@@ -149,9 +143,9 @@ const lineOfOrder = (description: string) => ({ match: { orderId: "order.id" }, 
 
 /** The shop name of the chosen order's seller, for the greeting. */
 const shopName = () =>
-  slot.derived(({ records, slots }) => {
-    const sellerId = chosenOrder(slots)?.sellerId;
-    return records.sellers.find((record) => record.id === sellerId)?.shopName;
+  slot.derived((context) => {
+    const sellerId = chosenRecord(context, "order", "orders")?.sellerId;
+    return context.records.sellers.find((record) => record.id === sellerId)?.shopName;
   });
 
 const signature =
