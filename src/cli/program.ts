@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { isFormletterError } from "../errors.js";
 import { registerCapacityCommand } from "./capacity.js";
@@ -16,6 +17,7 @@ import { registerTokenCommand } from "./token.js";
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const program = new Command("formletter")
     .description("formletter: templates in code, a model that only chooses, and a human queue")
+    .version(packageVersion(), "-v, --version")
     .exitOverride()
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   registerQueueCommands(program, io);
@@ -36,5 +38,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     }
     io.stderr(`formletter: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
+  }
+}
+
+/** The installed package's version: src/cli and dist/cli both sit two folders below package.json. */
+function packageVersion(): string {
+  try {
+    return (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+  } catch {
+    return "unknown";
   }
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -181,5 +181,14 @@ describe("formletter queue", () => {
     const result = await cli("queue", "approve", "1", "--db", file);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("--by");
+  });
+});
+
+describe("formletter --version", () => {
+  it("prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    const result = await cli("--version");
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(version);
   });
 });
