@@ -142,8 +142,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const started = clock();
     const loaded = await loadRecords(options.load, ticketId);
     const loadMs = clock() - started;
+    // Parsed once: decide() gets the parsed proposal, the audit log its note-free copy.
+    const proposal = proposalOf(input.output);
     const decision: Decision = loaded.ok
-      ? catalog.decide(input.output, loaded.records)
+      ? catalog.decide(proposal?.decide ?? input.output, loaded.records)
       : { outcome: "escalate", reason: "records_invalid", detail: loaded.problem, ticketId };
     const decided = clock();
     const templateId = decision.template;
@@ -160,7 +162,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         data: {
           tags,
           output: rawOutput(input.output),
-          proposal: proposalOf(input.output),
+          proposal: proposal?.audit ?? null,
           catalogVersion: catalog.version,
           timings: { loadMs, decideMs: decided - started - loadMs },
         },
@@ -353,12 +355,24 @@ function rawOutput(output: unknown): string {
   return text.length > maxRawOutput ? `${text.slice(0, maxRawOutput)}…[${text.length} characters]` : text;
 }
 
-/** The proposal as parsed for the audit log, or null when the output was not one. */
-function proposalOf(output: unknown): unknown {
+/**
+ * The output parsed once, as decide() reads it again (cheaply: an object, no JSON to parse) and as the
+ * audit log keeps it (without the note, which can be long and is kept, capped, with the decision).
+ * Undefined when it is not a proposal: decide() then reports why from the output itself.
+ */
+function proposalOf(output: unknown): { decide: unknown; audit: unknown } | undefined {
   const parsed = parseProposal(output);
-  if (!parsed.ok) return null;
+  if (!parsed.ok) return undefined;
   const proposal = parsed.proposal;
-  return proposal.kind === "escalate"
-    ? { escalate: proposal.code }
-    : { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
+  if (proposal.kind === "escalate") {
+    return {
+      decide:
+        proposal.note === undefined
+          ? { escalate: proposal.code }
+          : { escalate: proposal.code, note: proposal.note },
+      audit: { escalate: proposal.code },
+    };
+  }
+  const parsedProposal = { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
+  return { decide: parsedProposal, audit: parsedProposal };
 }
