@@ -53,7 +53,13 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   }
 
   const template = input.template;
-  const counts = await tx.countSends({ template: template.id, ticketId, runId, since: at - dayMs });
+  const counts = await tx.countSends({
+    template: template.id,
+    ticketId,
+    runId,
+    since: at - dayMs,
+    limits: { ticket: template.limits.perTicket, day: template.limits.perDay, run: input.maxPerRun },
+  });
   const problem = limitProblem(template.id, template.limits, counts, input.maxPerRun, { ticketId, runId });
   if (problem !== undefined) {
     const message = decision.outcome === "send" ? decision.message : decision.draft;

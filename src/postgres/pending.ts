@@ -1,4 +1,5 @@
 import { FormletterError } from "../errors.js";
+import { type CountOf, countKey } from "./known-counts.js";
 import { outboundUpdatable, queueUpdatable } from "./rows.js";
 
 type Fields = Record<string, unknown>;
@@ -7,19 +8,24 @@ type Fields = Record<string, unknown>;
  * The writes a transaction made and has not sent, kept in the process and sent as JSON, set-wise, to the
  * schema's `apply` function (see schema.ts) with the next read that needs them, or before the COMMIT.
  * Reads of keys and counts do not need them: the counts of reservations not written yet are added here
- * (`unwritten`). So a group commit of many handle() calls writes its few hundred rows in one statement,
- * and each call holds the decision lock for one small read. Errors (a duplicate key, a missing row) come
- * back with the read that sent the writes, or from the COMMIT.
+ * (`unwrittenOf`). So a group commit of many handle() calls writes its few hundred rows in one statement,
+ * with the checks of what it answered without reading (`assumeNew`, `expect`). Errors (a duplicate key, a
+ * missing row, a failed check) come back with the read that sent the writes, or from the COMMIT.
  */
 export class Pending {
   private audit: Fields[] = [];
   private outbound: Fields[] = [];
   private queue: Fields[] = [];
   private reservations: Fields[] = [];
-  private updates: { t: "outbound" | "queue"; id: string; c: Fields }[] = [];
+  // What the reservations not written yet add to counts: per ticket and per run, and their minutes per
+  // template (for the day).
+  private unwrittenCounts = new Map<string, number>();
+  private unwrittenMinutes = new Map<string, number[]>();
+  // One merged change a row: nothing reads the row between two updates of one batch.
+  private updates = new Map<string, { t: "outbound" | "queue"; id: string; c: Fields }>();
   private keys: string[] = [];
-  private expectedTickets: Fields[] = [];
-  private expectedRuns: Fields[] = [];
+  // The strictest bound each count was answered against, a side of it.
+  private expected = new Map<string, Fields & { below: number }>();
   private size = 0;
 
   /** An idempotency key the transaction took as new without reading it: checked with the next read. */
@@ -29,18 +35,53 @@ export class Pending {
   }
 
   /**
-   * A count of sends in the database the transaction answered without reading it: `apply` checks it
-   * before it writes anything, and fails the transaction if it was wrong.
+   * A send count in the database the transaction answered without reading it under the decision lock,
+   * as the side of a bound it relied on: `allowed` when the count was below `below`. `apply` checks it
+   * under the lock before it writes reservations, and fails the transaction if the count has changed
+   * sides. Of several bounds on one side of one count, the strictest stands for all.
    */
-  expect(what: { template: string; ticketId: string } | { runId: string }, n: number): void {
-    if ("runId" in what) this.expectedRuns.push({ run_id: what.runId, n });
-    else this.expectedTickets.push({ template: what.template, ticket_id: what.ticketId, n });
+  expect(of: CountOf, below: number, allowed: boolean): void {
+    const key = `${countKey(of)}\u0000${allowed}`;
+    const known = this.expected.get(key);
+    if (known === undefined) {
+      const { kind, ...ids } = of;
+      this.expected.set(key, {
+        kind,
+        template: "template" in ids ? ids.template : null,
+        ticket_id: "ticketId" in ids ? ids.ticketId : null,
+        run_id: "runId" in ids ? ids.runId : null,
+        minute: "minute" in ids ? ids.minute : null,
+        below,
+        allowed,
+      });
+      this.size += 1;
+    } else {
+      known.below = allowed ? Math.min(known.below, below) : Math.max(known.below, below);
+    }
+  }
+
+  insert(table: "audit" | "outbound" | "queue", row: Fields): void {
+    this[table].push(row);
     this.size += 1;
   }
 
-  insert(table: "audit" | "outbound" | "queue" | "reservations", row: Fields): void {
-    this[table].push(row);
+  /** A reservation, counted at once in the counts it is part of (see `unwrittenOf`). */
+  reserve(
+    row: { key: string; template: string; ticket_id: string; run_id: string; at: number; result: unknown },
+    minute: number,
+  ): void {
+    this.reservations.push(row);
     this.size += 1;
+    for (const of of [
+      { kind: "ticket", template: row.template, ticketId: row.ticket_id },
+      { kind: "run", runId: row.run_id },
+    ] as const) {
+      const key = countKey(of);
+      this.unwrittenCounts.set(key, (this.unwrittenCounts.get(key) ?? 0) + 1);
+    }
+    const minutes = this.unwrittenMinutes.get(row.template);
+    if (minutes === undefined) this.unwrittenMinutes.set(row.template, [minute]);
+    else minutes.push(minute);
   }
 
   /** Records an update by field name; a field set to undefined is cleared. */
@@ -55,8 +96,13 @@ export class Pending {
       c[column] =
         value === undefined || value === null ? null : column === "draft" ? JSON.stringify(value) : value;
     }
-    this.updates.push({ t: table, id, c });
-    this.size += 1;
+    const row = `${table}\u0000${id}`;
+    const merged = this.updates.get(row);
+    if (merged !== undefined) Object.assign(merged.c, c);
+    else {
+      this.updates.set(row, { t: table, id, c });
+      this.size += 1;
+    }
   }
 
   /** The keys to check now, or null; they are not sent again. */
@@ -68,39 +114,18 @@ export class Pending {
     return keys;
   }
 
-  /** Sends of reservations made in this transaction and not written yet, counted as `countSends` counts. */
-  unwritten(query: { template: string; ticketId: string; runId: string; minute: number }) {
-    let ticket = 0;
-    let day = 0;
-    let run = 0;
-    for (const row of this.reservations) {
-      if (row.template === query.template) {
-        if (row.ticket_id === query.ticketId) ticket += 1;
-        if ((row.minute as number) >= query.minute) day += 1;
-      }
-      if (row.run_id === query.runId) run += 1;
-    }
-    return { ticket, day, run };
-  }
-
-  /** How many reservations not written yet are of one (template, ticket), or of one run. */
-  unwrittenOf(what: { template: string; ticketId: string } | { runId: string }): number {
+  /** How many reservations not written yet a count includes. */
+  unwrittenOf(of: CountOf): number {
+    if (of.kind !== "day") return this.unwrittenCounts.get(countKey(of)) ?? 0;
     let n = 0;
-    for (const row of this.reservations) {
-      if (
-        "runId" in what
-          ? row.run_id === what.runId
-          : row.template === what.template && row.ticket_id === what.ticketId
-      )
-        n += 1;
-    }
+    for (const minute of this.unwrittenMinutes.get(of.template) ?? []) if (minute >= of.minute) n += 1;
     return n;
   }
 
   /**
-   * The writes as the eight parameters of `apply` (keys, then JSON arrays of audit events, outbound
-   * rows, queue items, reservations, updates, expected ticket and run counts; null where there are
-   * none); the next writes start afresh.
+   * The writes as the seven parameters of `apply` (keys, then JSON arrays of audit events, outbound
+   * rows, queue items, reservations, updates and expected counts; null where there are none); the next
+   * writes start afresh.
    */
   take(): [string[] | null, ...(string | null)[]] {
     if (this.size === 0) return noWrites;
@@ -121,21 +146,21 @@ export class Pending {
       json(this.outbound, "message"),
       json(this.queue, "draft"),
       json(this.reservations, "result"),
-      json(this.updates),
-      json(this.expectedTickets),
-      json(this.expectedRuns),
+      json([...this.updates.values()]),
+      json([...this.expected.values()]),
     ];
     this.audit = [];
     this.outbound = [];
     this.queue = [];
     this.reservations = [];
-    this.updates = [];
+    this.unwrittenCounts = new Map();
+    this.unwrittenMinutes = new Map();
+    this.updates = new Map();
     this.keys = [];
-    this.expectedTickets = [];
-    this.expectedRuns = [];
+    this.expected = new Map();
     this.size = 0;
     return batch;
   }
 }
 
-const noWrites: [null, ...null[]] = [null, null, null, null, null, null, null, null];
+const noWrites: [null, ...null[]] = [null, null, null, null, null, null, null];

@@ -9,9 +9,10 @@
  *   increment); a store takes a block at a time, so a write needs no round trip of its own for its id.
  * - Queue items also carry `seq`, taken when the row is written: ids drawn in blocks by several
  *   instances are not in creation order, and the queue is listed oldest first.
- * - A transaction's writes are sent in batches, as JSON, to `apply`. Reads are functions, one round
- *   trip each; reads of keys, counts and queue items first take the schema's decision lock (see
- *   `decisionLock`).
+ * - A transaction's writes are sent in batches, as JSON, to `apply`, which takes the schema's decision
+ *   lock (see `decisionLock`) before it checks keys and counts and writes outbound rows and reservations.
+ *   Reads are functions, one round trip each; reads of keys and queue items, and counts read for an
+ *   exact answer, take the lock first.
  */
 export const migrations: readonly ((schema: string) => string)[] = [
   // 1: audit log, outbound messages, human queue, idempotency reservations, per-minute send counts.
@@ -20,9 +21,8 @@ export const migrations: readonly ((schema: string) => string)[] = [
     const lock = decisionLock(schema);
     const applyParameters =
       "p_keys text[], p_audit json, p_outbound json, p_queue json, p_reservations json, p_updates jsonb, " +
-      "p_ticket_counts json, p_run_counts json";
-    const applyArguments =
-      "p_keys, p_audit, p_outbound, p_queue, p_reservations, p_updates, p_ticket_counts, p_run_counts";
+      "p_expected json";
+    const applyArguments = "p_keys, p_audit, p_outbound, p_queue, p_reservations, p_updates, p_expected";
     return `
   CREATE SEQUENCE ${s}.ids INCREMENT BY 512;
 
@@ -109,72 +109,72 @@ export const migrations: readonly ((schema: string) => string)[] = [
 
   -- p_keys are idempotency keys a transaction took as new without reading them (see transactionOn):
   -- checked under the decision lock; one that was taken meanwhile fails the call, and the store runs the
-  -- transaction again, reading keys for real.
-  CREATE FUNCTION ${s}.expect_new(p_keys text[]) RETURNS void LANGUAGE plpgsql AS $fn$
+  -- transaction again, reading keys for real. (enable_seqscan off: a plan made and cached while a table
+  -- was nearly empty stays an index scan as it grows.)
+  CREATE FUNCTION ${s}.expect_new(p_keys text[]) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
   DECLARE
-    k text;
+    taken text;
   BEGIN
     IF p_keys IS NULL THEN
       RETURN;
     END IF;
     PERFORM ${lock};
-    -- One equality look-up a key: planned as an index scan whatever the table's statistics say
-    -- (= ANY over a new, empty table can be planned, and cached, as a sequential scan).
-    FOREACH k IN ARRAY p_keys LOOP
-      PERFORM FROM ${s}.reservations WHERE key = k;
-      IF FOUND THEN
-        RAISE EXCEPTION 'postgresStore: key % was read as new but another transaction reserved it', k
-          USING ERRCODE = '${staleReadState}';
-      END IF;
-    END LOOP;
+    SELECT key INTO taken FROM ${s}.reservations WHERE key = ANY (p_keys) LIMIT 1;
+    IF FOUND THEN
+      RAISE EXCEPTION 'postgresStore: key % was read as new but another transaction reserved it', taken
+        USING ERRCODE = '${staleReadState}';
+    END IF;
+  END
+  $fn$;
+
+  -- p_expected are send counts a transaction answered without reading them under the lock, each as the
+  -- side of a bound it was on: (count < below) = allowed. Checked under the decision lock, before this
+  -- transaction's own reservations are written; one on the other side now fails the call, and the store
+  -- runs the transaction again, reading counts for real.
+  CREATE FUNCTION ${s}.expect_counts(p_expected json) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  DECLARE
+    bad record;
+  BEGIN
+    IF p_expected IS NULL THEN
+      RETURN;
+    END IF;
+    PERFORM ${lock};
+    SELECT x.kind, coalesce(x.ticket_id, x.run_id, x.template) AS of INTO bad
+    FROM json_to_recordset(p_expected) AS x(kind text, template text, ticket_id text, run_id text,
+      minute bigint, below bigint, allowed boolean)
+    WHERE (CASE x.kind
+        WHEN 'ticket' THEN
+          (SELECT count(*) FROM ${s}.reservations r WHERE r.template = x.template AND r.ticket_id = x.ticket_id)
+        WHEN 'run' THEN (SELECT count(*) FROM ${s}.reservations r WHERE r.run_id = x.run_id)
+        ELSE (SELECT coalesce(sum(c.n), 0) FROM ${s}.send_counts c WHERE c.template = x.template AND c.minute >= x.minute)
+      END < x.below) <> x.allowed
+    LIMIT 1;
+    IF FOUND THEN
+      RAISE EXCEPTION 'postgresStore: the % send count of % answered without reading it has changed sides of its limit',
+        bad.kind, bad.of USING ERRCODE = '${staleReadState}';
+    END IF;
   END
   $fn$;
 
   -- Writes reach the database in batches (see Pending): everything one transaction wrote since its last
-  -- read that needs them, as JSON arrays of rows, applied set-wise in one call. Keys first; then inserts;
-  -- then updates in the order they were made: nothing read the rows in between, and an update may be of
-  -- a row inserted in the same batch.
-  CREATE FUNCTION ${s}.apply(${applyParameters}) RETURNS void LANGUAGE plpgsql AS $fn$
+  -- read that needs them, as JSON arrays of rows, applied set-wise in one call. Audit events and queue
+  -- items first: their ids are this instance's own, so no other transaction waits for them. Then, under
+  -- the decision lock, the checks of what was answered without reading, outbound rows (their keys are
+  -- unique: inserted under the lock, two instances never wait on each other's key) and reservations.
+  -- Updates last, each row once (Pending merges them): nothing read the rows in between, and an update
+  -- may be of a row inserted in the same batch.
+  CREATE FUNCTION ${s}.apply(${applyParameters}) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
   DECLARE
-    e record;
-    u jsonb;
-    c jsonb;
+    updated bigint;
+    more bigint;
+    missing text;
   BEGIN
-    -- Everything that writes reservations holds the decision lock: while a transaction holds it, the
-    -- counts it reads cannot change but by its own writes (what its unread answers rely on).
-    IF p_reservations IS NOT NULL OR p_ticket_counts IS NOT NULL OR p_run_counts IS NOT NULL THEN
-      PERFORM ${lock};
-    END IF;
-    PERFORM ${s}.expect_new(p_keys);
-    -- Counts the transaction answered without reading them, checked before its own writes (a loop of
-    -- equality look-ups, planned as index scans whatever the statistics of a new table say).
-    FOR e IN SELECT * FROM json_to_recordset(p_ticket_counts) AS x(template text, ticket_id text, n bigint) LOOP
-      IF (SELECT count(*) FROM ${s}.reservations WHERE template = e.template AND ticket_id = e.ticket_id) <> e.n THEN
-        RAISE EXCEPTION 'postgresStore: the count of % sends on ticket % answered without reading it was wrong',
-          e.template, e.ticket_id USING ERRCODE = '${staleReadState}';
-      END IF;
-    END LOOP;
-    FOR e IN SELECT * FROM json_to_recordset(p_run_counts) AS x(run_id text, n bigint) LOOP
-      IF (SELECT count(*) FROM ${s}.reservations WHERE run_id = e.run_id) <> e.n THEN
-        RAISE EXCEPTION 'postgresStore: the count of sends in run % answered without reading it was wrong',
-          e.run_id USING ERRCODE = '${staleReadState}';
-      END IF;
-    END LOOP;
     -- json columns are read as json (kept exactly as sent), through json_value (see Pending).
     IF p_audit IS NOT NULL THEN
       INSERT INTO ${s}.audit (id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data)
       SELECT id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, ${s}.json_value(data)
       FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, ticket_id text, run_id text,
         template text, outcome text, reason text, key text, actor text, data json);
-    END IF;
-    IF p_outbound IS NOT NULL THEN
-      INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
-        lease_until, delivered_at, receipt_id, body_sha256)
-      SELECT id, key, ticket_id, run_id, template, ${s}.json_value(message), status, attempts, created_at,
-        lease_until, delivered_at, receipt_id, body_sha256
-      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, ticket_id text, run_id text, template text,
-        message json, status text, attempts integer, created_at bigint, lease_until bigint,
-        delivered_at bigint, receipt_id text, body_sha256 text);
     END IF;
     IF p_queue IS NOT NULL THEN
       INSERT INTO ${s}.queue (id, status, reason, ticket_id, run_id, template, detail, key, draft, note,
@@ -185,6 +185,22 @@ export const migrations: readonly ((schema: string) => string)[] = [
         template text, detail text, key text, draft json, note text, created_at bigint, claimed_by text,
         claimed_at bigint, closed_by text, closed_at bigint, resolution text, close_note text,
         audit_id text, outbound_id text);
+    END IF;
+    -- Everything that writes reservations or outbound rows holds the decision lock: while a transaction
+    -- holds it, the keys and counts it relies on cannot change but by its own writes.
+    IF p_keys IS NOT NULL OR p_expected IS NOT NULL OR p_outbound IS NOT NULL OR p_reservations IS NOT NULL THEN
+      PERFORM ${lock};
+      PERFORM ${s}.expect_new(p_keys);
+      PERFORM ${s}.expect_counts(p_expected);
+    END IF;
+    IF p_outbound IS NOT NULL THEN
+      INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
+        lease_until, delivered_at, receipt_id, body_sha256)
+      SELECT id, key, ticket_id, run_id, template, ${s}.json_value(message), status, attempts, created_at,
+        lease_until, delivered_at, receipt_id, body_sha256
+      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, ticket_id text, run_id text, template text,
+        message json, status text, attempts integer, created_at bigint, lease_until bigint,
+        delivered_at bigint, receipt_id text, body_sha256 text);
     END IF;
     IF p_reservations IS NOT NULL THEN
       WITH reserved AS (
@@ -199,57 +215,39 @@ export const migrations: readonly ((schema: string) => string)[] = [
       ON CONFLICT (template, minute) DO UPDATE SET n = counts.n + excluded.n;
     END IF;
     IF p_updates IS NOT NULL THEN
-      FOR u IN SELECT value FROM jsonb_array_elements(p_updates) LOOP
-        c := u->'c';
-        IF u->>'t' = 'outbound' THEN
-          UPDATE ${s}.outbound SET
-            ticket_id = CASE WHEN c ? 'ticket_id' THEN c->>'ticket_id' ELSE ticket_id END,
-            run_id = CASE WHEN c ? 'run_id' THEN c->>'run_id' ELSE run_id END,
-            template = CASE WHEN c ? 'template' THEN c->>'template' ELSE template END,
-            status = CASE WHEN c ? 'status' THEN c->>'status' ELSE status END,
-            attempts = CASE WHEN c ? 'attempts' THEN (c->>'attempts')::integer ELSE attempts END,
-            created_at = CASE WHEN c ? 'created_at' THEN (c->>'created_at')::bigint ELSE created_at END,
-            lease_until = CASE WHEN c ? 'lease_until' THEN (c->>'lease_until')::bigint ELSE lease_until END,
-            delivered_at = CASE WHEN c ? 'delivered_at' THEN (c->>'delivered_at')::bigint ELSE delivered_at END,
-            receipt_id = CASE WHEN c ? 'receipt_id' THEN c->>'receipt_id' ELSE receipt_id END,
-            body_sha256 = CASE WHEN c ? 'body_sha256' THEN c->>'body_sha256' ELSE body_sha256 END
-          WHERE id = (u->>'id')::bigint;
-        ELSE
-          UPDATE ${s}.queue SET
-            status = CASE WHEN c ? 'status' THEN c->>'status' ELSE status END,
-            reason = CASE WHEN c ? 'reason' THEN c->>'reason' ELSE reason END,
-            ticket_id = CASE WHEN c ? 'ticket_id' THEN c->>'ticket_id' ELSE ticket_id END,
-            run_id = CASE WHEN c ? 'run_id' THEN c->>'run_id' ELSE run_id END,
-            template = CASE WHEN c ? 'template' THEN c->>'template' ELSE template END,
-            detail = CASE WHEN c ? 'detail' THEN c->>'detail' ELSE detail END,
-            key = CASE WHEN c ? 'key' THEN c->>'key' ELSE key END,
-            draft = CASE WHEN c ? 'draft' THEN (c->>'draft')::json ELSE draft END,
-            note = CASE WHEN c ? 'note' THEN c->>'note' ELSE note END,
-            created_at = CASE WHEN c ? 'created_at' THEN (c->>'created_at')::bigint ELSE created_at END,
-            claimed_by = CASE WHEN c ? 'claimed_by' THEN c->>'claimed_by' ELSE claimed_by END,
-            claimed_at = CASE WHEN c ? 'claimed_at' THEN (c->>'claimed_at')::bigint ELSE claimed_at END,
-            closed_by = CASE WHEN c ? 'closed_by' THEN c->>'closed_by' ELSE closed_by END,
-            closed_at = CASE WHEN c ? 'closed_at' THEN (c->>'closed_at')::bigint ELSE closed_at END,
-            resolution = CASE WHEN c ? 'resolution' THEN c->>'resolution' ELSE resolution END,
-            close_note = CASE WHEN c ? 'close_note' THEN c->>'close_note' ELSE close_note END,
-            audit_id = CASE WHEN c ? 'audit_id' THEN c->>'audit_id' ELSE audit_id END,
-            outbound_id = CASE WHEN c ? 'outbound_id' THEN c->>'outbound_id' ELSE outbound_id END
-          WHERE id = (u->>'id')::bigint;
-        END IF;
-        IF NOT FOUND THEN
-          RAISE EXCEPTION 'postgresStore: no % row %', u->>'t', u->>'id' USING ERRCODE = 'no_data_found';
-        END IF;
-      END LOOP;
+      -- A field the change names is set (to null when it is null); a field it leaves out is kept.
+      WITH u AS (
+        SELECT (value->>'id')::bigint AS id, value->'c' AS c FROM jsonb_array_elements(p_updates)
+        WHERE value->>'t' = 'outbound'
+      )
+      UPDATE ${s}.outbound AS o SET ${assignments("o", outboundTypes)}
+      FROM u WHERE o.id = u.id;
+      GET DIAGNOSTICS updated = ROW_COUNT;
+      WITH u AS (
+        SELECT (value->>'id')::bigint AS id, value->'c' AS c FROM jsonb_array_elements(p_updates)
+        WHERE value->>'t' = 'queue'
+      )
+      UPDATE ${s}.queue AS o SET ${assignments("o", queueTypes)}
+      FROM u WHERE o.id = u.id;
+      GET DIAGNOSTICS more = ROW_COUNT;
+      IF updated + more <> jsonb_array_length(p_updates) THEN
+        SELECT (value->>'t') || ' row ' || (value->>'id') INTO missing FROM jsonb_array_elements(p_updates)
+        WHERE NOT EXISTS (SELECT FROM ${s}.outbound o WHERE value->>'t' = 'outbound' AND o.id = (value->>'id')::bigint)
+          AND NOT EXISTS (SELECT FROM ${s}.queue q WHERE value->>'t' = 'queue' AND q.id = (value->>'id')::bigint)
+        LIMIT 1;
+        RAISE EXCEPTION 'postgresStore: no %', missing USING ERRCODE = 'no_data_found';
+      END IF;
     END IF;
   END
   $fn$;
 
   -- The reads a transaction makes. Keys and counts come with the keys to check, not the writes: the
   -- transaction adds its own unwritten reservations to the counts (see Pending), so its many small writes
-  -- go out in one batch at COMMIT. Queue items and outbound rows come after all pending writes. All but
-  -- outbound rows are read under the decision lock. In READ COMMITTED each statement of a function takes
-  -- a new snapshot: a read after the lock sees every transaction that held the lock before. (A lock and a
-  -- read in one statement would not.)
+  -- go out in one batch at COMMIT. Queue items and outbound rows come after all pending writes. Keys,
+  -- queue items and counts read for an exact answer are read under the decision lock (p_locked); counts
+  -- a transaction checks later (p_expected) are read without it. In READ COMMITTED each statement of a
+  -- function takes a new snapshot: a read after the lock sees every transaction that held the lock
+  -- before. (A lock and a read in one statement would not.)
   CREATE FUNCTION ${s}.find_result(p_keys text[], p_key text) RETURNS json LANGUAGE plpgsql AS $fn$
   BEGIN
     PERFORM ${lock};
@@ -258,10 +256,13 @@ export const migrations: readonly ((schema: string) => string)[] = [
   END
   $fn$;
 
-  CREATE FUNCTION ${s}.count_sends(p_keys text[], p_template text, p_ticket_id text, p_run_id text,
-    p_minute bigint, OUT ticket bigint, OUT day bigint, OUT run bigint) LANGUAGE plpgsql AS $fn$
+  CREATE FUNCTION ${s}.count_sends(p_keys text[], p_locked boolean, p_template text, p_ticket_id text,
+    p_run_id text, p_minute bigint, OUT ticket bigint, OUT day bigint, OUT run bigint) LANGUAGE plpgsql
+    SET enable_seqscan = off AS $fn$
   BEGIN
-    PERFORM ${lock};
+    IF p_locked THEN
+      PERFORM ${lock};
+    END IF;
     PERFORM ${s}.expect_new(p_keys);
     SELECT
       (SELECT count(*) FROM ${s}.reservations WHERE template = p_template AND ticket_id = p_ticket_id),
@@ -289,6 +290,51 @@ export const migrations: readonly ((schema: string) => string)[] = [
   },
 ];
 
+/** The SQL type of each column `apply` may update, by column. */
+const outboundTypes: Readonly<Record<string, string>> = {
+  ticket_id: "text",
+  run_id: "text",
+  template: "text",
+  status: "text",
+  attempts: "integer",
+  created_at: "bigint",
+  lease_until: "bigint",
+  delivered_at: "bigint",
+  receipt_id: "text",
+  body_sha256: "text",
+};
+const queueTypes: Readonly<Record<string, string>> = {
+  status: "text",
+  reason: "text",
+  ticket_id: "text",
+  run_id: "text",
+  template: "text",
+  detail: "text",
+  key: "text",
+  // Travels as its JSON text (see Pending.update).
+  draft: "json",
+  note: "text",
+  created_at: "bigint",
+  claimed_by: "text",
+  claimed_at: "bigint",
+  closed_by: "text",
+  closed_at: "bigint",
+  resolution: "text",
+  close_note: "text",
+  audit_id: "text",
+  outbound_id: "text",
+};
+
+/** `SET` assignments from a change `u.c`: a column it names takes its value, the others stay. */
+function assignments(table: string, columns: Readonly<Record<string, string>>): string {
+  return Object.entries(columns)
+    .map(([column, type]) => {
+      const value = type === "text" ? `u.c->>'${column}'` : `(u.c->>'${column}')::${type}`;
+      return `${column} = CASE WHEN u.c ? '${column}' THEN ${value} ELSE ${table}.${column} END`;
+    })
+    .join(", ");
+}
+
 /**
  * The SQLSTATE of a failed check of something an optimistic transaction answered without reading it (a
  * key taken as new, a count): the store rolls back and runs the transaction again, reading for real.
@@ -300,17 +346,19 @@ export const schemaVersion = migrations.length;
 
 /**
  * The schema's decision lock, as SQL: a transaction-scoped advisory lock every transaction takes before
- * it reads idempotency keys, send counts or a queue item, or writes reservations, and holds until it
- * commits. Limits and idempotency are exact because of it: no read-then-write race is possible while
- * the counts and keys a transaction relies on can only change by its own writes.
+ * it reads idempotency keys, exact send counts or a queue item, checks counts it answered without
+ * reading, or writes outbound rows and reservations, and holds until it commits. Limits and idempotency
+ * are exact because of it: no read-then-write race is possible while the counts and keys a transaction
+ * relies on can only change by its own writes.
  *
  * Why one lock: `perDay` counts every send of a template across tickets, so two sends of one template
  * must never both check that count before either commits; and `find_result` cannot know the template
  * (the key hides it). Finer locks (per key, per template) taken in job order by group commits would
  * deadlock as soon as two instances handle the same ticket. One lock, always the first one a transaction
- * takes (queue item row locks come after it), cannot. What limits throughput is how long it is held: a
- * group commit holds it for one round trip and its COMMIT (see transactionOn), not for round trips per
- * job.
+ * takes (queue item row locks come after it), cannot. What limits throughput is how long it is held: an
+ * optimistic group commit (see transactionOn) takes it inside its only statement, after the writes that
+ * need no lock, and holds it for its checks, its outbound rows and reservations, and the COMMIT — never
+ * across a round trip to the instance.
  */
 export function decisionLock(schema: string): string {
   return `pg_advisory_xact_lock(hashtextextended('formletter.decisions.${schema}', 0))`;

@@ -6,14 +6,15 @@ import { quoteIdentifier } from "./schema.js";
 /**
  * The statements a store runs, for one schema. The frequent ones are named, so a connection parses and
  * plans each once; names carry a hash of the schema, so stores on several schemas can share one pool.
- * `$1` … `$8` of `apply`, `lock_queue_item` and `get_outbound` are a transaction's pending writes (see
- * Pending), applied first; `$1` of `find_result` and `count_sends` the keys it took as new.
+ * `$1` … `$7` of `apply`, `lock_queue_item` and `get_outbound` are a transaction's pending writes (see
+ * Pending), applied first; `$1` of `find_result` and `count_sends` the keys it took as new, `$2` of
+ * `count_sends` whether to read under the decision lock.
  */
 export function statementsFor(schema: string) {
   const s = quoteIdentifier(schema);
   const prefix = `fl_${hash("sha256", schema, "hex").slice(0, 10)}_`;
   const statement = (name: string, text: string): Statement => ({ name: prefix + name, text });
-  const writes = "$1::text[], $2::json, $3::json, $4::json, $5::json, $6::jsonb, $7::json, $8::json";
+  const writes = "$1::text[], $2::json, $3::json, $4::json, $5::json, $6::jsonb, $7::json";
   const claimWhere = "status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)";
   return {
     // The block size is the sequence's increment, read with each draw: a later migration may change it.
@@ -26,15 +27,15 @@ export function statementsFor(schema: string) {
     findResult: statement("find_result", `SELECT ${s}.find_result($1::text[], $2) AS result`),
     countSends: statement(
       "count_sends",
-      `SELECT ticket, day, run FROM ${s}.count_sends($1::text[], $2, $3, $4, $5)`,
+      `SELECT ticket, day, run FROM ${s}.count_sends($1::text[], $2, $3, $4, $5, $6)`,
     ),
     lockQueueItem: statement(
       "lock_queue_item",
-      `SELECT ${queueColumns} FROM ${s}.lock_queue_item(${writes}, $9)`,
+      `SELECT ${queueColumns} FROM ${s}.lock_queue_item(${writes}, $8)`,
     ),
     getOutboundAfter: statement(
       "get_outbound_after",
-      `SELECT ${outboundColumns} FROM ${s}.get_outbound(${writes}, $9)`,
+      `SELECT ${outboundColumns} FROM ${s}.get_outbound(${writes}, $8)`,
     ),
     getOutbound: statement("get_outbound", `SELECT ${outboundColumns} FROM ${s}.outbound WHERE id = $1`),
     getQueueItem: statement("get_queue_item", `SELECT ${queueColumns} FROM ${s}.queue WHERE id = $1`),

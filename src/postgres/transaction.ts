@@ -1,8 +1,8 @@
 import { FormletterError } from "../errors.js";
-import { minuteOf, type StoredResult, type StoreTransaction } from "../store/store.js";
+import { minuteOf, type SendCounts, type StoredResult, type StoreTransaction } from "../store/store.js";
 import type { Connection, Statement } from "./connection.js";
 import type { IdStock } from "./ids.js";
-import { type KnownCounts, ticketKey } from "./known-counts.js";
+import { type CountOf, countKey, type KnownCounts } from "./known-counts.js";
 import { Pending } from "./pending.js";
 import { idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
 import type { Statements } from "./statements.js";
@@ -18,19 +18,20 @@ export interface OpenTransaction {
 
 /**
  * The operations of one transaction on `conn`. Writes wait in `Pending` and go out in batches; ids
- * come from blocks drawn in advance, so a write returns at once. Reads of idempotency keys, send counts
- * and queue items take the schema's decision lock first (see `decisionLock`), so limits and idempotency
- * are exact across instances.
+ * come from blocks drawn in advance, so a write returns at once. Reads of idempotency keys and queue
+ * items, and exact reads of send counts, take the schema's decision lock first (see `decisionLock`), so
+ * limits and idempotency are exact across instances.
  *
- * `optimistic`: answers that need the database are given without a round trip where they can be, and
- * checked in the database, under the lock, before the writes made after them:
+ * `optimistic`: answers that need the database are given without taking the lock where they can be,
+ * and checked in the database, under the lock, in the statement that writes what they decided:
  * - `findResult` answers "no result" (a new key, the common case);
- * - `countSends`, once this transaction holds the lock, answers from what it read of the template's day
- *   count (which cannot change while it holds the lock, but by its own writes) and, for the ticket and
- *   the run, from what this instance last knew (`KnownCounts`; none for a ticket it never saw).
- * So a group commit of many handle() calls holds the lock for one round trip and its COMMIT, not for
- * one or two round trips each. If a check fails, the store rolls back and runs the transaction again,
- * reading everything for real.
+ * - `countSends` with `limits` answers from what this instance knows (`KnownCounts`: its own commits and
+ *   earlier reads; none for a ticket or run it never saw) or, when that is not enough, from a read made
+ *   without the lock. What is checked is the answer's side of each limit, not the number: another
+ *   instance's sends far from a limit do not fail the check.
+ * So an optimistic group commit of many handle() calls is one statement: other instances wait for the
+ * lock while it checks and writes and commits, never while a round trip goes out and back. If a check
+ * fails, the store rolls back and runs the transaction again, reading everything for real.
  */
 export function transactionOn(
   conn: Connection,
@@ -40,18 +41,14 @@ export function transactionOn(
   optimistic: boolean,
 ): OpenTransaction {
   const pending = new Pending();
-  // Set once a read took the decision lock; from then on no other transaction changes the counts.
-  let locked = false;
-  // Database counts (without this transaction's unwritten reservations) that answers relied on, since
-  // the last batch of writes went out: the template's day from a read, tickets and runs read or guessed.
-  let days = new Map<string, number>();
-  let tickets = new Map<string, number>();
-  let runs = new Map<string, number>();
-  let ticketsSeen = new Map<string, [template: string, ticketId: string]>();
+  // Database counts (without this transaction's unwritten reservations) its answers relied on, since
+  // the last batch of writes went out, by `countKey`: learnt by `known` once the transaction commits.
+  let answered = new Map<string, { of: CountOf; count: number }>();
   // Keys this transaction reserved: reading one back needs no check, and its answer is known.
   const reservedHere = new Map<string, StoredResult>();
   // BEGIN goes out with the first read (pipelined, so at no cost). A transaction that only writes (a
-  // delivery's outcome) never sends it: its writes are one `apply`, which commits alone, atomically.
+  // delivery's outcome, an optimistic group commit) never sends it: its writes are one `apply`, which
+  // commits alone, atomically.
   let begun = false;
   const begin = async () => {
     if (begun) return;
@@ -62,18 +59,13 @@ export function transactionOn(
     await begin();
     return conn.read<R>(statement, values);
   };
-  // Once this transaction's own reservations are written, counts read before no longer include them.
-  const forgetCounts = () => {
-    days = new Map();
-    tickets = new Map();
-    runs = new Map();
-    ticketsSeen = new Map();
-  };
   const readAfterWrites = <R extends Row>(statement: Statement, values: readonly unknown[]) => {
     const writes = pending.take();
-    forgetCounts();
+    // Counts read before no longer include this transaction's reservations, once they are written.
+    answered = new Map();
     return read<R>(statement, [...writes, ...values]);
   };
+  const guess = (of: CountOf) => answered.get(countKey(of))?.count ?? known.guess(of);
 
   const tx: StoreTransaction = {
     findResult: async (key) => {
@@ -85,55 +77,64 @@ export function transactionOn(
         return undefined;
       }
       const [row] = await read<{ result: unknown }>(statements.findResult, [pending.takeKeys(), key]);
-      locked = true;
       return (row?.result ?? undefined) as Awaited<ReturnType<StoreTransaction["findResult"]>>;
     },
-    countSends: async ({ template, ticketId, runId, since }) => {
-      const minute = minuteOf(since);
-      const dayKey = `${template}\u0000${minute}`;
-      const ticketOf = ticketKey(template, ticketId);
-      let day = days.get(dayKey);
-      let ticket = tickets.get(ticketOf);
-      let run = runs.get(runId);
-      if (!(optimistic && locked && day !== undefined)) {
+    countSends: async ({ template, ticketId, runId, since, limits }) => {
+      const of = {
+        ticket: { kind: "ticket", template, ticketId },
+        day: { kind: "day", template, minute: minuteOf(since) },
+        run: { kind: "run", runId },
+      } as const;
+      const dimensions = ["ticket", "day", "run"] as const;
+      const own = {
+        ticket: pending.unwrittenOf(of.ticket),
+        day: pending.unwrittenOf(of.day),
+        run: pending.unwrittenOf(of.run),
+      };
+      // Checked at commit rather than read under the lock: only when the caller says what the counts
+      // are compared with.
+      const checked = optimistic && limits !== undefined;
+      const guessed = { ticket: guess(of.ticket), day: guess(of.day), run: guess(of.run) };
+      let db: SendCounts;
+      if (
+        checked &&
+        dimensions.every((d) => guessed[d] !== undefined && (guessed[d] as number) + own[d] < limits[d])
+      ) {
+        db = guessed as SendCounts;
+      } else {
+        // A guess that would refuse is read again, so a refusal states a real count.
         const [row] = await read<{ ticket: string; day: string; run: string }>(statements.countSends, [
-          pending.takeKeys(),
+          checked ? null : pending.takeKeys(),
+          !checked,
           template,
           ticketId,
           runId,
-          minute,
+          of.day.minute,
         ]);
-        locked = true;
-        day = Number(row?.day);
-        ticket = Number(row?.ticket);
-        run = Number(row?.run);
-        days.set(dayKey, day);
-      } else {
-        if (ticket === undefined) {
-          ticket = known.ticket(template, ticketId);
-          pending.expect({ template, ticketId }, ticket);
-        }
-        if (run === undefined) {
-          run = known.run(runId);
-          pending.expect({ runId }, run);
+        db = { ticket: Number(row?.ticket), day: Number(row?.day), run: Number(row?.run) };
+      }
+      for (const d of dimensions) {
+        answered.set(countKey(of[d]), { of: of[d], count: db[d] });
+        const limit = limits?.[d];
+        if (checked && limit !== undefined && Number.isFinite(limit)) {
+          const below = Math.ceil(limit - own[d]);
+          pending.expect(of[d], below, db[d] < below);
         }
       }
-      tickets.set(ticketOf, ticket ?? 0);
-      ticketsSeen.set(ticketOf, [template, ticketId]);
-      runs.set(runId, run ?? 0);
-      const own = pending.unwritten({ template, ticketId, runId, minute });
-      return { ticket: (ticket ?? 0) + own.ticket, day: day + own.day, run: (run ?? 0) + own.run };
+      return { ticket: db.ticket + own.ticket, day: db.day + own.day, run: db.run + own.run };
     },
     reserve: async (entry) => {
-      pending.insert("reservations", {
-        key: entry.key,
-        template: entry.template,
-        ticket_id: entry.ticketId,
-        run_id: entry.runId,
-        at: entry.at,
-        result: entry.result,
-        minute: minuteOf(entry.at),
-      });
+      pending.reserve(
+        {
+          key: entry.key,
+          template: entry.template,
+          ticket_id: entry.ticketId,
+          run_id: entry.runId,
+          at: entry.at,
+          result: entry.result,
+        },
+        minuteOf(entry.at),
+      );
       // A second reserve of the key fails in the database; the first result is the one read back.
       if (!reservedHere.has(entry.key)) reservedHere.set(entry.key, entry.result);
     },
@@ -210,7 +211,6 @@ export function transactionOn(
       // Locked: a claim or an approval reads the item, checks its status and changes it; two instances
       // doing that at once take turns.
       const [row] = await readAfterWrites<Row>(statements.lockQueueItem, [param]);
-      locked = true;
       return queueItemOf(row);
     },
     updateQueueItem: async (id, change) => pending.update("queue", checkedId("queue", id), change),
@@ -220,12 +220,8 @@ export function transactionOn(
     tx,
     commit: async () => {
       // What the database will hold once this commits: the counts relied on, plus what is written now.
-      const committed = { tickets: new Map<string, number>(), runs: new Map<string, number>() };
-      for (const [key, [template, ticketId]] of ticketsSeen) {
-        const count = tickets.get(key) ?? 0;
-        committed.tickets.set(key, count + pending.unwrittenOf({ template, ticketId }));
-      }
-      for (const [runId, count] of runs) committed.runs.set(runId, count + pending.unwrittenOf({ runId }));
+      const committed = new Map<string, number>();
+      for (const [key, { of, count }] of answered) committed.set(key, count + pending.unwrittenOf(of));
       const writes = pending.take();
       const writing = writes.some((value) => value !== null);
       if (!begun) {
@@ -235,7 +231,7 @@ export function transactionOn(
         if (writing) await conn.write(statements.apply, writes);
         await conn.commit();
       }
-      known.learn(committed.tickets, committed.runs);
+      known.learn(committed);
     },
     rollback: async () => {
       if (begun && !conn.committing) await conn.rollback();

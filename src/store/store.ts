@@ -124,11 +124,19 @@ type New<T> = Omit<T, "id">;
 /** The operations of one transaction. Every write of one `handle()` happens inside one of these. */
 export interface StoreTransaction {
   findResult(key: string): Promise<StoredResult | undefined>;
+  /**
+   * Counts sends for the limits. With `limits` (what each count is compared with: a send is allowed
+   * while every count is below its limit), a store may answer without reading every count exactly,
+   * provided it checks before it commits, serialised with every transaction that reserves, that each
+   * count it answered is on the same side of its limit as the count in the store, and runs the
+   * transaction again when one is not. Without `limits`, the counts are exact.
+   */
   countSends(query: {
     template: string;
     ticketId: string;
     runId: string;
     since: number;
+    limits?: SendCounts;
   }): Promise<SendCounts>;
   /** Records an accepted send (or approval) for limits and its first result for idempotency. */
   reserve(entry: {

@@ -250,33 +250,119 @@ describe.skipIf(!available)("postgresStore", () => {
       }
     });
 
-    it("a send count answered from what this instance knew, but changed by another, is read again", async () => {
-      const schema = freshSchema("guessed");
-      const a = open(schema);
-      const b = open(schema);
+    describe("send counts answered from what this instance knew, checked against the limits at commit", () => {
+      const limits = { ticket: 1, day: 3, run: 10 };
       const count = (tx: StoreTransaction, ticketId: string, runId: string) =>
-        tx.countSends({ template: "visit_request", ticketId, runId, since: t0 - 1 });
-      try {
-        // a learns that T-1 and run-x have no sends…
-        expect(await a.transaction((tx) => count(tx, "T-1", "run-x"))).toEqual({ ticket: 0, day: 0, run: 0 });
-        // …then b sends on T-1 in run-x.
-        await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-1", runId: "run-x" })));
-        const seen: unknown[] = [];
-        const result = await a.transaction(async (tx) => {
-          // The first count reads (and takes the lock); the second may answer from what a knew.
-          await count(tx, "T-2", "run-y");
-          const counts = await count(tx, "T-1", "run-x");
-          seen.push(counts);
-          if (counts.ticket === 0) await tx.reserve(reservation("fl_a", { ticketId: "T-1", runId: "run-x" }));
-          return counts;
-        });
-        expect(result).toEqual({ ticket: 1, day: 1, run: 1 });
-        expect(seen.length, "the transaction ran again after the wrong answer").toBe(2);
-        expect(await a.transaction((tx) => tx.findResult("fl_a"))).toBeUndefined();
-      } finally {
-        await a.close();
-        await b.close();
-      }
+        tx.countSends({ template: "visit_request", ticketId, runId, since: t0 - 1, limits });
+      // Sends on ticketId if the counts allow one more, as the outbox does; returns the counts seen.
+      const sendIfAllowed = async (tx: StoreTransaction, ticketId: string, runId: string, key: string) => {
+        const counts = await count(tx, ticketId, runId);
+        if (counts.ticket < limits.ticket && counts.day < limits.day && counts.run < limits.run)
+          await tx.reserve(reservation(key, { ticketId, runId }));
+        return counts;
+      };
+
+      it("an answer another instance's send moved across a limit is read again", async () => {
+        const schema = freshSchema("guessed");
+        const a = open(schema);
+        const b = open(schema);
+        try {
+          // a learns that T-1 and run-x have no sends…
+          expect(await a.transaction((tx) => count(tx, "T-1", "run-x"))).toEqual({
+            ticket: 0,
+            day: 0,
+            run: 0,
+          });
+          // …then b sends on T-1 in run-x, reaching the ticket's limit.
+          await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-1", runId: "run-x" })));
+          const seen: unknown[] = [];
+          const result = await a.transaction(async (tx) => {
+            const counts = await sendIfAllowed(tx, "T-1", "run-x", "fl_a");
+            seen.push(counts);
+            return counts;
+          });
+          expect(seen[0], "first answered from what a knew").toEqual({ ticket: 0, day: 0, run: 0 });
+          expect(result).toEqual({ ticket: 1, day: 1, run: 1 });
+          expect(seen.length, "the transaction ran again after the check failed").toBe(2);
+          expect(await a.transaction((tx) => tx.findResult("fl_a"))).toBeUndefined();
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      });
+
+      it("another instance's sends that leave every answer on its side of the limit do not fail the check", async () => {
+        const schema = freshSchema("same_side");
+        const a = open(schema);
+        const b = open(schema);
+        try {
+          await a.transaction((tx) => count(tx, "T-1", "run-x"));
+          // b sends on another ticket: the day count moves from 0 to 1, still below 3 with a's send.
+          await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-2", runId: "run-y" })));
+          let runs = 0;
+          const result = await a.transaction(async (tx) => {
+            runs += 1;
+            return sendIfAllowed(tx, "T-1", "run-x", "fl_a");
+          });
+          expect(runs).toBe(1);
+          expect(result.day, "answered from what a knew, not read").toBe(0);
+          expect(await a.transaction((tx) => tx.findResult("fl_a"))).toMatchObject({ auditId: "7" });
+          // Exact counts (no limits given) see both sends.
+          expect(
+            await a.transaction((tx) =>
+              tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-x", since: t0 - 1 }),
+            ),
+          ).toEqual({ ticket: 1, day: 2, run: 1 });
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      });
+
+      it("never lets the day limit pass when instances race for its last sends", async () => {
+        const schema = freshSchema("day_race");
+        const stores = [open(schema), open(schema), open(schema)];
+        try {
+          for (const store of stores) await store.transaction((tx) => count(tx, "T-0", "run-0"));
+          // Each instance sends on fresh tickets, in group-commit-sized transactions, all at once.
+          await Promise.all(
+            stores.map((store, s) =>
+              Promise.all(
+                Array.from({ length: 4 }, (_, i) =>
+                  store.transaction((tx) =>
+                    sendIfAllowed(tx, `T-${s}-${i}`, `run-${s}-${i}`, `fl_${s}_${i}`),
+                  ),
+                ),
+              ),
+            ),
+          );
+          expect(
+            await stores[0]?.transaction((tx) =>
+              tx.countSends({ template: "visit_request", ticketId: "T-0", runId: "run-0", since: t0 - 1 }),
+            ),
+          ).toEqual({ ticket: 0, day: 3, run: 0 });
+        } finally {
+          for (const store of stores) await store.close();
+        }
+      });
+
+      it("a refusal states the count read from the database, not a guess", async () => {
+        const schema = freshSchema("refusal");
+        const a = open(schema);
+        const b = open(schema);
+        try {
+          for (const ticket of ["T-1", "T-2", "T-3"])
+            await a.transaction((tx) => sendIfAllowed(tx, ticket, `run-${ticket}`, `fl_${ticket}`));
+          // a knows the day's limit of 3 is reached; b sends once more all the same (as an approval can).
+          await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-4", runId: "run-y" })));
+          const counts = await a.transaction((tx) => sendIfAllowed(tx, "T-5", "run-z", "fl_T-5"));
+          expect(counts).toEqual({ ticket: 0, day: 4, run: 0 });
+          expect(await a.transaction((tx) => tx.findResult("fl_T-5"))).toBeUndefined();
+        } finally {
+          await a.close();
+          await b.close();
+        }
+      });
     });
 
     it("keeps JSON values exactly, an escaped NUL included, next to values without one", async () => {
