@@ -1,4 +1,5 @@
-/** Small helpers shared by the benchmarks: timed loops and aligned figures. */
+/** Small helpers shared by the benchmarks: timed loops, CPU time and aligned figures. */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 
 /** Runs `fn` for about `seconds` after a warm-up and returns operations per second (best of 3 rounds). */
 export function opsPerSecond(fn: () => unknown, seconds = 1): number {
@@ -27,4 +28,36 @@ export function figure(value: number): string {
 /** Prints one result line: a label padded to a column, then the figure. */
 export function report(label: string, value: string): void {
   process.stdout.write(`  ${label.padEnd(52)} ${value}\n`);
+}
+
+/**
+ * CPU seconds (user + system) used so far by process `root` and each of its children, by process id,
+ * read from /proc; undefined where there is no /proc. Take two readings while the processes run and
+ * subtract per process (see `cpuBetween`).
+ */
+export function processTreeCpu(root: number): Map<number, number> | undefined {
+  if (!existsSync("/proc")) return undefined;
+  // Linux reports times in clock ticks of 1/100 s (USER_HZ) on every common architecture.
+  const ticksPerSecond = 100;
+  const used = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // Fields after the command name, which may itself hold spaces and parentheses.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(entry) === root || Number(fields[1]) === root)
+        used.set(Number(entry), (Number(fields[11]) + Number(fields[12])) / ticksPerSecond);
+    } catch {
+      // The process ended while it was being read.
+    }
+  }
+  return used;
+}
+
+/** CPU seconds used between two readings of `processTreeCpu`, by the processes alive at the second. */
+export function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let seconds = 0;
+  for (const [pid, used] of after) seconds += used - (before.get(pid) ?? 0);
+  return seconds;
 }

@@ -3,27 +3,41 @@
  * on the Postgres store with 64 calls in flight (load, decide, the transaction, delivery to an
  * in-process transport, marking delivered), against a throwaway local cluster with fsync and
  * synchronous_commit on. Each configuration runs twice and the better run counts, as the other
- * benchmarks keep their best round. Skipped with a line when PostgreSQL is not installed.
+ * benchmarks keep their best round. With each figure, the CPU time a handle cost in the workers and in
+ * the server: on a machine whose cores the server shares, their sum bounds what any number of
+ * processes can reach. Skipped with a line when PostgreSQL is not installed.
  *
  * The same file is the worker: `postgres.ts --worker <url> <schema> <index> <in flight> <seconds>`.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createOutbox, memoryTransport } from "formletter";
-// Until the package exports "formletter/postgres", the benchmark runs the store from the sources.
 import { postgresStore } from "formletter/postgres";
-import { howToEnable, postgresBin, startCluster } from "../test/postgres/cluster.js";
+import { type Cluster, howToEnable, postgresBin, startCluster } from "../test/postgres/cluster.js";
 import { catalog, ticket } from "./fixtures.js";
-import { figure, report } from "./measure.js";
+import { cpuBetween, figure, processTreeCpu, report } from "./measure.js";
 
 interface WorkerResult {
   readonly handled: number;
   readonly seconds: number;
+  /** CPU seconds the worker used while it was measured. */
+  readonly cpu: number;
   readonly latencies: number[];
+}
+
+interface Run {
+  readonly perSecond: number;
+  readonly handled: number;
+  readonly latencies: number[];
+  /** CPU microseconds a handle cost: in the workers, and in the server (undefined without /proc). */
+  readonly workerCpu: number;
+  readonly serverCpu: number | undefined;
 }
 
 const inFlight = 64;
 const seconds = 4;
+// Tickets made ahead by each worker: more than one process handles in the warm-up and the timed run.
+const premade = 45_000;
 
 if (process.argv[2] === "--worker") {
   await worker(process.argv.slice(3));
@@ -41,21 +55,22 @@ async function main(): Promise<void> {
   try {
     const perSecond = new Map<number, number>();
     for (const processes of [1, 2, 4]) {
-      const schema = `bench_${processes}`;
-      // Migrated before the clock starts: opening is not what is measured.
-      const store = postgresStore({ connectionString: cluster.url() }, { schema });
-      await store.ready();
-      await store.close();
-      const results = await runWorkers(cluster.url(), schema, processes);
-      const handled = results.reduce((sum, result) => sum + result.handled, 0);
-      const elapsed = Math.max(...results.map((result) => result.seconds));
-      const latencies = results.flatMap((result) => result.latencies).sort((a, b) => a - b);
+      let best: Run | undefined;
+      for (let round = 0; round < 2; round++) {
+        const run = await measure(cluster, processes, `bench_${processes}_${round}`);
+        if (best === undefined || run.perSecond > best.perSecond) best = run;
+      }
+      if (best === undefined) continue;
       const at = (q: number) =>
-        latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-      perSecond.set(processes, handled / elapsed);
+        best.latencies[Math.min(best.latencies.length - 1, Math.floor(q * best.latencies.length))] ?? 0;
+      perSecond.set(processes, best.perSecond);
       report(
         `${processes} process${processes === 1 ? "" : "es"} × ${inFlight} in flight`,
-        `${figure(handled / elapsed)} handles/s · p50 ${at(0.5).toFixed(1)} ms · p99 ${at(0.99).toFixed(1)} ms (${figure(handled)} handled)`,
+        `${figure(best.perSecond)} handles/s · p50 ${at(0.5).toFixed(1)} ms · p99 ${at(0.99).toFixed(1)} ms (${figure(best.handled)} handled)`,
+      );
+      report(
+        "  CPU a handle",
+        `workers ${figure(best.workerCpu)} µs · server ${best.serverCpu === undefined ? "n/a" : `${figure(best.serverCpu)} µs`}`,
       );
     }
     const one = perSecond.get(1) ?? 0;
@@ -68,8 +83,51 @@ async function main(): Promise<void> {
   }
 }
 
-/** Starts `count` workers, lets them go together, and collects what each handled. */
-async function runWorkers(url: string, schema: string, count: number): Promise<WorkerResult[]> {
+/** One run of `processes` workers on a fresh schema. */
+async function measure(cluster: Cluster, processes: number, schema: string): Promise<Run> {
+  // Migrated before the clock starts: opening is not what is measured.
+  const store = postgresStore({ connectionString: cluster.url() }, { schema });
+  await store.ready();
+  await store.close();
+  const serverCpu = () => {
+    const pid = cluster.serverPid();
+    return pid === undefined ? undefined : processTreeCpu(pid);
+  };
+  let serverBefore: Map<number, number> | undefined;
+  let serverAfter: Map<number, number> | undefined;
+  const results = await runWorkers(cluster.url(), schema, processes, {
+    onGo: () => {
+      serverBefore = serverCpu();
+    },
+    onDone: () => {
+      serverAfter = serverCpu();
+    },
+  });
+  const handled = results.reduce((sum, result) => sum + result.handled, 0);
+  const elapsed = Math.max(...results.map((result) => result.seconds));
+  const micros = (seconds: number) => (seconds * 1e6) / handled;
+  return {
+    perSecond: handled / elapsed,
+    handled,
+    latencies: results.flatMap((result) => result.latencies).sort((a, b) => a - b),
+    workerCpu: micros(results.reduce((sum, result) => sum + result.cpu, 0)),
+    serverCpu:
+      serverBefore === undefined || serverAfter === undefined
+        ? undefined
+        : micros(cpuBetween(serverBefore, serverAfter)),
+  };
+}
+
+/**
+ * Starts `count` workers, lets them go together, and collects what each handled. The workers and their
+ * server connections stay up until every result is in and `onDone` has run, so both can be measured.
+ */
+async function runWorkers(
+  url: string,
+  schema: string,
+  count: number,
+  hooks: { onGo: () => void; onDone: () => void },
+): Promise<WorkerResult[]> {
   const file = fileURLToPath(import.meta.url);
   const children = Array.from({ length: count }, (_, index) =>
     spawn(
@@ -91,8 +149,20 @@ async function runWorkers(url: string, schema: string, count: number): Promise<W
     });
   await Promise.all(children.map((child) => message<"ready">(child)));
   const results = children.map((child) => message<WorkerResult>(child));
+  hooks.onGo();
   for (const child of children) child.send("go");
-  return Promise.all(results);
+  const all = await Promise.all(results);
+  hooks.onDone();
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise((resolve) => {
+          child.once("exit", resolve);
+          child.send("exit");
+        }),
+    ),
+  );
+  return all;
 }
 
 async function worker([url = "", schema = "", index = "0", flight = "64", duration = "4"]: string[]) {
@@ -105,11 +175,15 @@ async function worker([url = "", schema = "", index = "0", flight = "64", durati
     store,
     transports: { email: transport },
   });
-  let next = Number(index) * 100_000_000;
+  // Tickets and the model's outputs are made before the clock starts: what is measured is handle().
+  const first = Number(index) * 100_000_000;
+  const made = Array.from({ length: premade }, (_, i) => ticket(first + i));
+  let next = first;
   const latencies: number[] = [];
   const loop = async (until: number, record: boolean) => {
     while (performance.now() < until) {
-      const t = ticket(next++);
+      const t = made[next - first] ?? ticket(next);
+      next += 1;
       tickets.set(t.ticketId, t);
       const started = performance.now();
       const result = await outbox.handle({
@@ -129,16 +203,22 @@ async function worker([url = "", schema = "", index = "0", flight = "64", durati
   process.send?.("ready");
   await new Promise((resolve) => process.once("message", resolve));
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const until = started + Number(duration) * 1000;
   await Promise.all(Array.from({ length: Number(flight) }, () => loop(until, true)));
   const elapsed = (performance.now() - started) / 1000;
-  await outbox.close();
+  const used = process.cpuUsage(cpu);
   // Enough latencies for percentiles without shipping every one.
   const step = Math.max(1, Math.floor(latencies.length / 5000));
   const result: WorkerResult = {
     handled: latencies.length,
     seconds: elapsed,
+    cpu: (used.user + used.system) / 1e6,
     latencies: latencies.filter((_, i) => i % step === 0),
   };
-  process.send?.(result, () => process.exit(0));
+  const exit = new Promise((resolve) => process.once("message", resolve));
+  process.send?.(result);
+  await exit;
+  await outbox.close();
+  process.exit(0);
 }

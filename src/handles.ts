@@ -1,4 +1,4 @@
-import { createHmac } from "node:crypto";
+import { createHmac, createSecretKey } from "node:crypto";
 
 /** The handle length before collisions lengthen it: 4 hex digits after the collection's prefix. */
 const baseLength = 4;
@@ -14,14 +14,16 @@ export function createHandleMaker(
   collections: readonly string[],
 ): (collection: string, ids: readonly string[]) => string[] {
   const prefixes = handlePrefixes(collections);
+  // Imported once: an HMAC keyed with a KeyObject skips importing the key on every record.
+  const key = createSecretKey(typeof secret === "string" ? Buffer.from(secret, "utf8") : secret);
   const digests = new Map<string, string>();
   const digest = (collection: string, id: string): string => {
-    const key = `${collection}\u0000${id}`;
-    let hex = digests.get(key);
+    const name = `${collection}\u0000${id}`;
+    let hex = digests.get(name);
     if (hex === undefined) {
-      hex = createHmac("sha256", secret).update(key).digest("hex");
+      hex = createHmac("sha256", key).update(name).digest("hex");
       if (digests.size >= digestCacheLimit) digests.clear();
-      digests.set(key, hex);
+      digests.set(name, hex);
     }
     return hex;
   };

@@ -78,10 +78,11 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   }
 
   const message = (decision.outcome === "send" ? decision.message : decision.draft) as Message;
+  const bodySha256 = bodyHash(message);
   const auditId = await tx.appendAudit({
     ...eventBase(input, decision),
     type: "decision",
-    data: { ...input.data, ...decisionData(decision), bodySha256: bodyHash(message) },
+    data: { ...input.data, ...decisionData(decision), bodySha256 },
   });
   let outbound: OutboundRow | undefined;
   let outboundId: string | undefined;
@@ -99,7 +100,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       leaseUntil: input.mode === "shadow" ? undefined : input.leaseUntil,
       deliveredAt: undefined,
       receiptId: undefined,
-      bodySha256: bodyHash(message),
+      bodySha256,
     };
     outboundId = await tx.addOutbound(row);
     if (input.mode === "live") outbound = { ...row, id: outboundId };

@@ -1,19 +1,19 @@
-/** A send count the limits use: of a template on a ticket, of a template since a minute, or of a run. */
+/**
+ * A send count the limits use: of a template on a ticket, of a template since a minute, or of a run;
+ * `key` names it in maps.
+ */
 export type CountOf =
-  | { readonly kind: "ticket"; readonly template: string; readonly ticketId: string }
-  | { readonly kind: "day"; readonly template: string; readonly minute: number }
-  | { readonly kind: "run"; readonly runId: string };
+  | { readonly kind: "ticket"; readonly key: string; readonly template: string; readonly ticketId: string }
+  | { readonly kind: "day"; readonly key: string; readonly template: string; readonly minute: number }
+  | { readonly kind: "run"; readonly key: string; readonly runId: string };
 
-/** One string per count, for maps. */
-export function countKey(of: CountOf): string {
-  switch (of.kind) {
-    case "ticket":
-      return `t\u0000${of.template}\u0000${of.ticketId}`;
-    case "day":
-      return `d\u0000${of.template}\u0000${of.minute}`;
-    case "run":
-      return `r\u0000${of.runId}`;
-  }
+/** The three counts one send is checked against. */
+export function countsOf(template: string, ticketId: string, runId: string, minute: number) {
+  return {
+    ticket: { kind: "ticket", key: `t\u0000${template}\u0000${ticketId}`, template, ticketId },
+    day: { kind: "day", key: `d\u0000${template}\u0000${minute}`, template, minute },
+    run: { kind: "run", key: `r\u0000${runId}`, runId },
+  } as const satisfies Record<string, CountOf>;
 }
 
 /**
@@ -29,10 +29,10 @@ export class KnownCounts {
   constructor(private readonly capacity = 100_000) {}
 
   guess(of: CountOf): number | undefined {
-    return this.counts.get(countKey(of)) ?? (of.kind === "day" ? undefined : 0);
+    return this.counts.get(of.key) ?? (of.kind === "day" ? undefined : 0);
   }
 
-  /** Records counts known to be in the database now (read, or committed), by `countKey`. */
+  /** Records counts known to be in the database now (read, or committed), by `CountOf.key`. */
   learn(counts: ReadonlyMap<string, number>): void {
     for (const [key, count] of counts) {
       // Oldest first: re-inserting moves a key to the end, and the map is cut from the front.

@@ -1,5 +1,5 @@
 import { FormletterError } from "../errors.js";
-import { type CountOf, countKey } from "./known-counts.js";
+import { type CountOf, countsOf } from "./known-counts.js";
 import { outboundUpdatable, queueUpdatable } from "./rows.js";
 
 type Fields = Record<string, unknown>;
@@ -41,16 +41,15 @@ export class Pending {
    * sides. Of several bounds on one side of one count, the strictest stands for all.
    */
   expect(of: CountOf, below: number, allowed: boolean): void {
-    const key = `${countKey(of)}\u0000${allowed}`;
+    const key = allowed ? of.key : `${of.key}\u0000refused`;
     const known = this.expected.get(key);
     if (known === undefined) {
-      const { kind, ...ids } = of;
       this.expected.set(key, {
-        kind,
-        template: "template" in ids ? ids.template : null,
-        ticket_id: "ticketId" in ids ? ids.ticketId : null,
-        run_id: "runId" in ids ? ids.runId : null,
-        minute: "minute" in ids ? ids.minute : null,
+        kind: of.kind,
+        template: "template" in of ? of.template : null,
+        ticket_id: "ticketId" in of ? of.ticketId : null,
+        run_id: "runId" in of ? of.runId : null,
+        minute: "minute" in of ? of.minute : null,
         below,
         allowed,
       });
@@ -72,13 +71,9 @@ export class Pending {
   ): void {
     this.reservations.push(row);
     this.size += 1;
-    for (const of of [
-      { kind: "ticket", template: row.template, ticketId: row.ticket_id },
-      { kind: "run", runId: row.run_id },
-    ] as const) {
-      const key = countKey(of);
+    const counts = countsOf(row.template, row.ticket_id, row.run_id, minute);
+    for (const { key } of [counts.ticket, counts.run])
       this.unwrittenCounts.set(key, (this.unwrittenCounts.get(key) ?? 0) + 1);
-    }
     const minutes = this.unwrittenMinutes.get(row.template);
     if (minutes === undefined) this.unwrittenMinutes.set(row.template, [minute]);
     else minutes.push(minute);
@@ -116,7 +111,7 @@ export class Pending {
 
   /** How many reservations not written yet a count includes. */
   unwrittenOf(of: CountOf): number {
-    if (of.kind !== "day") return this.unwrittenCounts.get(countKey(of)) ?? 0;
+    if (of.kind !== "day") return this.unwrittenCounts.get(of.key) ?? 0;
     let n = 0;
     for (const minute of this.unwrittenMinutes.get(of.template) ?? []) if (minute >= of.minute) n += 1;
     return n;

@@ -26,8 +26,10 @@ export const migrations: readonly ((schema: string) => string)[] = [
     return `
   CREATE SEQUENCE ${s}.ids INCREMENT BY 512;
 
+  -- Keyed by (at, id), the order the log is read in; nothing looks an event up by id alone, and ids are
+  -- unique by construction (drawn from the sequence), so a second index on id would only cost writes.
   CREATE TABLE ${s}.audit (
-    id bigint PRIMARY KEY,
+    id bigint NOT NULL,
     at bigint NOT NULL,
     type text NOT NULL,
     ticket_id text,
@@ -37,9 +39,9 @@ export const migrations: readonly ((schema: string) => string)[] = [
     reason text,
     key text,
     actor text NOT NULL,
-    data json NOT NULL
+    data json NOT NULL,
+    PRIMARY KEY (at, id)
   );
-  CREATE INDEX audit_at ON ${s}.audit (at, id);
   CREATE INDEX audit_ticket ON ${s}.audit (ticket_id, at);
 
   CREATE TABLE ${s}.outbound (

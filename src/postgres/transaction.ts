@@ -2,7 +2,7 @@ import { FormletterError } from "../errors.js";
 import { minuteOf, type SendCounts, type StoredResult, type StoreTransaction } from "../store/store.js";
 import type { Connection, Statement } from "./connection.js";
 import type { IdStock } from "./ids.js";
-import { type CountOf, countKey, type KnownCounts } from "./known-counts.js";
+import { type CountOf, countsOf, type KnownCounts } from "./known-counts.js";
 import { Pending } from "./pending.js";
 import { idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
 import type { Statements } from "./statements.js";
@@ -42,7 +42,7 @@ export function transactionOn(
 ): OpenTransaction {
   const pending = new Pending();
   // Database counts (without this transaction's unwritten reservations) its answers relied on, since
-  // the last batch of writes went out, by `countKey`: learnt by `known` once the transaction commits.
+  // the last batch of writes went out, by `CountOf.key`: learnt by `known` once the transaction commits.
   let answered = new Map<string, { of: CountOf; count: number }>();
   // Keys this transaction reserved: reading one back needs no check, and its answer is known.
   const reservedHere = new Map<string, StoredResult>();
@@ -65,7 +65,7 @@ export function transactionOn(
     answered = new Map();
     return read<R>(statement, [...writes, ...values]);
   };
-  const guess = (of: CountOf) => answered.get(countKey(of))?.count ?? known.guess(of);
+  const guess = (of: CountOf) => answered.get(of.key)?.count ?? known.guess(of);
 
   const tx: StoreTransaction = {
     findResult: async (key) => {
@@ -80,12 +80,7 @@ export function transactionOn(
       return (row?.result ?? undefined) as Awaited<ReturnType<StoreTransaction["findResult"]>>;
     },
     countSends: async ({ template, ticketId, runId, since, limits }) => {
-      const of = {
-        ticket: { kind: "ticket", template, ticketId },
-        day: { kind: "day", template, minute: minuteOf(since) },
-        run: { kind: "run", runId },
-      } as const;
-      const dimensions = ["ticket", "day", "run"] as const;
+      const of = countsOf(template, ticketId, runId, minuteOf(since));
       const own = {
         ticket: pending.unwrittenOf(of.ticket),
         day: pending.unwrittenOf(of.day),
@@ -98,7 +93,12 @@ export function transactionOn(
       let db: SendCounts;
       if (
         checked &&
-        dimensions.every((d) => guessed[d] !== undefined && (guessed[d] as number) + own[d] < limits[d])
+        guessed.ticket !== undefined &&
+        guessed.day !== undefined &&
+        guessed.run !== undefined &&
+        guessed.ticket + own.ticket < limits.ticket &&
+        guessed.day + own.day < limits.day &&
+        guessed.run + own.run < limits.run
       ) {
         db = guessed as SendCounts;
       } else {
@@ -114,7 +114,7 @@ export function transactionOn(
         db = { ticket: Number(row?.ticket), day: Number(row?.day), run: Number(row?.run) };
       }
       for (const d of dimensions) {
-        answered.set(countKey(of[d]), { of: of[d], count: db[d] });
+        answered.set(of[d].key, { of: of[d], count: db[d] });
         const limit = limits?.[d];
         if (checked && limit !== undefined && Number.isFinite(limit)) {
           const below = Math.ceil(limit - own[d]);
@@ -238,6 +238,8 @@ export function transactionOn(
     },
   };
 }
+
+const dimensions = ["ticket", "day", "run"] as const;
 
 function checkedId(table: string, id: string): string {
   const param = idParam(id);

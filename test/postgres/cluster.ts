@@ -7,7 +7,7 @@
  * /usr/lib/postgresql/<version>/bin and /usr/local/pgsql/bin.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -74,6 +74,8 @@ export interface Cluster {
   /** Stops the server; `mode` "immediate" is a crash (recovery runs on the next start). */
   stopServer(mode?: "fast" | "immediate"): Promise<void>;
   startServer(): Promise<void>;
+  /** The server's process id while it runs (its backends are its children), from postmaster.pid. */
+  serverPid(): number | undefined;
   /** Stops the server and deletes the cluster. */
   destroy(): Promise<void>;
 }
@@ -161,6 +163,14 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
     startServer: async () => {
       await pgCtl(["-w", "-t", "60", "start"]);
       running = true;
+    },
+    serverPid: () => {
+      try {
+        const pid = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+        return Number.isSafeInteger(pid) && pid > 0 ? pid : undefined;
+      } catch {
+        return undefined;
+      }
     },
     destroy: async () => {
       if (running) await pgCtl(["-w", "-m", "immediate", "stop"]).catch(() => undefined);
