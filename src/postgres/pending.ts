@@ -44,12 +44,13 @@ export class Pending {
     const key = allowed ? of.key : `${of.key}\u0000refused`;
     const known = this.expected.get(key);
     if (known === undefined) {
+      // Fields a kind has not are left out (null in `apply`): less JSON to write and parse.
       this.expected.set(key, {
         kind: of.kind,
-        template: "template" in of ? of.template : null,
-        ticket_id: "ticketId" in of ? of.ticketId : null,
-        run_id: "runId" in of ? of.runId : null,
-        minute: "minute" in of ? of.minute : null,
+        template: "template" in of ? of.template : undefined,
+        ticketId: "ticketId" in of ? of.ticketId : undefined,
+        runId: "runId" in of ? of.runId : undefined,
+        minute: "minute" in of ? of.minute : undefined,
         below,
         allowed,
       });
@@ -59,6 +60,7 @@ export class Pending {
     }
   }
 
+  /** A new row, as the store's record with its id (field names as in store.ts; `apply` maps them). */
   insert(table: "audit" | "outbound" | "queue", row: Fields): void {
     this[table].push(row);
     this.size += 1;
@@ -66,12 +68,12 @@ export class Pending {
 
   /** A reservation, counted at once in the counts it is part of (see `unwrittenOf`). */
   reserve(
-    row: { key: string; template: string; ticket_id: string; run_id: string; at: number; result: unknown },
+    row: { key: string; template: string; ticketId: string; runId: string; at: number; result: unknown },
     minute: number,
   ): void {
     this.reservations.push(row);
     this.size += 1;
-    const counts = countsOf(row.template, row.ticket_id, row.run_id, minute);
+    const counts = countsOf(row.template, row.ticketId, row.runId, minute);
     for (const { key } of [counts.ticket, counts.run])
       this.unwrittenCounts.set(key, (this.unwrittenCounts.get(key) ?? 0) + 1);
     const minutes = this.unwrittenMinutes.get(row.template);
@@ -84,12 +86,11 @@ export class Pending {
     const columns = table === "outbound" ? outboundUpdatable : queueUpdatable;
     const c: Fields = {};
     for (const [field, value] of Object.entries(change)) {
-      const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
-      if (column === undefined)
+      if (!Object.hasOwn(columns, field))
         throw new FormletterError("store_invalid", `postgresStore: ${table}.${field} cannot be changed`);
       // A json column's value travels as its JSON text (see `apply`).
-      c[column] =
-        value === undefined || value === null ? null : column === "draft" ? JSON.stringify(value) : value;
+      c[field] =
+        value === undefined || value === null ? null : field === "draft" ? JSON.stringify(value) : value;
     }
     const row = `${table}\u0000${id}`;
     const merged = this.updates.get(row);

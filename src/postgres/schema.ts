@@ -1,3 +1,5 @@
+import { outboundUpdatable, queueUpdatable } from "./rows.js";
+
 /**
  * The Postgres schema, as numbered migrations. Each migration is SQL for one schema (a name
  * `postgresStore` validated); a schema records the versions applied to it in its `migrations` table,
@@ -141,13 +143,13 @@ export const migrations: readonly ((schema: string) => string)[] = [
       RETURN;
     END IF;
     PERFORM ${lock};
-    SELECT x.kind, coalesce(x.ticket_id, x.run_id, x.template) AS of INTO bad
-    FROM json_to_recordset(p_expected) AS x(kind text, template text, ticket_id text, run_id text,
+    SELECT x.kind, coalesce(x."ticketId", x."runId", x.template) AS of INTO bad
+    FROM json_to_recordset(p_expected) AS x(kind text, template text, "ticketId" text, "runId" text,
       minute bigint, below bigint, allowed boolean)
     WHERE (CASE x.kind
         WHEN 'ticket' THEN
-          (SELECT count(*) FROM ${s}.reservations r WHERE r.template = x.template AND r.ticket_id = x.ticket_id)
-        WHEN 'run' THEN (SELECT count(*) FROM ${s}.reservations r WHERE r.run_id = x.run_id)
+          (SELECT count(*) FROM ${s}.reservations r WHERE r.template = x.template AND r.ticket_id = x."ticketId")
+        WHEN 'run' THEN (SELECT count(*) FROM ${s}.reservations r WHERE r.run_id = x."runId")
         ELSE (SELECT coalesce(sum(c.n), 0) FROM ${s}.send_counts c WHERE c.template = x.template AND c.minute >= x.minute)
       END < x.below) <> x.allowed
     LIMIT 1;
@@ -174,19 +176,20 @@ export const migrations: readonly ((schema: string) => string)[] = [
     -- json columns are read as json (kept exactly as sent), through json_value (see Pending).
     IF p_audit IS NOT NULL THEN
       INSERT INTO ${s}.audit (id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data)
-      SELECT id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, ${s}.json_value(data)
-      FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, ticket_id text, run_id text,
+      SELECT id, at, type, "ticketId", "runId", template, outcome, reason, key, actor, ${s}.json_value(data)
+      FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, "ticketId" text, "runId" text,
         template text, outcome text, reason text, key text, actor text, data json);
     END IF;
     IF p_queue IS NOT NULL THEN
       INSERT INTO ${s}.queue (id, status, reason, ticket_id, run_id, template, detail, key, draft, note,
         created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
-      SELECT id, status, reason, ticket_id, run_id, template, detail, key, ${s}.json_value(draft), note,
-        created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id
-      FROM json_to_recordset(p_queue) AS r(id bigint, status text, reason text, ticket_id text, run_id text,
-        template text, detail text, key text, draft json, note text, created_at bigint, claimed_by text,
-        claimed_at bigint, closed_by text, closed_at bigint, resolution text, close_note text,
-        audit_id text, outbound_id text);
+      SELECT id, status, reason, "ticketId", "runId", template, detail, key, ${s}.json_value(draft), note,
+        "createdAt", "claimedBy", "claimedAt", "closedBy", "closedAt", resolution, "closeNote", "auditId",
+        "outboundId"
+      FROM json_to_recordset(p_queue) AS r(id bigint, status text, reason text, "ticketId" text, "runId" text,
+        template text, detail text, key text, draft json, note text, "createdAt" bigint, "claimedBy" text,
+        "claimedAt" bigint, "closedBy" text, "closedAt" bigint, resolution text, "closeNote" text,
+        "auditId" text, "outboundId" text);
     END IF;
     -- Everything that writes reservations or outbound rows holds the decision lock: while a transaction
     -- holds it, the keys and counts it relies on cannot change but by its own writes.
@@ -198,17 +201,17 @@ export const migrations: readonly ((schema: string) => string)[] = [
     IF p_outbound IS NOT NULL THEN
       INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
         lease_until, delivered_at, receipt_id, body_sha256)
-      SELECT id, key, ticket_id, run_id, template, ${s}.json_value(message), status, attempts, created_at,
-        lease_until, delivered_at, receipt_id, body_sha256
-      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, ticket_id text, run_id text, template text,
-        message json, status text, attempts integer, created_at bigint, lease_until bigint,
-        delivered_at bigint, receipt_id text, body_sha256 text);
+      SELECT id, key, "ticketId", "runId", template, ${s}.json_value(message), status, attempts, "createdAt",
+        "leaseUntil", "deliveredAt", "receiptId", "bodySha256"
+      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, "ticketId" text, "runId" text, template text,
+        message json, status text, attempts integer, "createdAt" bigint, "leaseUntil" bigint,
+        "deliveredAt" bigint, "receiptId" text, "bodySha256" text);
     END IF;
     IF p_reservations IS NOT NULL THEN
       WITH reserved AS (
         INSERT INTO ${s}.reservations (key, template, ticket_id, run_id, at, result)
-        SELECT key, template, ticket_id, run_id, at, ${s}.json_value(result)
-        FROM json_to_recordset(p_reservations) AS r(key text, template text, ticket_id text, run_id text,
+        SELECT key, template, "ticketId", "runId", at, ${s}.json_value(result)
+        FROM json_to_recordset(p_reservations) AS r(key text, template text, "ticketId" text, "runId" text,
           at bigint, result json)
         RETURNING template, at
       )
@@ -218,20 +221,8 @@ export const migrations: readonly ((schema: string) => string)[] = [
     END IF;
     IF p_updates IS NOT NULL THEN
       -- A field the change names is set (to null when it is null); a field it leaves out is kept.
-      WITH u AS (
-        SELECT (value->>'id')::bigint AS id, value->'c' AS c FROM jsonb_array_elements(p_updates)
-        WHERE value->>'t' = 'outbound'
-      )
-      UPDATE ${s}.outbound AS o SET ${assignments("o", outboundTypes)}
-      FROM u WHERE o.id = u.id;
-      GET DIAGNOSTICS updated = ROW_COUNT;
-      WITH u AS (
-        SELECT (value->>'id')::bigint AS id, value->'c' AS c FROM jsonb_array_elements(p_updates)
-        WHERE value->>'t' = 'queue'
-      )
-      UPDATE ${s}.queue AS o SET ${assignments("o", queueTypes)}
-      FROM u WHERE o.id = u.id;
-      GET DIAGNOSTICS more = ROW_COUNT;
+${updateRows(s, "outbound", outboundUpdatable, "updated")}
+${updateRows(s, "queue", queueUpdatable, "more")}
       IF updated + more <> jsonb_array_length(p_updates) THEN
         SELECT (value->>'t') || ' row ' || (value->>'id') INTO missing FROM jsonb_array_elements(p_updates)
         WHERE NOT EXISTS (SELECT FROM ${s}.outbound o WHERE value->>'t' = 'outbound' AND o.id = (value->>'id')::bigint)
@@ -292,49 +283,40 @@ export const migrations: readonly ((schema: string) => string)[] = [
   },
 ];
 
-/** The SQL type of each column `apply` may update, by column. */
-const outboundTypes: Readonly<Record<string, string>> = {
-  ticket_id: "text",
-  run_id: "text",
-  template: "text",
-  status: "text",
+/** Columns `apply` may update whose type is not text. */
+const columnTypes: Readonly<Record<string, string>> = {
   attempts: "integer",
   created_at: "bigint",
   lease_until: "bigint",
   delivered_at: "bigint",
-  receipt_id: "text",
-  body_sha256: "text",
-};
-const queueTypes: Readonly<Record<string, string>> = {
-  status: "text",
-  reason: "text",
-  ticket_id: "text",
-  run_id: "text",
-  template: "text",
-  detail: "text",
-  key: "text",
+  claimed_at: "bigint",
+  closed_at: "bigint",
   // Travels as its JSON text (see Pending.update).
   draft: "json",
-  note: "text",
-  created_at: "bigint",
-  claimed_by: "text",
-  claimed_at: "bigint",
-  closed_by: "text",
-  closed_at: "bigint",
-  resolution: "text",
-  close_note: "text",
-  audit_id: "text",
-  outbound_id: "text",
 };
 
-/** `SET` assignments from a change `u.c`: a column it names takes its value, the others stay. */
-function assignments(table: string, columns: Readonly<Record<string, string>>): string {
-  return Object.entries(columns)
-    .map(([column, type]) => {
-      const value = type === "text" ? `u.c->>'${column}'` : `(u.c->>'${column}')::${type}`;
-      return `${column} = CASE WHEN u.c ? '${column}' THEN ${value} ELSE ${table}.${column} END`;
-    })
-    .join(", ");
+/**
+ * The statement that applies the changes of `table` in `p_updates` (by field name; see Pending.update)
+ * and stores how many rows it changed in `counted`.
+ */
+function updateRows(
+  s: string,
+  table: "outbound" | "queue",
+  fields: Readonly<Record<string, string>>,
+  counted: string,
+): string {
+  const assignments = Object.entries(fields).map(([field, column]) => {
+    const type = columnTypes[column];
+    const value = type === undefined ? `u.c->>'${field}'` : `(u.c->>'${field}')::${type}`;
+    return `${column} = CASE WHEN u.c ? '${field}' THEN ${value} ELSE t.${column} END`;
+  });
+  return `      WITH u AS (
+        SELECT (value->>'id')::bigint AS id, value->'c' AS c FROM jsonb_array_elements(p_updates)
+        WHERE value->>'t' = '${table}'
+      )
+      UPDATE ${s}.${table} AS t SET ${assignments.join(", ")}
+      FROM u WHERE t.id = u.id;
+      GET DIAGNOSTICS ${counted} = ROW_COUNT;`;
 }
 
 /**

@@ -124,54 +124,18 @@ export function transactionOn(
       return { ticket: db.ticket + own.ticket, day: db.day + own.day, run: db.run + own.run };
     },
     reserve: async (entry) => {
-      pending.reserve(
-        {
-          key: entry.key,
-          template: entry.template,
-          ticket_id: entry.ticketId,
-          run_id: entry.runId,
-          at: entry.at,
-          result: entry.result,
-        },
-        minuteOf(entry.at),
-      );
+      pending.reserve(entry, minuteOf(entry.at));
       // A second reserve of the key fails in the database; the first result is the one read back.
       if (!reservedHere.has(entry.key)) reservedHere.set(entry.key, entry.result);
     },
     appendAudit: async (event) => {
       const id = await ids.take(conn);
-      pending.insert("audit", {
-        id,
-        at: event.at,
-        type: event.type,
-        ticket_id: event.ticketId,
-        run_id: event.runId,
-        template: event.template,
-        outcome: event.outcome,
-        reason: event.reason,
-        key: event.key,
-        actor: event.actor,
-        data: event.data,
-      });
+      pending.insert("audit", { id, ...event });
       return id;
     },
     addOutbound: async (row) => {
       const id = await ids.take(conn);
-      pending.insert("outbound", {
-        id,
-        key: row.key,
-        ticket_id: row.ticketId,
-        run_id: row.runId,
-        template: row.template,
-        message: row.message,
-        status: row.status,
-        attempts: row.attempts,
-        created_at: row.createdAt,
-        lease_until: row.leaseUntil,
-        delivered_at: row.deliveredAt,
-        receipt_id: row.receiptId,
-        body_sha256: row.bodySha256,
-      });
+      pending.insert("outbound", { id, ...row });
       return id;
     },
     getOutbound: async (id) => {
@@ -182,27 +146,7 @@ export function transactionOn(
     updateOutbound: async (id, change) => pending.update("outbound", checkedId("outbound", id), change),
     addQueueItem: async (item) => {
       const id = await ids.take(conn);
-      pending.insert("queue", {
-        id,
-        status: item.status,
-        reason: item.reason,
-        ticket_id: item.ticketId,
-        run_id: item.runId,
-        template: item.template,
-        detail: item.detail,
-        key: item.key,
-        draft: item.draft,
-        note: item.note,
-        created_at: item.createdAt,
-        claimed_by: item.claimedBy,
-        claimed_at: item.claimedAt,
-        closed_by: item.closedBy,
-        closed_at: item.closedAt,
-        resolution: item.resolution,
-        close_note: item.closeNote,
-        audit_id: item.auditId,
-        outbound_id: item.outboundId,
-      });
+      pending.insert("queue", { id, ...item });
       return id;
     },
     getQueueItem: async (id) => {

@@ -1,10 +1,11 @@
-import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuditEvent, createOutbox, type QueueItem } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
+import { recoveryTransport } from "../fixtures/crash-work.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";
 import { completeLines, startWorker, waitUntil } from "./processes.js";
 
@@ -90,16 +91,7 @@ describe("a process killed with SIGKILL while it handles tickets", () => {
         catalog: propertyCatalog,
         load: loadTicket,
         store,
-        transports: {
-          email: {
-            name: "recovery",
-            deliver: async (_message, { key }) => {
-              appendFileSync(flushFile, `${key}\n`);
-              recovered.push(key);
-              return { id: `recovered-${recovered.length}` };
-            },
-          },
-        },
+        transports: { email: recoveryTransport(recovered, flushFile) },
         clock: () => Date.now() + leaseMs + 60_000,
       });
 

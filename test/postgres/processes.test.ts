@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AuditEvent, createOutbox, type QueueItem } from "../../src/index.js";
 import { type PostgresStore, postgresStore } from "../../src/postgres/index.js";
+import { recoveryTransport } from "../fixtures/crash-work.js";
 import {
   accessChoices,
   loadTicket,
@@ -349,15 +350,7 @@ describe.skipIf(!available)("several processes on one Postgres database", () => 
         catalog: propertyCatalog,
         load: loadTicket,
         store,
-        transports: {
-          email: {
-            name: "recovery",
-            deliver: async (_message, { key }) => {
-              recovered.push(key);
-              return { id: `recovered-${recovered.length}` };
-            },
-          },
-        },
+        transports: { email: recoveryTransport(recovered) },
         clock: () => Date.now() + leaseMs + 60_000,
       });
       expect(await outbox.flush(), summary).toEqual({ delivered: pending.length, failed: 0 });
