@@ -13,7 +13,7 @@ export const records = defineRecords(
 
 const { slot } = records;
 
-export const catalog = createCatalog(records, [
+const templates = [
   defineTemplate(records, {
     id: "tracking_request",
     description: "Ask the seller for the tracking number of an order",
@@ -28,10 +28,19 @@ export const catalog = createCatalog(records, [
     },
     limits: { perTicket: 1, perDay: 100_000_000 },
   }),
-]);
+];
 
-/** The records of ticket number `n`, and the proposal a model would make for it. */
-export function ticket(n: number) {
+export const catalog = createCatalog(records, templates);
+
+/**
+ * The same catalog as the model's side of a deployment has it (an agent process making tools): tickets
+ * made with it leave `catalog`'s handle cache cold, so handle() computes handles as it would for a
+ * ticket it has not seen.
+ */
+export const modelCatalog = createCatalog(records, templates);
+
+/** The records of ticket number `n`, and the proposal a model would make for it (handles from `side`). */
+export function ticket(n: number, side = catalog) {
   const ticketId = `T-${n}`;
   const records = {
     ticketId,
@@ -41,7 +50,7 @@ export function ticket(n: number) {
     items: [{ id: `i${n}`, orderId: `o${n}`, title: "Brass desk lamp with linen shade" }],
     sellers: [{ id: `s${n % 50}`, email: `shop${n % 50}@example.com` }],
   };
-  const handles = catalog.handles(records);
+  const handles = side.handles(records);
   const output = { template: "tracking_request", slots: { order: handles.get("orders", `o${n}`) } };
   return { ticketId, records, output };
 }
