@@ -119,6 +119,18 @@ export class Pending {
   }
 
   /**
+   * The keys taken as new for `apply` to check, or null. A key reserved in the same batch needs no look-up
+   * of its own: inserting its reservation fails on the primary key if another transaction reserved it
+   * (a unique violation, which the store takes as it takes a failed check).
+   */
+  private keysToCheck(): string[] | null {
+    if (this.keys.length === 0) return null;
+    const reserved = new Set(this.reservations.map((row) => row.key));
+    const keys = this.keys.filter((key) => !reserved.has(key));
+    return keys.length > 0 ? keys : null;
+  }
+
+  /**
    * The writes as the seven parameters of `apply` (keys, then JSON arrays of audit events, outbound
    * rows, queue items, reservations, updates and expected counts; null where there are none); the next
    * writes start afresh.
@@ -137,7 +149,7 @@ export class Pending {
       );
     };
     const batch: [string[] | null, ...(string | null)[]] = [
-      this.keys.length > 0 ? this.keys : null,
+      this.keysToCheck(),
       json(this.audit, "data"),
       json(this.outbound, "message"),
       json(this.queue, "draft"),

@@ -195,7 +195,7 @@ export function postgresStore(
           return result;
         } catch (error) {
           await open.rollback();
-          if (!again && isStaleRead(conn.firstFailure) && !conn.broken) {
+          if (!again && isStaleRead(conn.firstFailure, optimistic) && !conn.broken) {
             misses = Math.min(misses + 1, 6);
             carefulFor = 2 ** misses;
             conn.reset();

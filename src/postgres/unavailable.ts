@@ -64,7 +64,12 @@ export function isContention(error: unknown): boolean {
   return code === "40P01" || code === "40001";
 }
 
-/** True for the failed check of an answer given without reading (see `apply`): run the transaction again. */
-export function isStaleRead(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === staleReadState;
+/**
+ * True for the failed check of an answer given without reading (see `apply`): run the transaction again.
+ * In an optimistic transaction a unique violation is one too: a key it took as new, and reserved, was
+ * reserved by another transaction first (see Pending.keysToCheck).
+ */
+export function isStaleRead(error: unknown, optimistic: boolean): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === staleReadState || (optimistic && code === "23505");
 }

@@ -250,6 +250,36 @@ describe.skipIf(!available)("postgresStore", () => {
       }
     });
 
+    it("a key taken as new and reserved, but reserved first by another instance, makes the transaction read again", async () => {
+      const schema = freshSchema("reserved_first");
+      const a = open(schema);
+      const b = open(schema);
+      try {
+        await a.ready();
+        const seen: unknown[] = [];
+        const outcome = await a.transaction(async (tx) => {
+          const prior = await tx.findResult("fl_first");
+          seen.push(prior);
+          if (seen.length === 1)
+            await b.transaction((other) => other.reserve(reservation("fl_first", { runId: "run-b" })));
+          if (prior !== undefined) return "duplicate";
+          // Nothing read in between: the key is checked only when the reservation is written.
+          await tx.reserve(reservation("fl_first", { runId: "run-a" }));
+          return "reserved";
+        });
+        expect(outcome).toBe("duplicate");
+        expect(seen).toHaveLength(2);
+        expect(
+          await a.transaction((tx) =>
+            tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-a", since: t0 }),
+          ),
+        ).toEqual({ ticket: 1, day: 1, run: 0 });
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
     describe("send counts answered from what this instance knew, checked against the limits at commit", () => {
       const limits = { ticket: 1, day: 3, run: 10 };
       const count = (tx: StoreTransaction, ticketId: string, runId: string) =>
