@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFormletterError, type StoreTransaction } from "../../src/index.js";
-import { postgresStore, StoreUnavailableError } from "../../src/postgres/index.js";
+import { type PostgresStore, postgresStore, StoreUnavailableError } from "../../src/postgres/index.js";
 import { schemaVersion } from "../../src/postgres/schema.js";
 import { auditEvent, collect, outboundRow, queueItem, reservation, t0 } from "../store/conformance.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
@@ -20,6 +20,18 @@ describe.skipIf(!available)("postgresStore", () => {
     await cluster?.destroy();
   });
 
+  /** Two stores on one new schema, as two instances would have; both closed after `body`. */
+  const twoInstances = async (name: string, body: (a: PostgresStore, b: PostgresStore) => Promise<void>) => {
+    const schema = freshSchema(name);
+    const a = open(schema);
+    const b = open(schema);
+    try {
+      await body(a, b);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  };
   const open = (schema = freshSchema(), options: { retryUnavailableMs?: number } = {}) =>
     postgresStore({ connectionString: cluster.url() }, { schema, ...options });
   const versions = async (schema: string) =>
@@ -187,10 +199,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("lists the queue in creation order across instances, though ids are drawn in blocks", async () => {
-      const schema = freshSchema("order");
-      const a = open(schema);
-      const b = open(schema);
-      try {
+      await twoInstances("order", async (a, b) => {
         // Each store draws its own block of ids: b's first item has a larger id than a's second.
         const created: string[] = [];
         for (const store of [a, b, a, b, a]) {
@@ -207,19 +216,13 @@ describe.skipIf(!available)("postgresStore", () => {
           cursor = page.nextCursor;
         } while (cursor !== undefined);
         expect(paged).toEqual(created);
-      } finally {
-        await a.close();
-        await b.close();
-      }
+      });
     });
   });
 
   describe("locks", () => {
     it("an idempotency key taken as new but reserved meanwhile by another instance is read again", async () => {
-      const schema = freshSchema("optimistic");
-      const a = open(schema);
-      const b = open(schema);
-      try {
+      await twoInstances("optimistic", async (a, b) => {
         await a.ready();
         await b.ready();
         const seen: unknown[] = [];
@@ -244,17 +247,11 @@ describe.skipIf(!available)("postgresStore", () => {
             tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-b", since: t0 }),
           ),
         ).toEqual({ ticket: 1, day: 1, run: 1 });
-      } finally {
-        await a.close();
-        await b.close();
-      }
+      });
     });
 
     it("a key taken as new and reserved, but reserved first by another instance, makes the transaction read again", async () => {
-      const schema = freshSchema("reserved_first");
-      const a = open(schema);
-      const b = open(schema);
-      try {
+      await twoInstances("reserved_first", async (a, b) => {
         await a.ready();
         const seen: unknown[] = [];
         const outcome = await a.transaction(async (tx) => {
@@ -274,10 +271,7 @@ describe.skipIf(!available)("postgresStore", () => {
             tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-a", since: t0 }),
           ),
         ).toEqual({ ticket: 1, day: 1, run: 0 });
-      } finally {
-        await a.close();
-        await b.close();
-      }
+      });
     });
 
     describe("send counts answered from what this instance knew, checked against the limits at commit", () => {
@@ -293,10 +287,7 @@ describe.skipIf(!available)("postgresStore", () => {
       };
 
       it("an answer another instance's send moved across a limit is read again", async () => {
-        const schema = freshSchema("guessed");
-        const a = open(schema);
-        const b = open(schema);
-        try {
+        await twoInstances("guessed", async (a, b) => {
           // a learns that T-1 and run-x have no sends…
           expect(await a.transaction((tx) => count(tx, "T-1", "run-x"))).toEqual({
             ticket: 0,
@@ -315,17 +306,11 @@ describe.skipIf(!available)("postgresStore", () => {
           expect(result).toEqual({ ticket: 1, day: 1, run: 1 });
           expect(seen.length, "the transaction ran again after the check failed").toBe(2);
           expect(await a.transaction((tx) => tx.findResult("fl_a"))).toBeUndefined();
-        } finally {
-          await a.close();
-          await b.close();
-        }
+        });
       });
 
       it("another instance's sends that leave every answer on its side of the limit do not fail the check", async () => {
-        const schema = freshSchema("same_side");
-        const a = open(schema);
-        const b = open(schema);
-        try {
+        await twoInstances("same_side", async (a, b) => {
           await a.transaction((tx) => count(tx, "T-1", "run-x"));
           // b sends on another ticket: the day count moves from 0 to 1, still below 3 with a's send.
           await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-2", runId: "run-y" })));
@@ -343,10 +328,7 @@ describe.skipIf(!available)("postgresStore", () => {
               tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-x", since: t0 - 1 }),
             ),
           ).toEqual({ ticket: 1, day: 2, run: 1 });
-        } finally {
-          await a.close();
-          await b.close();
-        }
+        });
       });
 
       it("never lets the day limit pass when instances race for its last sends", async () => {
@@ -377,10 +359,7 @@ describe.skipIf(!available)("postgresStore", () => {
       });
 
       it("a refusal states the count read from the database, not a guess", async () => {
-        const schema = freshSchema("refusal");
-        const a = open(schema);
-        const b = open(schema);
-        try {
+        await twoInstances("refusal", async (a, b) => {
           for (const ticket of ["T-1", "T-2", "T-3"])
             await a.transaction((tx) => sendIfAllowed(tx, ticket, `run-${ticket}`, `fl_${ticket}`));
           // a knows the day's limit of 3 is reached; b sends once more all the same (as an approval can).
@@ -388,10 +367,7 @@ describe.skipIf(!available)("postgresStore", () => {
           const counts = await a.transaction((tx) => sendIfAllowed(tx, "T-5", "run-z", "fl_T-5"));
           expect(counts).toEqual({ ticket: 0, day: 4, run: 0 });
           expect(await a.transaction((tx) => tx.findResult("fl_T-5"))).toBeUndefined();
-        } finally {
-          await a.close();
-          await b.close();
-        }
+        });
       });
     });
 
