@@ -110,6 +110,7 @@ export type {
   SlotContext,
 } from "./slots.js";
 export { chosenRecord } from "./slots.js";
+export { memoryStore } from "./store/memory.js";
 export type {
   AuditEvent,
   AuditFilter,
@@ -124,8 +125,7 @@ export type {
   Store,
   StoredResult,
   StoreTransaction,
-} from "./store/index.js";
-export { memoryStore } from "./store/index.js";
+} from "./store/store.js";
 export type { CompiledField, CompiledSlot, Template, TemplateConfig, TemplateLimits } from "./template.js";
 export { defineTemplate } from "./template.js";
 export type { PreparedCollection, PreparedTicket, PrepareResult } from "./ticket.js";

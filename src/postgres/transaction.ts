@@ -66,6 +66,19 @@ export function transactionOn(
     return read<R>(statement, [...writes, ...values]);
   };
   const guess = (of: CountOf) => answered.get(of.key)?.count ?? known.guess(of);
+  // The counts as this instance knows them, if it knows all three and they allow one more send.
+  const guessWithin = (
+    of: ReturnType<typeof countsOf>,
+    own: SendCounts,
+    limits: SendCounts,
+  ): SendCounts | undefined => {
+    const counts = { ticket: guess(of.ticket), day: guess(of.day), run: guess(of.run) };
+    for (const d of dimensions) {
+      const count = counts[d];
+      if (count === undefined || count + own[d] >= limits[d]) return undefined;
+    }
+    return counts as SendCounts;
+  };
 
   const tx: StoreTransaction = {
     findResult: async (key) => {
@@ -89,19 +102,8 @@ export function transactionOn(
       // Checked at commit rather than read under the lock: only when the caller says what the counts
       // are compared with.
       const checked = optimistic && limits !== undefined;
-      const guessed = { ticket: guess(of.ticket), day: guess(of.day), run: guess(of.run) };
-      let db: SendCounts;
-      if (
-        checked &&
-        guessed.ticket !== undefined &&
-        guessed.day !== undefined &&
-        guessed.run !== undefined &&
-        guessed.ticket + own.ticket < limits.ticket &&
-        guessed.day + own.day < limits.day &&
-        guessed.run + own.run < limits.run
-      ) {
-        db = guessed as SendCounts;
-      } else {
+      let db = checked ? guessWithin(of, own, limits) : undefined;
+      if (db === undefined) {
         // A guess that would refuse is read again, so a refusal states a real count.
         const [row] = await read<{ ticket: string; day: string; run: string }>(statements.countSends, [
           checked ? null : pending.takeKeys(),
