@@ -1,4 +1,5 @@
 import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
+import { snippet } from "../transport/snippet.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
 /** How deliveries are retried. */
@@ -37,20 +38,21 @@ export async function deliverRow(
   const started = clock();
   const errors: string[] = [];
   const first = row.attempts + 1;
-  for (let attempt = first; attempt < first + retry.attempts; attempt++) {
+  // retry.attempts ≥ 1 (checked by createOutbox): the last try always returns.
+  const last = first + retry.attempts - 1;
+  for (let attempt = first; ; attempt++) {
     try {
       const receipt = await transport.deliver(row.message, { key: row.key, attempt });
       const receiptId = typeof receipt?.id === "string" ? receipt.id.slice(0, 200) : "";
       return { status: "delivered", attempts: attempt, receiptId, ms: clock() - started, errors };
     } catch (error) {
       errors.push(describeError(error));
-      if (!isRetryable(error) || attempt === first + retry.attempts - 1) {
+      if (!isRetryable(error) || attempt >= last) {
         return { status: "failed", attempts: attempt, ms: clock() - started, errors };
       }
       await sleep(backoff(attempt - first + 1, retry));
     }
   }
-  return { status: "failed", attempts: row.attempts, ms: clock() - started, errors };
 }
 
 /**
@@ -132,6 +134,5 @@ function sleep(ms: number): Promise<void> {
 
 /** A short, single-line description of a transport error for the audit log. */
 function describeError(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return text.replace(/\s+/g, " ").slice(0, 300);
+  return snippet(error instanceof Error ? `${error.name}: ${error.message}` : String(error), 300);
 }

@@ -4,6 +4,7 @@ import { FormletterError } from "../errors.js";
 import { parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store } from "../store/store.js";
+import { snippet } from "../transport/snippet.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
@@ -122,9 +123,23 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const deliver = async (
     row: OutboundRow,
   ): Promise<DeliveryOutcome & { queueItemId: string | undefined }> => {
-    const transport = transports[row.message.channel] as Transport;
-    const outcome = await deliverRow(row, transport, retry, clock);
-    const queueItemId = await batcher.run((tx) => settleDelivery(tx, row, outcome, clock(), transport.name));
+    // A row another catalog (or an earlier version of this one) wrote may be on a channel this outbox has
+    // no transport for: it fails to a person, with the message attached, rather than failing flush().
+    const transport = transports[row.message.channel] as Transport | undefined;
+    const outcome: DeliveryOutcome =
+      transport === undefined
+        ? {
+            status: "failed",
+            attempts: row.attempts,
+            ms: 0,
+            errors: [
+              `no transport for channel "${row.message.channel}": add transports.${row.message.channel} to createOutbox`,
+            ],
+          }
+        : await deliverRow(row, transport, retry, clock);
+    const queueItemId = await batcher.run((tx) =>
+      settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none"),
+    );
     return { ...outcome, queueItemId };
   };
 
@@ -329,7 +344,7 @@ async function loadRecords(
     records = await load(ticketId);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: `the record loader threw: ${reason.replace(/\s+/g, " ").slice(0, 200)}` };
+    return { ok: false, problem: `the record loader threw: ${snippet(reason, 200)}` };
   }
   const loadedId =
     typeof records === "object" && records !== null

@@ -1,12 +1,13 @@
 import { FormletterError } from "../errors.js";
-import type {
-  OutboundRow,
-  QueueFilter,
-  QueueItem,
-  QueuePage,
-  QueueStatus,
-  Store,
-  StoreTransaction,
+import {
+  newOutboundRow,
+  type OutboundRow,
+  type QueueFilter,
+  type QueueItem,
+  type QueuePage,
+  type QueueStatus,
+  type Store,
+  type StoreTransaction,
 } from "../store/store.js";
 import type { Batcher } from "./batcher.js";
 import { bodyHash } from "./record.js";
@@ -147,6 +148,7 @@ export function createQueueOperations(
           );
         }
         const at = clock();
+        const bodySha256 = bodyHash(item.draft);
         let outboundId: string;
         if (item.outboundId !== undefined) {
           // A failed delivery: the same row goes back to pending, so the message keeps its key.
@@ -160,20 +162,18 @@ export function createQueueOperations(
           if (prior?.outboundId !== undefined) {
             outboundId = prior.outboundId;
           } else {
-            outboundId = await tx.addOutbound({
-              key: item.key,
-              ticketId: item.ticketId,
-              runId: item.runId,
-              template: item.template,
-              message: item.draft,
-              status: mode === "shadow" ? "shadow" : "pending",
-              attempts: 0,
-              createdAt: at,
-              leaseUntil: undefined,
-              deliveredAt: undefined,
-              receiptId: undefined,
-              bodySha256: bodyHash(item.draft),
-            });
+            outboundId = await tx.addOutbound(
+              newOutboundRow({
+                key: item.key,
+                ticketId: item.ticketId,
+                runId: item.runId,
+                template: item.template,
+                message: item.draft,
+                status: mode === "shadow" ? "shadow" : "pending",
+                createdAt: at,
+                bodySha256,
+              }),
+            );
             if (prior === undefined) {
               const decision = {
                 outcome: "send" as const,
@@ -202,7 +202,7 @@ export function createQueueOperations(
           resolution: "approved",
           outboundId,
         });
-        await audit(tx, item, by, "approve", { outboundId, bodySha256: bodyHash(item.draft) });
+        await audit(tx, item, by, "approve", { outboundId, bodySha256 });
         return {
           item: (await tx.getQueueItem(id)) as QueueItem,
           approvedNow: true,

@@ -1,6 +1,12 @@
 import { hash } from "node:crypto";
 import type { Decision, EscalateDecision, Message } from "../decision.js";
-import { type OutboundRow, openQueueItem, type StoredResult, type StoreTransaction } from "../store/store.js";
+import {
+  newOutboundRow,
+  type OutboundRow,
+  openQueueItem,
+  type StoredResult,
+  type StoreTransaction,
+} from "../store/store.js";
 import type { Template } from "../template.js";
 import { dayMs, limitProblem } from "./limits.js";
 
@@ -61,8 +67,8 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     limits: { ticket: template.limits.perTicket, day: template.limits.perDay, run: input.maxPerRun },
   });
   const problem = limitProblem(template.id, template.limits, counts, input.maxPerRun, { ticketId, runId });
+  const message = (decision.outcome === "send" ? decision.message : decision.draft) as Message;
   if (problem !== undefined) {
-    const message = decision.outcome === "send" ? decision.message : decision.draft;
     const limited: EscalateDecision = {
       outcome: "escalate",
       reason: "limit_exceeded",
@@ -77,7 +83,6 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     return escalateOnly(tx, input, limited);
   }
 
-  const message = (decision.outcome === "send" ? decision.message : decision.draft) as Message;
   const bodySha256 = bodyHash(message);
   const auditId = await tx.appendAudit({
     ...eventBase(input, decision),
@@ -88,20 +93,17 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   let outboundId: string | undefined;
   let queueItemId: string | undefined;
   if (decision.outcome === "send") {
-    const row: Omit<OutboundRow, "id"> = {
+    const row = newOutboundRow({
       key,
       ticketId,
       runId,
       template: template.id,
       message,
       status: input.mode === "shadow" ? "shadow" : "pending",
-      attempts: 0,
       createdAt: at,
       leaseUntil: input.mode === "shadow" ? undefined : input.leaseUntil,
-      deliveredAt: undefined,
-      receiptId: undefined,
       bodySha256,
-    };
+    });
     outboundId = await tx.addOutbound(row);
     if (input.mode === "live") outbound = { ...row, id: outboundId };
   } else {

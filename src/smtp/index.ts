@@ -13,6 +13,7 @@ import {
   DeliveryError,
   type DeliveryReceipt,
   type Transport,
+  timeoutProblem,
 } from "../transport/transport.js";
 
 /**
@@ -81,9 +82,8 @@ function checkOptions(options: SmtpTransportOptions): number {
     invalid(`port must be a whole number from 1 to 65535, got ${String(options.port)}`);
   }
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
-    invalid(`timeoutMs must be a whole number of milliseconds > 0, got ${String(timeoutMs)}`);
-  }
+  const timeoutInvalid = timeoutProblem(timeoutMs);
+  if (timeoutInvalid !== undefined) invalid(timeoutInvalid);
   return timeoutMs;
 }
 

@@ -198,14 +198,8 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
           return outboundOf({ ...row, lease_until: leaseUntil }) as OutboundRow;
         });
       }),
-    getQueueItem: (id) =>
-      serial(async () =>
-        queueItemOf(statement("SELECT * FROM queue WHERE id = ?").get(id) as Row | undefined),
-      ),
-    getOutbound: (id) =>
-      serial(async () =>
-        outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
-      ),
+    getQueueItem: (id) => serial(() => tx.getQueueItem(id)),
+    getOutbound: (id) => serial(() => tx.getOutbound(id)),
     listQueue: (filter: QueueFilter) =>
       serial(async (): Promise<QueuePage> => {
         const limit = pageSize(filter.limit);
@@ -226,9 +220,10 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
             params.push(value);
           }
         }
-        const rows = db
-          .prepare(`SELECT * FROM queue WHERE ${where.join(" AND ")} ORDER BY id LIMIT ?`)
-          .all(...params, limit + 1) as Row[];
+        const rows = statement(`SELECT * FROM queue WHERE ${where.join(" AND ")} ORDER BY id LIMIT ?`).all(
+          ...params,
+          limit + 1,
+        ) as Row[];
         const items = rows.slice(0, limit).map((row) => queueItemOf(row) as QueueItem);
         return { items, nextCursor: rows.length > limit ? items.at(-1)?.id : undefined };
       }),
@@ -249,7 +244,7 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
           if (filter.ticketId !== undefined) add("ticket_id = ?", filter.ticketId);
           if (filter.type !== undefined) add("type = ?", filter.type);
           const sql = `SELECT * FROM audit ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at, id LIMIT 500`;
-          const page = await serial(async () => db.prepare(sql).all(...params) as Row[]);
+          const page = await serial(async () => statement(sql).all(...params) as Row[]);
           for (const row of page) yield auditEventOf(row);
           const last = page.at(-1);
           if (page.length < 500 || last === undefined) return;

@@ -187,6 +187,18 @@ export function minuteOf(at: number): number {
   return Math.floor(at / 60_000);
 }
 
+/** What a new outbound row needs; attempts, delivery and receipt start empty. */
+export type NewOutboundRow = Pick<
+  OutboundRow,
+  "key" | "ticketId" | "runId" | "template" | "message" | "status" | "createdAt" | "bodySha256"
+> &
+  Partial<Pick<OutboundRow, "leaseUntil">>;
+
+/** A new outbound row, not yet tried. */
+export function newOutboundRow(row: NewOutboundRow): Omit<OutboundRow, "id"> {
+  return { attempts: 0, leaseUntil: undefined, deliveredAt: undefined, receiptId: undefined, ...row };
+}
+
 /** What opening a queue item needs; everything a human does to it later starts empty. */
 export type NewQueueItem = Pick<
   QueueItem,

@@ -43,3 +43,13 @@ export class DeliveryError extends FormletterError {
 export function isRetryable(error: unknown): boolean {
   return error instanceof DeliveryError ? error.retryable : true;
 }
+
+/**
+ * What is wrong with a transport's `timeoutMs`, or undefined: a whole number of milliseconds above 0
+ * that a timer can hold (at most 2^31 − 1).
+ */
+export function timeoutProblem(timeoutMs: unknown): string | undefined {
+  return Number.isInteger(timeoutMs) && (timeoutMs as number) > 0 && (timeoutMs as number) <= 2_147_483_647
+    ? undefined
+    : `timeoutMs must be a whole number of milliseconds > 0, got ${String(timeoutMs)}`;
+}

@@ -2,7 +2,13 @@ import { createHash } from "node:crypto";
 import type { Message } from "../decision.js";
 import { FormletterError } from "../errors.js";
 import { snippet } from "./snippet.js";
-import { type DeliveryContext, DeliveryError, type DeliveryReceipt, type Transport } from "./transport.js";
+import {
+  type DeliveryContext,
+  DeliveryError,
+  type DeliveryReceipt,
+  type Transport,
+  timeoutProblem,
+} from "./transport.js";
 import { signWebhookBody, webhookSignatureHeader } from "./webhook-signature.js";
 
 /**
@@ -151,9 +157,8 @@ export function webhookTransport(options: WebhookTransportOptions): Transport {
     invalid("secret must be at least 16 characters; use e.g. crypto.randomBytes(32).toString('hex')");
   }
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > 2_147_483_647) {
-    invalid(`timeoutMs must be a whole number of milliseconds > 0, got ${String(timeoutMs)}`);
-  }
+  const timeoutInvalid = timeoutProblem(timeoutMs);
+  if (timeoutInvalid !== undefined) invalid(timeoutInvalid);
   const { secret } = options;
   const host = url.host;
 
@@ -181,12 +186,9 @@ export function webhookTransport(options: WebhookTransportOptions): Transport {
         throw requestError(error, host, timeoutMs);
       }
       const { status } = response;
-      if (status >= 200 && status < 300) {
-        // Accepted is accepted: a reply that cannot be read must not cause a second delivery.
-        const reply = await readReply(response).catch(() => "");
-        return { id: receiptId(reply, context.key, context.attempt) };
-      }
+      // Accepted is accepted: a reply that cannot be read must not cause a second delivery.
       const reply = await readReply(response).catch(() => "");
+      if (status >= 200 && status < 300) return { id: receiptId(reply, context.key, context.attempt) };
       const answer = `webhook ${host}: answered ${status}${reply === "" ? "" : `: ${snippet(reply)}`}`;
       if (response.type === "opaqueredirect" || (status >= 300 && status < 400)) {
         throw new DeliveryError(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryTransport, type Transport } from "../../src/index.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
+import { message, outboundRow } from "../store/conformance.js";
 import { auditOf, outboxOver, storeKinds, t0, useStore } from "./harness.js";
 
 const leaseMs = 300_000;
@@ -44,6 +45,22 @@ describe.each(storeKinds)("delivery on the %s store", (kind) => {
     expect(delivery?.data).toMatchObject({ status: "delivered", attempts: 3 });
     expect(delivery?.data.errors).toHaveLength(2);
     expect(result.queueItemId).toBeUndefined();
+  });
+
+  it("a pending row on a channel the outbox has no transport for fails to the queue instead of failing flush()", async () => {
+    const { outbox, transport } = outboxOver(ctx.store);
+    const row = outboundRow({
+      key: "fl_sms_row",
+      message: { ...message(1), channel: "sms", to: "+4915112345678" },
+    });
+    const id = await ctx.store.transaction((tx) => tx.addOutbound(row));
+    expect(await outbox.flush()).toEqual({ delivered: 0, failed: 1 });
+    expect(transport.sent).toHaveLength(0);
+    expect(await ctx.store.getOutbound(id)).toMatchObject({ status: "failed", leaseUntil: undefined });
+    const [item] = (await ctx.store.listQueue({ reason: "delivery_failed" })).items;
+    expect(item).toMatchObject({ outboundId: id, key: "fl_sms_row", draft: row.message });
+    expect(item?.detail).toContain('no transport for channel "sms"');
+    expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
   });
 
   it("retries an unknown error a transport throws", async () => {
