@@ -35,7 +35,8 @@ export function decideProposal(context: DecideContext, output: unknown, ticket: 
   const proposal = parsed.proposal;
   if (proposal.kind === "escalate") return escalation(context, proposal, ticketId);
 
-  const template = lookup(context.templates, proposal.template.trim().toLowerCase());
+  // Names are looked up in Maps only: inherited names such as `__proto__` are just not found.
+  const template = context.templates.get(proposal.template.trim().toLowerCase());
   if (template === undefined) {
     return escalate({
       reason: "unknown_template",
@@ -217,7 +218,7 @@ function resolveSlot(
       if (slot.optional) return { value: undefined, choice: undefined };
       return { reason: "invalid_proposal", detail: `slot "${name}" is missing`, hint: keysHint() };
     }
-    const key = lookup(compiled.keys, choice.trim().toLowerCase());
+    const key = compiled.keys.get(choice.trim().toLowerCase());
     if (key === undefined) {
       return {
         reason: "slot_rejected",
@@ -251,7 +252,7 @@ function resolveSlot(
     };
   }
   const handle = choice.trim().toLowerCase();
-  const record = collection === undefined ? undefined : lookup(collection.byHandle, handle);
+  const record = collection === undefined ? undefined : collection.byHandle.get(handle);
   if (record === undefined) {
     return {
       reason: "record_not_found",
@@ -299,20 +300,21 @@ function formatField(
   slot: string,
 ): string | Escalation {
   const raw = Object.hasOwn(record, field.field) ? record[field.field] : undefined;
-  const where = slot === field.field ? `slot "${slot}"` : `slot "${slot}" (field ${field.field})`;
+  // Named only when something is wrong: the success path builds no strings.
+  const where = () => (slot === field.field ? `slot "${slot}"` : `slot "${slot}" (field ${field.field})`);
   if (raw === undefined || raw === null || raw === "") {
-    return rejected(`${where} of ${template.id} has no value on the chosen record`);
+    return rejected(`${where()} of ${template.id} has no value on the chosen record`);
   }
   const result = field.format.apply(raw, record);
-  if (!result.ok) return rejected(`${where} of ${template.id}: the value ${result.problem}`);
+  if (!result.ok) return rejected(`${where()} of ${template.id}: the value ${result.problem}`);
   const value = sanitizeValue(result.value, {
     multiline: field.format.multiline,
     neutralize: field.format.neutralize,
   });
-  if (value === "") return rejected(`${where} of ${template.id} is empty once cleaned`);
+  if (value === "") return rejected(`${where()} of ${template.id} is empty once cleaned`);
   if (value.length > field.maxLength) {
     return rejected(
-      `${where} of ${template.id} is ${value.length} characters, over its maxLength ${field.maxLength}`,
+      `${where()} of ${template.id} is ${value.length} characters, over its maxLength ${field.maxLength}`,
     );
   }
   return value;
@@ -332,11 +334,6 @@ function recipientOf(template: Template, field: CompiledField, record: AnyRecord
   if (typeof raw !== "string" || !isChatId(raw))
     return fail(`is ${typeof raw === "string" ? "not a chat id" : describeType(raw)}`);
   return raw;
-}
-
-/** Look-ups go through Maps only, so inherited names such as `__proto__` or `constructor` are just not found. */
-function lookup<V>(map: ReadonlyMap<string, V>, key: string): V | undefined {
-  return map.get(key);
 }
 
 function hintOf(hint: string | undefined): { hint?: string } {

@@ -119,7 +119,8 @@ function invalid(detail: string): { ok: false } & ProposalProblem {
   return { ok: false, reason: "invalid_proposal", detail, hint: shape };
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** An object literal's kind of value (not an array, null, or a class instance). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog, defineTemplate, format } from "../src/index.js";
+import { createCatalog, defineTemplate, format, idempotencyKey } from "../src/index.js";
 import {
   catalog,
   clinicTicket,
@@ -15,6 +15,7 @@ import {
   expectSend,
   handlesIn,
 } from "./fixtures/expect.js";
+import { propertyCatalog, propertyTicket, proposal } from "./fixtures/property.js";
 
 const ticket = clinicTicket();
 const h = (collection: string, id: string, t = ticket) => handleOf(t, collection, id);
@@ -502,5 +503,18 @@ describe("optional ref slots", () => {
       optionalCatalog.decide({ template: "follow_up", slots: { clinician: h("clinicians", "C-1") } }, ticket),
       "slot_rejected",
     );
+  });
+});
+
+describe("idempotencyKey", () => {
+  it("gives the key decide() gave a send, from its ticket, template and choices in any order", () => {
+    const ticket = propertyTicket("T-77");
+    const decision = propertyCatalog.decide(proposal("T-77"), ticket);
+    expect(decision.outcome).toBe("send");
+    const choices = decision.choices ?? {};
+    const reversed = Object.fromEntries(Object.entries(choices).reverse());
+    expect(Object.keys(choices).length).toBeGreaterThan(1);
+    expect(idempotencyKey("T-77", decision.template ?? "", reversed)).toBe(decision.key);
+    expect(idempotencyKey("T-78", decision.template ?? "", choices)).not.toBe(decision.key);
   });
 });

@@ -1,4 +1,4 @@
-import { proposalLimits } from "../proposal.js";
+import { isPlainObject, proposalLimits } from "../proposal.js";
 import { noneValue, toolNames } from "./names.js";
 
 /**
@@ -105,10 +105,4 @@ export function readArgs(args: unknown): Args {
     }
   }
   return { ok: true, value: isPlainObject(raw) ? { ...raw } : undefined, raw };
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
