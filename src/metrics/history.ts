@@ -1,3 +1,5 @@
+import { tagLimits } from "../tags.js";
+
 /** One ticket of a history file: the records as loaded, what the model answered, tags and time. */
 export interface HistoryTicket {
   readonly ticketId: string;
@@ -35,7 +37,7 @@ export function parseHistoryLine(text: string): HistoryTicket | { readonly probl
 }
 
 /**
- * String tags only, cut as the outbox cuts them (at most 20, names 40 and values 200 characters), so a
+ * String tags only, cut to the outbox's limits (`tagLimits`: at most 20, names 40 and values 200), so a
  * hostile file cannot make the group keys large. A plain loop: this runs once per line of a replay.
  */
 function tagsOf(value: unknown): Readonly<Record<string, string>> | undefined {
@@ -47,13 +49,13 @@ function tagsOf(value: unknown): Readonly<Record<string, string>> | undefined {
     const tag = (value as Record<string, unknown>)[name];
     if (typeof tag !== "string") continue;
     tags ??= {};
-    const key = name.length > 40 ? name.slice(0, 40) : name;
-    const cut = tag.length > 200 ? tag.slice(0, 200) : tag;
+    const key = name.length > tagLimits.nameLength ? name.slice(0, tagLimits.nameLength) : name;
+    const cut = tag.length > tagLimits.valueLength ? tag.slice(0, tagLimits.valueLength) : tag;
     // Assigning "__proto__" would set the prototype; defineProperty keeps it a plain key.
     if (key === "__proto__")
       Object.defineProperty(tags, key, { value: cut, enumerable: true, writable: true });
     else tags[key] = cut;
-    if (++count === 20) break;
+    if (++count === tagLimits.count) break;
   }
   return tags;
 }

@@ -4,6 +4,7 @@ import { FormletterError } from "../errors.js";
 import { parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store } from "../store/store.js";
+import { tagsProblem } from "../tags.js";
 import { snippet } from "../transport/snippet.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
@@ -321,18 +322,9 @@ function checkInput(input: HandleInput): { ticketId: string; runId: string; tags
     fail("ticketId must be a non-empty string of at most 200 characters");
   if (typeof runId !== "string" || runId === "" || runId.length > 200)
     fail("runId must be a non-empty string of at most 200 characters (the agent run's id)");
-  if (typeof tags !== "object" || tags === null || Array.isArray(tags))
-    fail("tags must be an object of short strings");
-  const entries = Object.entries(tags);
-  if (entries.length > 20) fail("at most 20 tags");
-  for (const [name, value] of entries) {
-    if (name.length > 40 || typeof value !== "string" || value.length > 200) {
-      fail(
-        `tag "${name.slice(0, 40)}" must be a string of at most 200 characters, under a name of at most 40`,
-      );
-    }
-  }
-  return { ticketId, runId, tags: Object.fromEntries(entries) };
+  const problem = tagsProblem(tags);
+  if (problem !== undefined) fail(problem);
+  return { ticketId, runId, tags: Object.fromEntries(Object.entries(tags)) };
 }
 
 async function loadRecords(

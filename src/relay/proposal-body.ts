@@ -1,3 +1,4 @@
+import { tagsProblem } from "../tags.js";
 import type { TokenClaims } from "./verify-token.js";
 
 /** A proposal request, checked: the model's output and the tags. The ticket and run are the token's. */
@@ -36,13 +37,7 @@ export function readProposalBody(
   if (!Object.hasOwn(body, "output"))
     return invalid("output is missing: the model's proposal, as JSON or text");
   const tags = body.tags ?? {};
-  if (typeof tags !== "object" || tags === null || Array.isArray(tags))
-    return invalid("tags must be an object of short strings");
-  const entries = Object.entries(tags);
-  if (entries.length > 20) return invalid("at most 20 tags");
-  for (const [name, tag] of entries) {
-    if (name === "" || name.length > 40 || typeof tag !== "string" || tag.length > 200)
-      return invalid("each tag is a string of at most 200 characters, under a name of 1 to 40");
-  }
-  return { ok: true, output: body.output, tags: Object.fromEntries(entries) as Record<string, string> };
+  const problem = tagsProblem(tags);
+  if (problem !== undefined) return invalid(problem);
+  return { ok: true, output: body.output, tags: Object.fromEntries(Object.entries(tags)) };
 }

@@ -231,6 +231,7 @@ describe.each(storeKinds)("handle() on the %s store", (kind) => {
         { ticketId: "T-1", output: {}, runId: "r", tags: { ["n".repeat(41)]: "x" } },
       ],
       ["21 tags", { ticketId: "T-1", output: {}, runId: "r", tags: tooManyTags }],
+      ["a tag with an empty name", { ticketId: "T-1", output: {}, runId: "r", tags: { "": "x" } }],
     ];
 
     it.each(inputs)("%s", async (_, input) => {

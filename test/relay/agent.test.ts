@@ -84,6 +84,8 @@ describe("POST /v1/proposals", () => {
     ["a body without output", { tags: {} }],
     ["an unknown field", { output: {}, to: "attacker@example.com" }],
     ["tags that are not strings", { output: {}, tags: { category: 3 } }],
+    ["a tag with an empty name", { output: {}, tags: { "": "x" } }],
+    ["a 41-character tag name", { output: {}, tags: { ["n".repeat(41)]: "x" } }],
     [
       "too many tags",
       { output: {}, tags: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`t${i}`, "x"])) },
