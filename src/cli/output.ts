@@ -36,11 +36,3 @@ export function age(at: number, now: number): string {
   if (seconds < 86_400) return `${Math.round(seconds / 3600)}h`;
   return `${Math.round(seconds / 86_400)}d`;
 }
-
-/** Terminal escapes and control characters in stored text are shown, never executed by the terminal. */
-export function printable(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-}

@@ -4,10 +4,9 @@ import { createBatcher } from "../outbox/batcher.js";
 import { createQueueOperations } from "../outbox/queue.js";
 import { isEscalationReason } from "../reasons.js";
 import { sqliteStore } from "../sqlite/store.js";
-import type { QueueItem, QueueStatus, Store } from "../store/store.js";
-import { age, type CliIo, printable, table } from "./output.js";
-
-const statuses: readonly QueueStatus[] = ["open", "claimed", "approved", "rejected", "resolved"];
+import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/store.js";
+import { printable } from "../terminal.js";
+import { age, type CliIo, table } from "./output.js";
 
 /** Opens the outbox database of `--db`, refusing a path that does not exist (a typo would create an empty file). */
 function openStore(file: string): Store {

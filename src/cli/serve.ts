@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { channels as allChannels, type Channel } from "../channels.js";
 import { createOutbox } from "../outbox/outbox.js";
 import type { RelayModule } from "../relay/module.js";
 import { createRelay } from "../relay/relay.js";
@@ -11,8 +12,6 @@ import { importModule, isCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./queue.js";
 import { secretFromEnv } from "./token.js";
-
-type Channel = "email" | "sms" | "chat" | "whatsapp";
 
 /** What `formletter serve` was asked for. */
 export interface ServeOptions {
@@ -96,8 +95,8 @@ export async function transportsFromEnv(
       .map((channel) => channel.trim())
       .filter(Boolean);
     for (const channel of listed ?? [...channels].filter((channel) => transports[channel] === undefined)) {
-      if (!["email", "sms", "chat", "whatsapp"].includes(channel))
-        throw new CliError(`WEBHOOK_CHANNELS: "${channel}" is not a channel (email, sms, chat, whatsapp)`);
+      if (!allChannels.includes(channel as Channel))
+        throw new CliError(`WEBHOOK_CHANNELS: "${channel}" is not a channel (${allChannels.join(", ")})`);
       transports[channel as Channel] = webhook;
     }
   }

@@ -40,7 +40,8 @@ export interface ProviderFormats {
   "ai-sdk": ObjectSchema;
 }
 
-const providers: readonly LlmProvider[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
+/** Every provider `catalog.tools()` can write for. */
+export const providers: readonly LlmProvider[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
 
 /** The provider, checked: a wrong name is a programming error, reported at the call. */
 export function checkProvider(method: string, provider: unknown): LlmProvider {

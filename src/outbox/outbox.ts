@@ -5,10 +5,10 @@ import { parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store } from "../store/store.js";
 import { tagsProblem } from "../tags.js";
-import { snippet } from "../transport/snippet.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
+import { loadRecords } from "./load-records.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
 import { type Recorded, recordDecision } from "./record.js";
 
@@ -325,30 +325,6 @@ function checkInput(input: HandleInput): { ticketId: string; runId: string; tags
   const problem = tagsProblem(tags);
   if (problem !== undefined) fail(problem);
   return { ticketId, runId, tags: Object.fromEntries(Object.entries(tags)) };
-}
-
-async function loadRecords(
-  load: (ticketId: string) => unknown,
-  ticketId: string,
-): Promise<{ ok: true; records: unknown } | { ok: false; problem: string }> {
-  let records: unknown;
-  try {
-    records = await load(ticketId);
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: `the record loader threw: ${snippet(reason, 200)}` };
-  }
-  const loadedId =
-    typeof records === "object" && records !== null
-      ? (records as { ticketId?: unknown }).ticketId
-      : undefined;
-  if (loadedId !== ticketId) {
-    return {
-      ok: false,
-      problem: `the record loader returned records of another ticket (or none) for ${ticketId}`,
-    };
-  }
-  return { ok: true, records };
 }
 
 /** The raw output for the audit log, capped: enough to see what the model said, never unbounded. */

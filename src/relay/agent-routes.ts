@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog.js";
 import { isFormletterError } from "../errors.js";
-import type { LlmProvider } from "../llm/providers.js";
+import { type LlmProvider, providers } from "../llm/providers.js";
+import { loadRecords } from "../outbox/load-records.js";
 import type { HandleResult, Outbox } from "../outbox/outbox.js";
 import type { EscalationReason } from "../reasons.js";
 import type { Gate } from "./gate.js";
@@ -42,8 +43,6 @@ export interface ProposalReply {
 const recordsUnavailable = () =>
   problem(503, "records_unavailable", "this ticket's records could not be loaded; try again later");
 
-const providers: readonly LlmProvider[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
-
 type AgentClaims = Extract<TokenClaims, { audience: typeof agentAudience }>;
 
 /** The reply to a proposal: never the message, the values, the recipient or the human-facing detail. */
@@ -71,18 +70,9 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
   const records = async (
     claims: AgentClaims,
   ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
-    let loaded: unknown;
-    try {
-      loaded = await options.load(claims.ticketId);
-    } catch {
-      return { ok: false, response: recordsUnavailable() };
-    }
     // A loader that returns another ticket's records must not show their labels to this agent.
-    const id =
-      typeof loaded === "object" && loaded !== null ? (loaded as { ticketId?: unknown }).ticketId : undefined;
-    return id === claims.ticketId
-      ? { ok: true, value: loaded }
-      : { ok: false, response: recordsUnavailable() };
+    const loaded = await loadRecords(options.load, claims.ticketId);
+    return loaded.ok ? { ok: true, value: loaded.records } : { ok: false, response: recordsUnavailable() };
   };
 
   return [

@@ -2,7 +2,7 @@ import { isFormletterError } from "../errors.js";
 import { reportFromAudit } from "../metrics/audit.js";
 import type { Outbox } from "../outbox/outbox.js";
 import { isEscalationReason } from "../reasons.js";
-import type { QueueFilter, QueueStatus } from "../store/store.js";
+import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/store.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";
@@ -16,7 +16,6 @@ export interface OperatorRoutesOptions {
   readonly metrics: RelayMetrics;
 }
 
-const statuses: readonly QueueStatus[] = ["open", "claimed", "approved", "rejected", "resolved"];
 type Action = "claim" | "approve" | "reject" | "resolve";
 
 const invalid = (message: string) => problem(400, "request_invalid", message);

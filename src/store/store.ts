@@ -4,6 +4,9 @@ import type { EscalationReason } from "../reasons.js";
 /** Where a human-queue item stands. `open` and `claimed` are waiting; the others are closed. */
 export type QueueStatus = "open" | "claimed" | "approved" | "rejected" | "resolved";
 
+/** Every queue status, in the order an item moves through them. */
+export const queueStatuses: readonly QueueStatus[] = ["open", "claimed", "approved", "rejected", "resolved"];
+
 /** A ticket waiting for a human: an escalation, an approval, a limit reached, or a failed delivery. */
 export interface QueueItem {
   readonly id: string;

@@ -1,4 +1,5 @@
 import type { Message } from "../decision.js";
+import { printable } from "../terminal.js";
 import type { DeliveryContext, DeliveryReceipt, Transport } from "./transport.js";
 
 /**
@@ -15,18 +16,11 @@ export interface ConsoleTransportOptions {
   readonly write?: (text: string) => void;
 }
 
-// Everything a terminal could take as a command (escape sequences, carriage returns that overwrite
-// the line) except newlines and tabs, which the layout below handles.
-const terminalControls = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
-
-const show = (value: string): string =>
-  value.replace(terminalControls, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-
 // Labels padded to one width so values start in the same column.
-const field = (label: string, value: string): string => `${`${label}:`.padEnd(10)}${show(value)}\n`;
+const field = (label: string, value: string): string => `${`${label}:`.padEnd(10)}${printable(value)}\n`;
 
 const indent = (text: string): string =>
-  show(text)
+  printable(text)
     .split("\n")
     .map((line) => (line === "" ? "" : `    ${line}`))
     .join("\n");
