@@ -5,8 +5,7 @@ import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
 import type { FieldExposure } from "../capacity/exposure.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
-import { table } from "./output.js";
-import { CliError } from "./queue.js";
+import { CliError, table } from "./output.js";
 
 const bits = (value: number) =>
   value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -1,4 +1,4 @@
-import { CliError } from "./queue.js";
+import { CliError } from "./output.js";
 
 const units: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -4,7 +4,7 @@ import { createJiti } from "jiti";
 import { type LabelReader, labelCheck, ownLabels } from "../capacity/exposure.js";
 import type { Catalog } from "../catalog.js";
 import { isFormletterError } from "../errors.js";
-import { CliError } from "./queue.js";
+import { CliError } from "./output.js";
 
 /** A catalog loaded from a module, with where it came from. */
 export interface LoadedCatalog {

@@ -36,3 +36,6 @@ export function age(at: number, now: number): string {
   if (seconds < 86_400) return `${Math.round(seconds / 3600)}h`;
   return `${Math.round(seconds / 86_400)}d`;
 }
+
+/** An error the CLI reports as one line and exit code 1. */
+export class CliError extends Error {}

@@ -1,22 +1,11 @@
-import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { createBatcher } from "../outbox/batcher.js";
 import { createQueueOperations } from "../outbox/queue.js";
 import { isEscalationReason } from "../reasons.js";
-import { sqliteStore } from "../sqlite/store.js";
-import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/store.js";
+import { type QueueItem, type QueueStatus, queueStatuses as statuses } from "../store/store.js";
 import { printable } from "../terminal.js";
-import { age, type CliIo, table } from "./output.js";
-
-/** Opens the outbox database of `--db`, refusing a path that does not exist (a typo would create an empty file). */
-function openStore(file: string): Store {
-  if (!existsSync(file))
-    throw new CliError(`no outbox database at ${file}; pass the file the outbox writes with --db`);
-  return sqliteStore(file);
-}
-
-/** An error the CLI reports as one line and exit code 1. */
-export class CliError extends Error {}
+import { openStore } from "./open-store.js";
+import { age, CliError, type CliIo, table } from "./output.js";
 
 async function withQueue<T>(
   file: string,

@@ -1,8 +1,7 @@
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { formatSummary, percent } from "../metrics/summary.js";
 import { printable } from "../terminal.js";
-import { table } from "./output.js";
-import { CliError } from "./queue.js";
+import { CliError, table } from "./output.js";
 
 /** A grouping the text report shows: "template", "reason", "day", "tag" (every tag) or "tag:NAME". */
 export type Grouping = string;

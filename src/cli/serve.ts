@@ -10,7 +10,7 @@ import type { Transport } from "../transport/transport.js";
 import { webhookTransport } from "../transport/webhook.js";
 import { importModule, isCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
-import { CliError } from "./queue.js";
+import { CliError } from "./output.js";
 import { secretFromEnv } from "./token.js";
 
 /** What `formletter serve` was asked for. */

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { isFormletterError } from "../errors.js";
 import { mintOperatorToken, mintTaskToken } from "../relay/tokens.js";
 import type { CliIo } from "./output.js";
-import { CliError } from "./queue.js";
+import { CliError } from "./output.js";
 
 const units: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
 

@@ -1,8 +1,10 @@
 import { writeFileSync } from "node:fs";
+import type { Command } from "commander";
 import type { EscalationReport } from "../metrics/report.js";
+import { parseVolume } from "./duration.js";
 import { type HtmlReportMeta, renderHtmlReport } from "./html-report.js";
 import type { CliIo } from "./output.js";
-import { formatReport, type Grouping } from "./report-text.js";
+import { checkGroupings, formatReport, type Grouping } from "./report-text.js";
 
 /** Options shared by `replay` and `report`. */
 export interface ReportOutput {
@@ -26,6 +28,38 @@ export function writeReport(
   }
   io.stdout(output.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, output.groupings));
   if (output.html !== undefined) io.stderr(`HTML report written to ${output.html}\n`);
+}
+
+/** Adds the options `replay` and `report` share: --by, --volume, --html, --json. */
+export function reportOptions(command: Command): Command {
+  return command
+    .option(
+      "--by <grouping>",
+      "template, reason, day, tag or tag:NAME (repeatable); all by default",
+      collect,
+      [],
+    )
+    .option(
+      "--volume <tickets>",
+      "project human decisions at this many tickets a day instead of the observed volume",
+    )
+    .option("--html <file>", "also write the report as a self-contained HTML page")
+    .option("--json", "machine-readable output");
+}
+
+/** The shared options, checked: what to print, and the volume to project at. */
+export function reportSettings(options: {
+  by?: string[];
+  volume?: string;
+  html?: string;
+  json?: boolean;
+}): ReportOutput & { readonly ticketsPerDay: number | undefined } {
+  return {
+    groupings: checkGroupings(options.by ?? []),
+    ticketsPerDay: parseVolume(options.volume),
+    json: options.json === true,
+    html: options.html,
+  };
 }
 
 /** Collects a repeatable option's values. */

@@ -7,7 +7,7 @@ import { Command, CommanderError } from "commander";
 import { decodeJwt } from "jose";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/output.js";
-import { CliError } from "../../src/cli/queue.js";
+import { CliError } from "../../src/cli/output.js";
 import { registerServeCommand, serveRelay, transportsFromEnv } from "../../src/cli/serve.js";
 import { registerTokenCommand } from "../../src/cli/token.js";
 import { isFormletterError } from "../../src/index.js";
