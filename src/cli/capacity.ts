@@ -76,7 +76,7 @@ function readSample(file: string): unknown {
 }
 
 /** The capacity as tables: choices per slot, worst case per template with totals, fields shown. */
-export function formatCapacity(capacity: CatalogCapacity, title: string): string {
+function formatCapacity(capacity: CatalogCapacity, title: string): string {
   const { basis } = capacity;
   const lines: string[] = [
     `capacity of ${title}`,

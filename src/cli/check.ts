@@ -28,7 +28,7 @@ export function registerCheckCommand(program: Command, io: CliIo): void {
 }
 
 /** The catalog as data: what `check --json` prints. */
-export function describeCatalog(catalog: Catalog) {
+function describeCatalog(catalog: Catalog) {
   return {
     version: catalog.version,
     escalationCodes: catalog.escalationCodes,

@@ -25,7 +25,7 @@ export interface ServeOptions {
 }
 
 /** Loads the relay module through jiti (TypeScript or JavaScript), checking the contract. */
-export async function loadRelayModule(file: string): Promise<RelayModule> {
+async function loadRelayModule(file: string): Promise<RelayModule> {
   const { module } = await importModule(file);
   const exports = isCatalog(module.catalog) ? module : ((module.default ?? {}) as Record<string, unknown>);
   const contract = "export `catalog` (built with createCatalog) and `load(ticketId)` (your records loader)";

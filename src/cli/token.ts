@@ -7,7 +7,7 @@ import { CliError } from "./output.js";
 const units: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400 };
 
 /** A token's life from the command line: "900" (seconds), "30s", "15m", "8h", "2d". */
-export function parseTtl(text: string): number {
+function parseTtl(text: string): number {
   const match = /^(\d+)\s*([smhd]?)$/.exec(text.trim());
   if (match === null) throw new CliError(`--ttl ${text}: give seconds or a duration such as 15m, 8h, 2d`);
   return Number(match[1]) * (units[match[2] || "s"] as number);

@@ -38,7 +38,7 @@ export type TemplatePlan =
  * Record checks one plan may spend before it stops and lists every record instead: a ticket with
  * hundreds of records per collection would otherwise cost a multiple of a decision per tool call.
  */
-export const planBudget = 200_000;
+const planBudget = 200_000;
 
 type Value = AnyRecord | string | undefined;
 interface Option {

@@ -88,10 +88,32 @@ export interface PreflightInput {
  * if (problems.length > 0) console.warn(problems.map((p) => p.detail).join("\n"));
  */
 export function preflight(tools: readonly PreflightInput[], rules: LimitRules = "both"): PreflightProblem[] {
+  // Each schema is measured once, for both providers' rules.
+  const sized = tools.map((tool) => ({ name: tool.name, size: measure(tool.parameters) }));
   const problems: PreflightProblem[] = [];
-  if (rules === "openai" || rules === "both") problems.push(...openaiProblems(tools));
-  if (rules === "anthropic" || rules === "both") problems.push(...anthropicProblems(tools));
+  if (rules === "openai" || rules === "both") problems.push(...openaiProblems(sized));
+  if (rules === "anthropic" || rules === "both") problems.push(...anthropicProblems(sized));
   return problems;
+}
+
+interface SizedTool {
+  readonly name: string;
+  readonly size: Size;
+}
+
+/** A list of problems and the check that adds one when `actual` is over `limit`. */
+function problemList(provider: PreflightProblem["provider"]) {
+  const problems: PreflightProblem[] = [];
+  const check = (
+    rule: PreflightRule,
+    limit: number,
+    actual: number,
+    detail: () => string,
+    at: { tool?: string; slot?: string } = {},
+  ) => {
+    if (actual > limit) problems.push({ provider, rule, limit, actual, detail: detail(), ...at });
+  };
+  return { problems, check };
 }
 
 interface Size {
@@ -141,106 +163,85 @@ function measure(schema: JsonSchema): Size {
   return size;
 }
 
-function openaiProblems(tools: readonly PreflightInput[]): PreflightProblem[] {
-  const problems: PreflightProblem[] = [];
-  const over = (rule: PreflightRule, limit: number, actual: number, detail: string, at: object = {}) =>
-    problems.push({ provider: "openai", rule, limit, actual, detail, ...at });
-  if (tools.length > openaiLimits.tools) {
-    over(
-      "tool_count",
-      openaiLimits.tools,
-      tools.length,
-      `${tools.length} tools is over OpenAI's ${openaiLimits.tools} a request`,
-    );
-  }
+function openaiProblems(tools: readonly SizedTool[]): PreflightProblem[] {
+  const { problems, check } = problemList("openai");
+  check(
+    "tool_count",
+    openaiLimits.tools,
+    tools.length,
+    () => `${tools.length} tools is over OpenAI's ${openaiLimits.tools} a request`,
+  );
   let enums = 0;
   let properties = 0;
   let chars = 0;
-  for (const tool of tools) {
-    const size = measure(tool.parameters);
+  for (const { name, size } of tools) {
     enums += size.enumValues;
     properties += size.properties;
     chars += size.stringChars;
-    if (size.depth > openaiLimits.nesting) {
-      over(
-        "nesting",
-        openaiLimits.nesting,
-        size.depth,
-        `${tool.name} nests ${size.depth} levels, over OpenAI's ${openaiLimits.nesting}`,
-        { tool: tool.name },
-      );
-    }
+    check(
+      "nesting",
+      openaiLimits.nesting,
+      size.depth,
+      () => `${name} nests ${size.depth} levels, over OpenAI's ${openaiLimits.nesting}`,
+      { tool: name },
+    );
     for (const [slot, length] of size.largeEnums) {
-      over(
+      check(
         "large_enum",
         openaiLimits.largeEnumChars,
         length,
-        `${tool.name}.${slot} lists over ${openaiLimits.largeEnum} values totalling ${length} characters, over OpenAI's ${openaiLimits.largeEnumChars}`,
-        { tool: tool.name, slot },
+        () =>
+          `${name}.${slot} lists over ${openaiLimits.largeEnum} values totalling ${length} characters, over OpenAI's ${openaiLimits.largeEnumChars}`,
+        { tool: name, slot },
       );
     }
   }
-  if (enums > openaiLimits.enumValues) {
-    over(
-      "enum_values",
-      openaiLimits.enumValues,
-      enums,
-      `${enums} enum values is over OpenAI's ${openaiLimits.enumValues}`,
-    );
-  }
-  if (properties > openaiLimits.properties) {
-    over(
-      "properties",
-      openaiLimits.properties,
-      properties,
-      `${properties} properties is over OpenAI's ${openaiLimits.properties}`,
-    );
-  }
-  if (chars > openaiLimits.stringChars) {
-    over(
-      "string_chars",
-      openaiLimits.stringChars,
-      chars,
-      `${chars} characters of names and enum values is over OpenAI's ${openaiLimits.stringChars}`,
-    );
-  }
+  check(
+    "enum_values",
+    openaiLimits.enumValues,
+    enums,
+    () => `${enums} enum values is over OpenAI's ${openaiLimits.enumValues}`,
+  );
+  check(
+    "properties",
+    openaiLimits.properties,
+    properties,
+    () => `${properties} properties is over OpenAI's ${openaiLimits.properties}`,
+  );
+  check(
+    "string_chars",
+    openaiLimits.stringChars,
+    chars,
+    () => `${chars} characters of names and enum values is over OpenAI's ${openaiLimits.stringChars}`,
+  );
   return problems;
 }
 
-function anthropicProblems(tools: readonly PreflightInput[]): PreflightProblem[] {
-  const problems: PreflightProblem[] = [];
-  const over = (rule: PreflightRule, limit: number, actual: number, detail: string) =>
-    problems.push({ provider: "anthropic", rule, limit, actual, detail });
-  if (tools.length > anthropicLimits.strictTools) {
-    over(
-      "tool_count",
-      anthropicLimits.strictTools,
-      tools.length,
-      `${tools.length} strict tools is over Anthropic's ${anthropicLimits.strictTools} a request`,
-    );
-  }
+function anthropicProblems(tools: readonly SizedTool[]): PreflightProblem[] {
+  const { problems, check } = problemList("anthropic");
+  check(
+    "tool_count",
+    anthropicLimits.strictTools,
+    tools.length,
+    () => `${tools.length} strict tools is over Anthropic's ${anthropicLimits.strictTools} a request`,
+  );
   let optional = 0;
   let unions = 0;
-  for (const tool of tools) {
-    const size = measure(tool.parameters);
+  for (const { size } of tools) {
     optional += size.optional;
     unions += size.unions;
   }
-  if (optional > anthropicLimits.optionalParams) {
-    over(
-      "optional_params",
-      anthropicLimits.optionalParams,
-      optional,
-      `${optional} optional parameters is over Anthropic's ${anthropicLimits.optionalParams}`,
-    );
-  }
-  if (unions > anthropicLimits.unionParams) {
-    over(
-      "union_params",
-      anthropicLimits.unionParams,
-      unions,
-      `${unions} union-typed parameters is over Anthropic's ${anthropicLimits.unionParams}`,
-    );
-  }
+  check(
+    "optional_params",
+    anthropicLimits.optionalParams,
+    optional,
+    () => `${optional} optional parameters is over Anthropic's ${anthropicLimits.optionalParams}`,
+  );
+  check(
+    "union_params",
+    anthropicLimits.unionParams,
+    unions,
+    () => `${unions} union-typed parameters is over Anthropic's ${anthropicLimits.unionParams}`,
+  );
   return problems;
 }

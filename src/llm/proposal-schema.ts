@@ -100,7 +100,7 @@ export function createProposalSchema<P extends LlmProvider>(
  * and its one property is an `anyOf` (never `oneOf`, which strict modes reject) of objects whose only
  * property is the choice's name, so no two branches start with the same key.
  */
-export function combine(specs: readonly ToolSpec[]): ToolSpec {
+function combine(specs: readonly ToolSpec[]): ToolSpec {
   const branches = specs.map((spec) =>
     objectSchema({ [spec.name]: { ...spec.parameters, description: spec.description } }),
   );

@@ -45,10 +45,3 @@ export function objectSchema(properties: { [name: string]: JsonSchema }, descrip
 export function enumSchema(values: readonly string[], description: string): JsonSchema {
   return { type: "string", description, enum: [...values] };
 }
-
-/** Every enum value of a schema, depth first: what a caller scans, and what limits count. */
-export function* enumValues(schema: JsonSchema): Generator<string> {
-  if (schema.enum !== undefined) yield* schema.enum;
-  for (const child of Object.values(schema.properties ?? {})) yield* enumValues(child);
-  for (const branch of schema.anyOf ?? []) yield* enumValues(branch);
-}

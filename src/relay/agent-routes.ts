@@ -46,7 +46,7 @@ const recordsUnavailable = () =>
 type AgentClaims = Extract<TokenClaims, { audience: typeof agentAudience }>;
 
 /** The reply to a proposal: never the message, the values, the recipient or the human-facing detail. */
-export function proposalReply(result: HandleResult): ProposalReply {
+function proposalReply(result: HandleResult): ProposalReply {
   const { decision } = result;
   const reply: { -readonly [K in keyof ProposalReply]: ProposalReply[K] } = { outcome: decision.outcome };
   if (decision.outcome === "escalate") {

@@ -10,7 +10,7 @@ export type JsonBody =
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
 /** True for `application/json`, with at most a UTF-8 charset parameter. */
-export function isJsonContentType(header: string | null | undefined): boolean {
+function isJsonContentType(header: string | null | undefined): boolean {
   if (typeof header !== "string") return false;
   const [type = "", ...parameters] = header.split(";");
   if (type.trim().toLowerCase() !== "application/json") return false;

@@ -137,7 +137,7 @@ function checkTtl(ttl: unknown, fallback: number, max: number): number {
 }
 
 /** Signs a token: HS256 only, with audience, issuer, issue time, expiry and a unique id. */
-export async function signToken(
+async function signToken(
   signing: SigningKey,
   claims: { audience: TokenAudience; subject: string; run?: string; ttl: number; now: number },
 ): Promise<string> {
