@@ -15,17 +15,25 @@ export interface ScanAllowance {
   readonly whole: readonly string[];
 }
 
-const email = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+// Letters of any script: an address spelled with look-alike letters (a Cyrillic "е" or "о") still reaches
+// someone. Only text holding an "@" is searched.
+const email = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
 const url = new RegExp(
   `\\b[a-z][a-z0-9+.-]{1,20}:\\/\\/[^\\s<>"']+|\\bwww\\.[^\\s<>"']+|(?<![@\\w.-])(?:[a-z0-9-]+\\.)+(?:${topLevelDomains})\\b(?:\\/[^\\s<>"']*)?`,
   "gi",
 );
-// Digit runs with the usual separators; 8+ digits, or 7+ after a "+", look like a phone or account number.
+// Digit runs with separators between the groups; 8+ digits, or 7+ after a "+", look like a phone or
+// account number. Separators are spaces, brackets, dots, slashes and every dash, minus or middle dot
+// (NFKC leaves "‑", "–", "−" and "·" as they are), up to three together (" - ").
 // Runs glued to letters are part of a code (a parcel number such as "1ZLBAWYN0869556164"), not a number.
-const phone = /(?<![A-Za-z0-9])\+?\d(?:[ ()./-]{0,2}\d){6,}(?![A-Za-z0-9])/g;
+const separator = "[\\s()./\\-\\u00B7\\u2010-\\u2015\\u2027\\u2212\\u30FB]{0,3}";
+const phone = new RegExp(`(?<![A-Za-z0-9])\\+?\\d(?:${separator}\\d){6,}(?![A-Za-z0-9])`, "g");
 // Digits of any script count: a number written in Arabic-Indic or Devanagari digits is still a number.
 // These slower patterns run only on text that holds such digits.
-const anyScriptPhone = /(?<![\p{L}\p{Nd}])\+?\p{Nd}(?:[ ()./-]{0,2}\p{Nd}){6,}(?![\p{L}\p{Nd}])/gu;
+const anyScriptPhone = new RegExp(
+  `(?<![\\p{L}\\p{Nd}])\\+?\\p{Nd}(?:${separator}\\p{Nd}){6,}(?![\\p{L}\\p{Nd}])`,
+  "gu",
+);
 const otherDigit = /[^\P{Nd}0-9]/u;
 const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 // Long tokens mixing letters and digits: API keys, session tokens, internal ids.

@@ -182,6 +182,25 @@ describe("contact details that are not resolved values are flagged", () => {
       "a phone in Arabic-Indic digits",
       "Dr Grace \u0660\u0661\u0665\u0661 \u0662\u0663\u0664\u0665 \u0666\u0667\u0668\u0669",
     ],
+    ["a phone with non-breaking hyphens", "Dr Grace +1\u2011415\u2011555\u20110100"],
+    ["a phone with en dashes", "Dr Grace 0151\u20132345\u20136789"],
+    ["a phone with minus signs", "Dr Grace +1\u2212415\u2212555\u22120100"],
+    ["a phone with middle dots", "Dr Grace +1\u00B7415\u00B7555\u00B70100"],
+    ["a phone with spaced dashes", "Dr Grace 415 - 555 - 0100"],
+    [
+      "a phone in fullwidth digits",
+      "Dr Grace \uFF0B\uFF11 \uFF14\uFF11\uFF15 \uFF15\uFF15\uFF15 \uFF10\uFF11\uFF10\uFF10",
+    ],
+    [
+      "a phone in mathematical bold digits",
+      "Dr Grace \u{1D7D2}\u{1D7CF}\u{1D7D3} \u{1D7D3}\u{1D7D3}\u{1D7D3} \u{1D7CE}\u{1D7CF}\u{1D7CE}\u{1D7CE}",
+    ],
+    [
+      "an address in fullwidth letters",
+      "Dr Grace \uFF45\uFF56\uFF45\uFF20\uFF45\uFF56\uFF49\uFF4C\uFF0E\uFF43\uFF4F\uFF4D",
+    ],
+    ["an address with a Cyrillic local part", "Dr Grace \u0435v\u0435@evil.example"],
+    ["an address with a Cyrillic top-level domain", "Dr Grace mail eve@evil.\u0441\u043Em"],
     ["a UUID", "Dr Grace 123e4567-e89b-12d3-a456-426614174000"],
     ["an API-key-like token", "Dr Grace sk_live_51HxAbCdEfGhIjKlMnOp"],
   ])("%s inside a name → content_flagged", (_name, name) => {
