@@ -6,6 +6,7 @@ import {
   expectHintHoldsNoRecordContent,
   expectSend,
   handlesIn,
+  invisibleOrControl,
 } from "./fixtures/expect.js";
 
 const ticket = clinicTicket();
@@ -203,6 +204,28 @@ describe("inherited names are just unknown names", () => {
   it.each(names)("%s as an escalation code → invalid_proposal, hint lists the codes", (name) => {
     const decision = escalates({ escalate: name }, "invalid_proposal");
     expect(decision.hint).toContain("needs_human");
+  });
+
+  describe.each([
+    ["NUL", "\u0000"],
+    ["a zero-width space", "\u200B"],
+    ["a right-to-left override", "\u202E"],
+    ["a bell", "\u0007"],
+  ])("%s in a name the model gives", (_name, c) => {
+    const clean = (decision: ReturnType<typeof expectEscalation>) =>
+      expect(`${decision.detail} ${decision.hint ?? ""}`).not.toMatch(invisibleOrControl);
+    it("in a template id → unknown_template, nothing of it repeated raw", () => {
+      clean(escalates({ template: valid.template + c, slots: valid.slots }, "unknown_template"));
+    });
+    it("in a handle → record_not_found", () => {
+      clean(escalates(withSlots({ appointment: h("appointments", "A-1") + c }), "record_not_found"));
+    });
+    it("in a choice key → slot_rejected", () => {
+      clean(escalates(withSlots({ prep: `none${c}` }), "slot_rejected"));
+    });
+    it("in a slot name → invalid_proposal", () => {
+      clean(escalates(withSlots({ [`prep${c}`]: "none" }), "invalid_proposal"));
+    });
   });
 
   it("a __proto__ key in the output pollutes nothing", () => {

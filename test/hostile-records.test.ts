@@ -365,9 +365,10 @@ describe("records that fight back", () => {
       },
     );
     const ticket = { ...base, clinicians: [shifty, alan] };
-    const first = catalog.decide(reminderProposal(base), ticket);
-    // Whatever the proxy answers later, a send carries the value that was validated, or it escalates.
-    if (first.outcome === "send") expect(first.message.text).not.toContain("555");
+    // The name is read once: the message carries the value that was validated, not a later answer.
+    const first = expectSend(catalog.decide(reminderProposal(base), ticket));
+    expect(first.message.text).toContain("Dr Grace Hopper");
+    expect(first.message.text).not.toContain("555");
   });
 
   it("a hostile label function does not break describe() or handles()", () => {

@@ -26,6 +26,12 @@ describe("sanitizeValue strips what can hide or reorder text", () => {
   it("composes to NFC so look-alike sequences compare equal", () => {
     expect(sanitizeValue("Jose\u0301")).toBe("Jos\u00E9");
   });
+
+  it("folds fullwidth and mathematical characters (NFKC), so a number or host written in them is plain", () => {
+    expect(sanitizeValue("\uFF0B\uFF14\uFF19 \uFF13\uFF10 \uFF11\uFF12\uFF13\uFF14")).toBe("+49 30 1234");
+    expect(sanitizeValue("\u{1D7D2}\u{1D7CF}\u{1D7D3}")).toBe("415");
+    expect(sanitizeValue("\uFF45\uFF56\uFF49\uFF4C\uFF0E\uFF43\uFF4F\uFF4D")).toBe("evil[.]com");
+  });
 });
 
 describe("line breaks and spaces", () => {

@@ -8,6 +8,33 @@ import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cl
 
 const available = postgresAvailable();
 
+// Checked before any connection is made: these run with or without a PostgreSQL server.
+describe("postgresStore arguments", () => {
+  it.each([
+    [""],
+    ["Formletter"],
+    ["1outbox"],
+    ["pg_outbox"],
+    ["out-box"],
+    ['a"; DROP TABLE x; --'],
+    ["x".repeat(64)],
+    [42],
+  ])("refuses the schema name %j with store_invalid, before connecting", (schema) => {
+    expect(() =>
+      postgresStore({ connectionString: "postgres://nobody@127.0.0.1:1/none" }, { schema: schema as string }),
+    ).toThrow(expect.objectContaining({ code: "store_invalid" }));
+  });
+
+  it.each([[{}], [null], [{ connectionString: "" }], [{ pool: {} }]])(
+    "refuses the connection %j with store_invalid",
+    (connection) => {
+      expect(() => postgresStore(connection as never)).toThrow(
+        expect.objectContaining({ code: "store_invalid" }),
+      );
+    },
+  );
+});
+
 describe.skipIf(!available)("postgresStore", () => {
   let cluster: Cluster;
   let admin: pg.Client;
@@ -147,30 +174,19 @@ describe.skipIf(!available)("postgresStore", () => {
       }
     });
 
-    it.each([
-      [""],
-      ["Formletter"],
-      ["1outbox"],
-      ["pg_outbox"],
-      ["out-box"],
-      ['a"; DROP TABLE x; --'],
-      ["x".repeat(64)],
-      [42],
-    ])("refuses the schema name %j with store_invalid, before connecting", (schema) => {
-      expect(() =>
-        postgresStore(
-          { connectionString: "postgres://nobody@127.0.0.1:1/none" },
-          { schema: schema as string },
-        ),
-      ).toThrow(expect.objectContaining({ code: "store_invalid" }));
-    });
-
-    it.each([[{}], [null], [{ connectionString: "" }], [{ pool: {} }]])(
-      "refuses the connection %j with store_invalid",
-      (connection) => {
-        expect(() => postgresStore(connection as never)).toThrow(
-          expect.objectContaining({ code: "store_invalid" }),
-        );
+    it.each(["user", "order", "select"])(
+      "a schema named like an SQL keyword (%s) works: names are quoted",
+      async (schema) => {
+        const store = open(schema);
+        try {
+          await store.transaction((tx) => tx.reserve(reservation("fl_keyword")));
+          expect(await store.transaction((tx) => tx.findResult("fl_keyword"))).toMatchObject({
+            auditId: "7",
+          });
+        } finally {
+          await store.close();
+          await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+        }
       },
     );
 

@@ -254,6 +254,15 @@ const cases: readonly Case[] = [
       }),
   },
   {
+    name: "JSON with no content type at all",
+    status: 415,
+    code: "unsupported_media_type",
+    auditedTicket: "T-1",
+    send: async (rig) =>
+      // Bytes, not a string: fetch adds no content type of its own.
+      propose(rig, await task(rig), { body: new Uint8Array(Buffer.from(JSON.stringify({ output: {} }))) }),
+  },
+  {
     name: "JSON in another charset",
     status: 415,
     code: "unsupported_media_type",
