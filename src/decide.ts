@@ -1,6 +1,6 @@
 import { isChatId } from "./channels.js";
 import type { Decision, EscalateDecision } from "./decision.js";
-import { derivedContext, passes } from "./fits.js";
+import { derivedValue, passes } from "./fits.js";
 import { describeType } from "./format.js";
 import { keyOf } from "./idempotency.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
@@ -199,18 +199,12 @@ function resolveSlot(
   const templateId = template.id;
   const choice = given.get(name);
   if (slot.kind === "derived") {
-    let value: unknown;
-    try {
-      value = slot.compute(derivedContext(template, ticket, context));
-    } catch {
+    const derived = derivedValue(slot, template, ticket, context);
+    if (derived === "threw")
       return rejected(`derived slot "${name}" of ${templateId} threw while computing its value`);
-    }
-    if (value === undefined || value === null) {
-      return slot.optional
-        ? { value: undefined, choice: undefined }
-        : rejected(`derived slot "${name}" of ${templateId} has no value for this ticket`);
-    }
-    return { value: value as string, choice: undefined };
+    if (derived === "missing")
+      return rejected(`derived slot "${name}" of ${templateId} has no value for this ticket`);
+    return { value: derived.value, choice: undefined };
   }
   if (slot.kind === "choice") {
     const keysHint = () => `slot "${name}" takes one of: ${[...compiled.keys.keys()].join(", ")}`;

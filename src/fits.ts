@@ -1,6 +1,6 @@
 import type { AnyRecord } from "./records.js";
 import { redactRecord, redactView } from "./redact.js";
-import type { SlotContext } from "./slots.js";
+import type { DerivedSlot, SlotContext } from "./slots.js";
 import type { CompiledSlot, Template } from "./template.js";
 import type { PreparedTicket } from "./ticket.js";
 
@@ -10,7 +10,7 @@ import type { PreparedTicket } from "./ticket.js";
  */
 
 /** What a derived slot is given: the records and earlier slots without the fields its audience may not see. */
-export function derivedContext(
+function derivedContext(
   template: Template,
   ticket: PreparedTicket,
   context: SlotContext,
@@ -25,6 +25,26 @@ export function derivedContext(
       fields !== undefined && typeof value === "object" ? redactRecord(value, fields, audience) : value;
   }
   return { ticketId: context.ticketId, records: redactView(ticket.view, hidden, audience), slots };
+}
+
+/**
+ * A derived slot's value for this ticket: `{ value }` (undefined when an optional slot has none), or why
+ * there is none: its function threw, or a required slot got nothing.
+ */
+export function derivedValue(
+  slot: DerivedSlot,
+  template: Template,
+  ticket: PreparedTicket,
+  context: SlotContext,
+): { value: string | undefined } | "threw" | "missing" {
+  let value: unknown;
+  try {
+    value = slot.compute(derivedContext(template, ticket, context));
+  } catch {
+    return "threw";
+  }
+  if (value === undefined || value === null) return slot.optional ? { value: undefined } : "missing";
+  return { value: value as string };
 }
 
 /** Whether a record may fill a ref slot: its joins hold and its `where` returns true (a throw counts as false). */

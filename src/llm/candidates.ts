@@ -1,4 +1,4 @@
-import { derivedContext, passes } from "../fits.js";
+import { derivedValue, passes } from "../fits.js";
 import type { AnyRecord } from "../records.js";
 import type { SlotContext } from "../slots.js";
 import type { CompiledSlot, Template } from "../template.js";
@@ -78,14 +78,9 @@ export function planTemplate(template: Template, ticket: PreparedTicket): Templa
     const compiled = order[index] as CompiledSlot;
     const { slot } = compiled;
     if (slot.kind === "derived") {
-      let value: unknown;
-      try {
-        value = slot.compute(derivedContext(template, ticket, context));
-      } catch {
-        return [];
-      }
-      if (value === undefined || value === null) return slot.optional ? [none] : [];
-      return [{ value: value as string, given: undefined }];
+      const derived = derivedValue(slot, template, ticket, context);
+      if (typeof derived === "string") return [];
+      return derived.value === undefined ? [none] : [{ value: derived.value, given: undefined }];
     }
     if (slot.kind === "choice") {
       const keys = [...compiled.keys.values()].map((key) => ({ value: key, given: key }));

@@ -33,7 +33,8 @@ export function memoryStore(): Store {
   const bump = <K>(counts: Map<K, number>, key: K, by: number) =>
     counts.set(key, (counts.get(key) ?? 0) + by);
   const reservations = new Map<string, Reservation>();
-  // Counters kept beside the reservations, so limits cost the same at the millionth send as at the first.
+  // Counters kept beside the reservations, so limits cost the same at the millionth send as at the first
+  // (the day count walks one entry per minute that had sends of the template).
   const perTicket = new Map<string, number>();
   const perRun = new Map<string, number>();
   const perMinute = new Map<string, Map<number, number>>();
