@@ -10,11 +10,7 @@ import type { PreparedTicket } from "./ticket.js";
  */
 
 /** What a derived slot is given: the records and earlier slots without the fields its audience may not see. */
-function derivedContext(
-  template: Template,
-  ticket: PreparedTicket,
-  context: SlotContext,
-): SlotContext {
+function derivedContext(template: Template, ticket: PreparedTicket, context: SlotContext): SlotContext {
   const { hidden, audience } = template;
   if (hidden.size === 0) return context;
   const slots: Record<string, AnyRecord | string | undefined> = {};
