@@ -41,7 +41,7 @@ export interface CatalogCheckReport {
 
 // Characters that hide or reorder text, or control a terminal: never in a sent message.
 const hidden =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/;
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/;
 
 /**
  * Property checks for your own catalog, on a sample ticket of yours: random proposals (valid, mistaken

@@ -62,6 +62,25 @@ describe("checkCatalog", () => {
     );
   });
 
+  it.each([
+    ["a right-to-left override", "\u202E"],
+    ["a first-strong isolate", "\u2068"],
+    ["a zero-width space", "\u200B"],
+    ["an escape", "\u001B"],
+  ])("reports %s in a sent message", (_name, hidden) => {
+    const catalog = tampered(sellerCatalog as unknown as Catalog, (decision) =>
+      decision.outcome === "send"
+        ? {
+            ...decision,
+            message: { ...decision.message, subject: `${decision.message.subject ?? ""}${hidden}` },
+          }
+        : decision,
+    );
+    const report = checkCatalog(catalog, firstSellerTicket, { runs: 200, seed: 5 });
+    expect(report.sends).toBeGreaterThan(0);
+    expect(report.failures.some((failure) => failure.property === "no_hidden_text")).toBe(true);
+  });
+
   it("reports a decide() that throws, and never throws itself", () => {
     const catalog = {
       ...(sellerCatalog as unknown as Catalog),
