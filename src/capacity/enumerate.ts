@@ -1,6 +1,7 @@
 import type { Catalog } from "../catalog.js";
 import type { Template } from "../template.js";
 import type { PreparedTicket } from "../ticket.js";
+import { log2 } from "./slots.js";
 
 /** How many distinct messages one template can produce on one ticket, counted by deciding every proposal. */
 export type SampleMessages =
@@ -58,6 +59,6 @@ export function sampleMessages(
     enumerated: true,
     proposals,
     messages: messages.size,
-    bits: messages.size <= 1 ? 0 : Math.log2(messages.size),
+    bits: log2(messages.size),
   };
 }
