@@ -1,6 +1,6 @@
 import { isChatId } from "./channels.js";
 import type { Decision, EscalateDecision } from "./decision.js";
-import { derivedValue, passes } from "./fits.js";
+import { derivedValue, passes, whereContext } from "./fits.js";
 import { describeType } from "./format.js";
 import { keyOf } from "./idempotency.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
@@ -224,10 +224,11 @@ function resolveSlot(
   }
 
   const collection = ticket.collections.get(slot.collection);
+  const view = whereContext(compiled, template, ticket, context);
   if (choice === undefined || choice === null) {
     // null says "none" for an optional ref; left out, any ref is filled when exactly one record fits.
     if (slot.optional && choice === null) return { value: undefined, choice: undefined };
-    const fits = candidates(compiled, collection, context);
+    const fits = candidates(compiled, collection, context, view);
     if (fits.length === 1) {
       const only = fits[0] as AnyRecord;
       return { value: only, choice: collection?.handleOf.get(only) };
@@ -236,13 +237,13 @@ function resolveSlot(
     if (fits.length === 0) {
       return rejected(
         `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`,
-        candidateHint(compiled, collection, context),
+        candidateHint(compiled, collection, context, view),
       );
     }
     return {
       reason: "invalid_proposal",
       detail: `slot "${name}" is missing and ${fits.length} records fit it`,
-      hint: candidateHint(compiled, collection, context),
+      hint: candidateHint(compiled, collection, context, view),
     };
   }
   const handle = choice.trim().toLowerCase();
@@ -251,13 +252,13 @@ function resolveSlot(
     return {
       reason: "record_not_found",
       detail: `slot "${name}": no ${slot.collection} record of this ticket has that handle`,
-      hint: candidateHint(compiled, collection, context),
+      hint: candidateHint(compiled, collection, context, view),
     };
   }
-  if (!passes(compiled, record, context)) {
+  if (!passes(compiled, record, context, view)) {
     return rejected(
       `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
-      candidateHint(compiled, collection, context),
+      candidateHint(compiled, collection, context, view),
     );
   }
   return { value: record, choice: handle };
@@ -267,8 +268,9 @@ function candidates(
   compiled: CompiledSlot,
   collection: PreparedCollection | undefined,
   context: SlotContext,
+  view: SlotContext | undefined,
 ): AnyRecord[] {
-  return (collection?.records ?? []).filter((record) => passes(compiled, record, context));
+  return (collection?.records ?? []).filter((record) => passes(compiled, record, context, view));
 }
 
 /** The handles that would be accepted: the model has seen them in `describe()`, so they are safe to repeat. */
@@ -276,8 +278,11 @@ function candidateHint(
   compiled: CompiledSlot,
   collection: PreparedCollection | undefined,
   context: SlotContext,
+  view: SlotContext | undefined,
 ): string {
-  const handles = candidates(compiled, collection, context).map((record) => collection?.handleOf.get(record));
+  const handles = candidates(compiled, collection, context, view).map((record) =>
+    collection?.handleOf.get(record),
+  );
   return handles.length === 0
     ? `no record of this ticket fits slot "${compiled.name}"; escalate`
     : `slot "${compiled.name}" takes one of: ${handles.join(", ")}`;
@@ -299,7 +304,7 @@ function formatField(
   if (raw === undefined || raw === null || raw === "") {
     return rejected(`${where()} of ${template.id} has no value on the chosen record`);
   }
-  const result = field.format.apply(raw, record);
+  const result = field.format.apply(raw, field.reads.length === 0 ? noFields : pick(record, field.reads));
   if (!result.ok) return rejected(`${where()} of ${template.id}: the value ${result.problem}`);
   const value = sanitizeValue(result.value, {
     multiline: field.format.multiline,
@@ -312,6 +317,15 @@ function formatField(
     );
   }
   return value;
+}
+
+const noFields: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/** Only the fields a format declared it reads: those were label-checked, the rest of the record was not. */
+function pick(record: AnyRecord, fields: readonly string[]): Readonly<Record<string, unknown>> {
+  const picked: Record<string, unknown> = {};
+  for (const field of fields) if (Object.hasOwn(record, field)) picked[field] = record[field];
+  return picked;
 }
 
 function recipientOf(template: Template, field: CompiledField, record: AnyRecord): string | Escalation {

@@ -1,3 +1,4 @@
+import type { Reader } from "./label-checks.js";
 import type { AnyRecord } from "./records.js";
 import { redactRecord, redactView } from "./redact.js";
 import type { DerivedSlot, SlotContext } from "./slots.js";
@@ -5,22 +6,31 @@ import type { CompiledSlot, Template } from "./template.js";
 import type { PreparedTicket } from "./ticket.js";
 
 /**
- * The rules of which record may fill a ref slot, and what a derived slot may see: one definition, used
- * by decide() and by the LLM adapters when they list a ticket's candidates.
+ * The rules of which record may fill a ref slot, and what code of a template may see: one definition,
+ * used by decide() and by the LLM adapters when they list a ticket's candidates.
  */
 
-/** What a derived slot is given: the records and earlier slots without the fields its audience may not see. */
-function derivedContext(template: Template, ticket: PreparedTicket, context: SlotContext): SlotContext {
-  const { hidden, audience } = template;
-  if (hidden.size === 0) return context;
+/**
+ * The records and earlier slots as `reader` may see them: what derived slots and `where` are given, so
+ * code cannot put a value, at any depth, in front of a reader its label keeps it from.
+ */
+export function readerContext(
+  template: Template,
+  reader: Reader,
+  ticket: PreparedTicket,
+  context: SlotContext,
+): SlotContext {
+  const { plan, name } = reader;
+  if (plan.size === 0) return context;
   const slots: Record<string, AnyRecord | string | undefined> = {};
   for (const earlier of template.resolveOrder) {
-    const value = context.slots[earlier.name];
-    const fields = earlier.slot.kind === "ref" ? hidden.get(earlier.slot.collection) : undefined;
+    // Every slot name is assigned (undefined when not resolved yet), so none reads an inherited property.
+    const value = Object.hasOwn(context.slots, earlier.name) ? context.slots[earlier.name] : undefined;
+    const cut = earlier.slot.kind === "ref" ? plan.get(earlier.slot.collection) : undefined;
     slots[earlier.name] =
-      fields !== undefined && typeof value === "object" ? redactRecord(value, fields, audience) : value;
+      cut !== undefined && typeof value === "object" ? redactRecord(value, cut, name) : value;
   }
-  return { ticketId: context.ticketId, records: redactView(ticket.view, hidden, audience), slots };
+  return { ticketId: context.ticketId, records: redactView(ticket.view, plan, name), slots };
 }
 
 /**
@@ -35,7 +45,7 @@ export function derivedValue(
 ): { value: string | undefined } | "threw" | "missing" {
   let value: unknown;
   try {
-    value = slot.compute(derivedContext(template, ticket, context));
+    value = slot.compute(readerContext(template, template.readers.audience, ticket, context));
   } catch {
     return "threw";
   }
@@ -43,8 +53,31 @@ export function derivedValue(
   return { value: value as string };
 }
 
-/** Whether a record may fill a ref slot: its joins hold and its `where` returns true (a throw counts as false). */
-export function passes(compiled: CompiledSlot, record: AnyRecord, context: SlotContext): boolean {
+/**
+ * What a ref slot's `where` is given as its context: the slot's reader's view (the audience's, or for the
+ * recipient one without outsiders' text). Undefined for a slot without `where`; build it once per slot.
+ */
+export function whereContext(
+  compiled: CompiledSlot,
+  template: Template,
+  ticket: PreparedTicket,
+  context: SlotContext,
+): SlotContext | undefined {
+  if (compiled.slot.kind !== "ref" || compiled.slot.where === undefined) return undefined;
+  return readerContext(template, compiled.reader, ticket, context);
+}
+
+/**
+ * Whether a record may fill a ref slot: its joins hold (on the records themselves: joined fields are
+ * label-checked when the template is defined) and its `where`, given the record and `view` as the slot's
+ * reader sees them, returns true (a throw counts as false).
+ */
+export function passes(
+  compiled: CompiledSlot,
+  record: AnyRecord,
+  context: SlotContext,
+  view: SlotContext | undefined,
+): boolean {
   for (const join of compiled.joins) {
     const other = context.slots[join.slot];
     if (
@@ -57,8 +90,10 @@ export function passes(compiled: CompiledSlot, record: AnyRecord, context: SlotC
   }
   const { slot } = compiled;
   if (slot.kind !== "ref" || slot.where === undefined) return true;
+  const cut = compiled.reader.plan.get(slot.collection);
+  const seen = cut === undefined ? record : redactRecord(record, cut, compiled.reader.name);
   try {
-    return slot.where(record, context) === true;
+    return slot.where(seen, view ?? context) === true;
   } catch {
     return false;
   }

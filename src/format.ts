@@ -17,6 +17,11 @@ export interface Format {
   readonly neutralize: boolean;
   /** Formats `value`, a field of `record` (money reads its currency from the same record). */
   readonly apply: (value: unknown, record: Readonly<Record<string, unknown>>) => FormatResult;
+  /**
+   * Other fields of the record the format reads (money's `currencyField`). A format is given only these,
+   * and each is label-checked for the template's audience like a shown field.
+   */
+  readonly reads?: readonly string[];
   /** E-mail and phone formats: the normal form a recipient is delivered to (lower-case, E.164). */
   readonly address?: (value: unknown) => FormatResult;
   /**
@@ -206,6 +211,7 @@ function money(options: MoneyFormatOptions): Format {
     kind: "money",
     multiline: false,
     neutralize: false,
+    ...(options.currencyField === undefined ? {} : { reads: [options.currencyField] }),
     apply: (value, record) => {
       const amount =
         typeof value === "string" && /^-?\d{1,15}(\.\d{1,6})?$/.test(value) ? Number(value) : value;

@@ -8,7 +8,6 @@ export type {
   CapacityOptions,
   CatalogCapacity,
   FieldExposure,
-  LabelReader,
   SampleMessages,
   SlotCapacity,
   TemplateCapacity,
@@ -32,7 +31,7 @@ export type {
 export { format } from "./format.js";
 export { idempotencyKey } from "./idempotency.js";
 export type { FieldLabel } from "./labels.js";
-export { fieldLabel, readableBy, untrusted } from "./labels.js";
+export { readableBy, untrusted } from "./labels.js";
 export type {
   LlmProvider,
   ProposalSchemaOptions,

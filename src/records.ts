@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { DefinitionError } from "./errors.js";
+import { type LabelNode, labelsWithin, labelTree } from "./label-tree.js";
 import { createSlotBuilder, type SlotBuilder } from "./slots.js";
 
 /** A collection's schema: a zod object whose records carry a string `id`. */
@@ -45,6 +46,8 @@ export interface RecordsDefinition<S extends CollectionSchemas = CollectionSchem
   /** The label the model is shown for a record of `collection`. */
   readonly label: (collection: string, record: AnyRecord, index: number) => string;
   readonly maxPerCollection: number;
+  /** Where each collection's field labels sit, read through every zod composition once, here. */
+  readonly labelTrees: ReadonlyMap<string, LabelNode>;
 }
 
 const collectionName = /^[a-z][a-z0-9_]{0,39}$/;
@@ -91,6 +94,19 @@ export function defineRecords<const S extends CollectionSchemas>(
       );
     }
   }
+  const labelTrees = new Map<string, LabelNode>();
+  for (const name of names) {
+    const tree = labelTree(collections[name]);
+    // Fail closed: a place whose label cannot be read is never assumed to be unlabelled.
+    const [opaque] = labelsWithin(tree, name).opaque;
+    if (opaque !== undefined) {
+      throw new DefinitionError(
+        "records_definition_invalid",
+        `defineRecords: the label of ${opaque.path} cannot be established (${opaque.what}); build it from zod 4 types (objects, arrays, unions, wrappers, z.lazy…) so its labels can be read`,
+      );
+    }
+    labelTrees.set(name, tree);
+  }
   const labels = (options.labels ?? {}) as Record<string, ((record: AnyRecord) => string) | undefined>;
   for (const name of Object.keys(labels)) {
     if (!names.includes(name)) {
@@ -106,6 +122,7 @@ export function defineRecords<const S extends CollectionSchemas>(
     names,
     slot: createSlotBuilder<S>(),
     maxPerCollection,
+    labelTrees,
     label: (collection, record, index) => {
       const build = labels[collection];
       if (build === undefined) return `${collection} record ${index + 1}`;

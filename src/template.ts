@@ -2,9 +2,9 @@ import { BodyError, compileBody, type Part } from "./body.js";
 import { type Channel, channels } from "./channels.js";
 import { templateError } from "./errors.js";
 import { type Format, format } from "./format.js";
-import { fieldLabel, labelViolation } from "./labels.js";
+import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./label-checks.js";
+import type { PlacedLabel } from "./label-tree.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
-import { type HiddenFields, hiddenFields } from "./redact.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
 import { checkChannel, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
 
@@ -47,6 +47,10 @@ export interface CompiledField {
   readonly field: string;
   readonly format: Format;
   readonly maxLength: number;
+  /** Fields of the same record the format reads besides this one (money's currency): all it is given. */
+  readonly reads: readonly string[];
+  /** Every label on what the field shows and its format reads, checked against the audience. */
+  readonly labels: readonly PlacedLabel[];
 }
 
 /** A slot after definition-time checks. */
@@ -59,6 +63,8 @@ export interface CompiledSlot {
   readonly keys: ReadonlyMap<string, string>;
   /** Ref: the joins of `match`, as this record's field = the field of an earlier slot's record. */
   readonly joins: readonly Join[];
+  /** Whose view of the records this slot's `where` runs with. */
+  readonly reader: Reader;
 }
 
 /** `record[field] === earlier[slot][otherField]`, from a ref slot's `match`. */
@@ -85,8 +91,11 @@ export interface Template {
   readonly recipient: CompiledSlot;
   /** The slots followed by the recipient: the order decide() resolves them in. */
   readonly resolveOrder: readonly CompiledSlot[];
-  /** Fields the audience may not see, per collection: removed from what derived slots are given. */
-  readonly hidden: HiddenFields;
+  /**
+   * The views code runs with: derived slots and `where` see the audience's (nothing it may not read, at
+   * any depth); the recipient's `where` sees that without anything an outsider wrote.
+   */
+  readonly readers: { readonly audience: Reader; readonly recipient: Reader };
   /** Whether subject or body shows the recipient's address with {{to}}. */
   readonly recipientShown: boolean;
   /** The chosen slots' names, sorted: the order the idempotency key lists choices in. */
@@ -155,6 +164,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     templateError(id, 'approval must be "human" or left out');
   }
 
+  const readers = readersOf(records as unknown as RecordsDefinition, config.audience);
   const declared = config.slots ?? {};
   const slots: CompiledSlot[] = [];
   for (const name of Object.keys(declared)) {
@@ -165,7 +175,7 @@ export function defineTemplate<S extends CollectionSchemas>(
         name,
       );
     }
-    slots.push(compileSlot(records, id, config, name, declared[name] as Slot, slots));
+    slots.push(compileSlot(records, id, config, name, declared[name] as Slot, slots, readers.audience));
   }
   if (config.to?.kind !== "ref") {
     templateError(
@@ -174,7 +184,7 @@ export function defineTemplate<S extends CollectionSchemas>(
       "to",
     );
   }
-  const recipient = compileSlot(records, id, config, "to", config.to, slots);
+  const recipient = compileSlot(records, id, config, "to", config.to, slots, readers.recipient);
   checkRecipient(id, config.channel, recipient);
 
   const subject = config.subject === undefined ? undefined : compile(id, config.subject, "subject");
@@ -197,7 +207,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     slots,
     recipient,
     resolveOrder: [...slots, recipient],
-    hidden: hiddenFields(records as unknown as RecordsDefinition, config.audience),
+    readers,
     recipientShown: [subject, body, html].some((text) => text?.tags.some((use) => use.tag === "to")),
     keyOrder: [...slots, recipient]
       .filter((slot) => slot.slot.kind !== "derived")
@@ -235,6 +245,7 @@ function compileSlot<S extends CollectionSchemas>(
   name: string,
   slot: Slot,
   earlier: readonly CompiledSlot[],
+  reader: Reader,
 ): CompiledSlot {
   const noKeys = new Map<string, string>();
   switch (slot?.kind) {
@@ -244,7 +255,8 @@ function compileSlot<S extends CollectionSchemas>(
         slot,
         fields: compileRefFields(records, id, config, name, slot),
         keys: noKeys,
-        joins: compileJoins(records, id, name, slot, earlier),
+        joins: compileJoins(records, id, config, name, slot, earlier),
+        reader,
       };
     case "choice": {
       const keys = new Map<string, string>();
@@ -259,19 +271,26 @@ function compileSlot<S extends CollectionSchemas>(
         }
         keys.set(key, key);
       }
-      return { name, slot, fields: [], keys, joins: [] };
+      return { name, slot, fields: [], keys, joins: [], reader };
     }
     case "derived": {
       if (typeof slot.compute !== "function") templateError(id, "slot.derived needs a function", name);
       const as = slot.as ?? format.text();
+      const maxLength = maxLengthOf(id, name, as, slot.maxLength);
+      if ((as.reads ?? []).length > 0) {
+        templateError(
+          id,
+          `its format reads ${as.reads?.join(", ")} of a record, and a derived value has none; give the format fixed options (e.g. format.money({ currency: "EUR" }))`,
+          name,
+        );
+      }
       return {
         name,
         slot,
-        fields: [
-          { tag: name, field: name, format: as, maxLength: maxLengthOf(id, name, as, slot.maxLength) },
-        ],
+        fields: [{ tag: name, field: name, format: as, maxLength, reads: [], labels: [] }],
         keys: noKeys,
         joins: [],
+        reader,
       };
     }
     default:
@@ -324,22 +343,33 @@ function compileRefFields<S extends CollectionSchemas>(
         name,
       );
     }
-    const violation = labelViolation(fieldLabel(shape[spec.field]), config.audience);
-    if (violation !== undefined) {
-      templateError(
-        id,
-        `shows ${slot.collection}.${spec.field} to audience "${config.audience}", but ${violation}; show another field or change the audience`,
-        name,
-      );
-    }
     const as = spec.as ?? (stringFormat(shape[spec.field]) === "email" ? format.email() : format.text());
-    return { tag, field: spec.field, format: as, maxLength: maxLengthOf(id, name, as, spec.maxLength) };
+    const maxLength = maxLengthOf(id, name, as, spec.maxLength);
+    const { audience } = config;
+    const definition = records as unknown as RecordsDefinition;
+    const labels = checkReadable(id, name, definition, audience, slot.collection, spec.field, "shows");
+    if (name === "to") checkNotUntrusted(id, name, definition, slot.collection, spec.field, "sends to");
+    const reads = [...(as.reads ?? [])];
+    for (const read of reads) {
+      if (!Object.hasOwn(shape, read)) {
+        templateError(
+          id,
+          `the format of ${slot.collection}.${spec.field} reads "${read}", which is not a field of "${slot.collection}"; fields: ${Object.keys(shape).join(", ")}`,
+          name,
+        );
+      }
+      labels.push(...checkReadable(id, name, definition, audience, slot.collection, read, "formats with"));
+      if (name === "to")
+        checkNotUntrusted(id, name, definition, slot.collection, read, "formats the address with");
+    }
+    return { tag, field: spec.field, format: as, maxLength, reads, labels };
   });
 }
 
 function compileJoins<S extends CollectionSchemas>(
   records: RecordsDefinition<S>,
   id: string,
+  config: TemplateConfig,
   name: string,
   slot: RefSlot,
   earlier: readonly CompiledSlot[],
@@ -366,6 +396,18 @@ function compileJoins<S extends CollectionSchemas>(
         `match.${field}: "${otherField}" is not a field of "${source.slot.collection}"`,
         name,
       );
+    }
+    // Which record fills the slot depends on both fields: each is read for the audience, and neither may
+    // be outsider's text where the join picks the recipient.
+    const definition = records as unknown as RecordsDefinition;
+    const sides = [
+      [slot.collection, field],
+      [source.slot.collection, otherField],
+    ] as const;
+    for (const [collection, joined] of sides) {
+      checkReadable(id, name, definition, config.audience, collection, joined, "joins on");
+      if (name === "to")
+        checkNotUntrusted(id, name, definition, collection, joined, "picks the recipient by");
     }
     joins.push({ field, slot: other, otherField });
   }

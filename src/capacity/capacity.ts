@@ -5,7 +5,7 @@ import type { RecordsDefinition } from "../records.js";
 import type { Template, TemplateLimits } from "../template.js";
 import type { PreparedTicket } from "../ticket.js";
 import { type SampleMessages, sampleMessages } from "./enumerate.js";
-import { type FieldExposure, fieldExposure, type LabelReader, labelCheck, ownLabels } from "./exposure.js";
+import { type FieldExposure, fieldExposure } from "./exposure.js";
 import { log2, type SlotCapacity, slotCapacity } from "./slots.js";
 
 /**
@@ -31,8 +31,6 @@ export interface CapacityOptions {
   readonly recordsPerCollection?: number;
   /** Most proposals decided per template on the sample. @default 20000 */
   readonly maxProposals?: number;
-  /** Reads field labels; pass the catalog's own copy's reader when it is another copy of formletter. */
-  readonly labelOf?: LabelReader;
 }
 
 /** Worst case over a period: messages and the bits they can carry. */
@@ -84,8 +82,6 @@ export interface CatalogCapacity {
   readonly totals: { readonly perTicket: WorstCase; readonly perDay: WorstCase };
   /** Records of other tickets a proposal can reach: none, since handles resolve only within the ticket. */
   readonly otherTicketsReachable: 0;
-  /** Whether field labels were read from the catalog's own copy of formletter (see `fields`). */
-  readonly labels: "verified" | "none found" | "unreadable";
   /** The assumptions, in sentences. */
   readonly notes: readonly string[];
 }
@@ -130,8 +126,6 @@ export function catalogCapacity(catalog: CapacityCatalog, options: CapacityOptio
   }
   const recordsOf = (collection: string): number =>
     basis.kind === "sample" ? (basis.records[collection] ?? 0) : basis.recordsPerCollection;
-  const labelOf = options.labelOf ?? ownLabels;
-  const labels = labelCheck(templates, labelOf);
   const templateBits = log2(templates.length);
 
   const perTemplate = templates.map((template): TemplateCapacity => {
@@ -153,7 +147,7 @@ export function catalogCapacity(catalog: CapacityCatalog, options: CapacityOptio
       sample: ticket === undefined ? undefined : sampleMessages(catalog, template, ticket, maxProposals),
       perTicket: worst(template.limits.perTicket),
       perDay: worst(template.limits.perDay),
-      fields: fieldExposure(template, labelOf, labels !== "unreadable"),
+      fields: fieldExposure(template),
     };
   });
   const sum = (pick: (template: TemplateCapacity) => WorstCase): WorstCase =>
@@ -170,12 +164,11 @@ export function catalogCapacity(catalog: CapacityCatalog, options: CapacityOptio
     basis,
     totals: { perTicket: sum((template) => template.perTicket), perDay: sum((template) => template.perDay) },
     otherTicketsReachable: 0,
-    labels,
-    notes: notesOf(basis, templates, labels),
+    notes: notesOf(basis, templates),
   };
 }
 
-function notesOf(basis: CandidateBasis, templates: readonly Template[], labels: string): string[] {
+function notesOf(basis: CandidateBasis, templates: readonly Template[]): string[] {
   const notes = [
     basis.kind === "sample"
       ? `candidates per ref slot: the records of sample ticket ${basis.ticketId} in the slot's collection (an upper bound: where and match only narrow them); distinct messages: every proposal decided on that ticket`
@@ -187,11 +180,6 @@ function notesOf(basis: CandidateBasis, templates: readonly Template[], labels: 
   ];
   if (templates.some((template) => template.approval === "human")) {
     notes.push("templates with approval: a person approves each draft before it leaves");
-  }
-  if (labels === "unreadable") {
-    notes.push(
-      "field labels could not be read: the catalog was built by another copy of formletter; fields are marked unknown",
-    );
   }
   return notes;
 }

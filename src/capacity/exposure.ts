@@ -1,8 +1,4 @@
-import { type FieldLabel, fieldLabel } from "../labels.js";
 import type { Template } from "../template.js";
-
-/** Reads a field schema's label; the catalog's own copy of formletter holds the labels. */
-export type LabelReader = (schema: unknown) => FieldLabel | undefined;
 
 /** One field a template puts in front of its recipient, or uses as the address, and what it is. */
 export interface FieldExposure {
@@ -16,17 +12,18 @@ export interface FieldExposure {
   /** The recipient's role: who reads the field. */
   readonly shownTo: string;
   /**
-   * "untrusted": written by `author` (only ever shown back to them); "private": readable by `readableBy`;
-   * "none": an ordinary field; "computed": a derived slot, computed in code from what the audience may
-   * read; "unknown": the label could not be read (see {@link labelCheck}).
+   * "untrusted": holds text written by `author` (only ever shown back to them); "private": readable by
+   * `readableBy`; "none": an ordinary field; "computed": a derived slot, computed in code from what the
+   * audience may read. Labels were read through every zod composition when the template was defined, so
+   * every copy of formletter reports the same.
    */
-  readonly label: "untrusted" | "private" | "none" | "computed" | "unknown";
+  readonly label: "untrusted" | "private" | "none" | "computed";
   readonly author?: string;
   readonly readableBy?: readonly string[];
 }
 
 /** The fields each template shows or sends to, with their labels. */
-export function fieldExposure(template: Template, labelOf: LabelReader, readable: boolean): FieldExposure[] {
+export function fieldExposure(template: Template): FieldExposure[] {
   const exposure: FieldExposure[] = [];
   for (const compiled of template.resolveOrder) {
     const { slot } = compiled;
@@ -44,50 +41,19 @@ export function fieldExposure(template: Template, labelOf: LabelReader, readable
         exposure.push({ ...base, collection: undefined, label: "computed" });
         continue;
       }
-      const shape = template.records.collections[slot.collection]?.shape as
-        | Record<string, unknown>
-        | undefined;
-      const label = labelOf(shape?.[field.field]);
-      if (label?.kind === "untrusted") {
-        exposure.push({ ...base, collection: slot.collection, label: "untrusted", author: label.author });
-      } else if (label?.kind === "private") {
-        exposure.push({ ...base, collection: slot.collection, label: "private", readableBy: label.roles });
+      const collection = slot.collection;
+      // The strictest label wins: untrusted text anywhere in the value, then the narrowest readers.
+      const untrusted = field.labels.find(({ label }) => label.kind === "untrusted")?.label;
+      const privates = field.labels.flatMap(({ label }) => (label.kind === "private" ? [label.roles] : []));
+      if (untrusted?.kind === "untrusted") {
+        exposure.push({ ...base, collection, label: "untrusted", author: untrusted.author });
+      } else if (privates.length > 0) {
+        const readers = privates.reduce((common, roles) => common.filter((role) => roles.includes(role)));
+        exposure.push({ ...base, collection, label: "private", readableBy: readers });
       } else {
-        exposure.push({ ...base, collection: slot.collection, label: readable ? "none" : "unknown" });
+        exposure.push({ ...base, collection, label: "none" });
       }
     }
   }
   return exposure;
 }
-
-/**
- * Whether `labelOf` reads the labels the catalog was checked with: "verified", "none found" (no field of
- * the records carries a label), or "unreadable". Each template lists the fields its audience may not see,
- * computed by the catalog's own copy of formletter, and each of those has a label: a reader that misses
- * one reads another copy's labels.
- */
-export function labelCheck(
-  templates: readonly Template[],
-  labelOf: LabelReader,
-): "verified" | "none found" | "unreadable" {
-  let hidden = false;
-  for (const template of templates) {
-    for (const [collection, fields] of template.hidden) {
-      const shape = template.records.collections[collection]?.shape as Record<string, unknown> | undefined;
-      for (const field of fields) {
-        hidden = true;
-        if (labelOf(shape?.[field]) === undefined) return "unreadable";
-      }
-    }
-  }
-  if (hidden) return "verified";
-  const records = templates[0]?.records;
-  for (const collection of records?.names ?? []) {
-    const shape = records?.collections[collection]?.shape as Record<string, unknown> | undefined;
-    for (const schema of Object.values(shape ?? {})) if (labelOf(schema) !== undefined) return "verified";
-  }
-  return "none found";
-}
-
-/** The label reader of this copy of formletter: right whenever the catalog was built by it. */
-export const ownLabels: LabelReader = fieldLabel;

@@ -11,5 +11,5 @@ export type {
 } from "./capacity.js";
 export { catalogCapacity } from "./capacity.js";
 export type { SampleMessages } from "./enumerate.js";
-export type { FieldExposure, LabelReader } from "./exposure.js";
+export type { FieldExposure } from "./exposure.js";
 export type { SlotCapacity } from "./slots.js";

@@ -29,7 +29,7 @@ export function registerCapacityCommand(program: Command, io: CliIo): void {
     .option("--export <name>", "the export of the catalog module to use")
     .option("--json", "machine-readable output")
     .action(async (catalogFile: string, options) => {
-      const { catalog, exportName, labelOf } = await loadCatalog(catalogFile, options.export);
+      const { catalog, exportName } = await loadCatalog(catalogFile, options.export);
       if (options.records !== undefined && options.assume !== undefined) {
         throw new CliError("pass --records or --assume, not both");
       }
@@ -40,7 +40,6 @@ export function registerCapacityCommand(program: Command, io: CliIo): void {
           throw new CliError(`--assume ${options.assume}: give a whole number of records`);
       }
       const capacity = catalogCapacity(catalog, {
-        labelOf,
         ...(options.records !== undefined ? { sample: readSample(options.records) } : {}),
         ...(assume !== undefined ? { recordsPerCollection: assume } : {}),
       });
@@ -169,9 +168,7 @@ function fieldRow(field: FieldExposure): string[] {
         ? `PRIVATE, readable by ${field.readableBy?.join(", ")}`
         : field.label === "computed"
           ? "computed in code"
-          : field.label === "none"
-            ? "-"
-            : "unknown";
+          : "-";
   return [
     field.template,
     field.slot,

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createJiti } from "jiti";
-import { type LabelReader, labelCheck, ownLabels } from "../capacity/exposure.js";
 import type { Catalog } from "../catalog.js";
 import { isFormletterError } from "../errors.js";
 import { CliError } from "./output.js";
@@ -13,8 +12,6 @@ export interface LoadedCatalog {
   readonly file: string;
   /** The export the catalog was found under ("default" for a default export). */
   readonly exportName: string;
-  /** Reads field labels from the copy of formletter that built the catalog. */
-  readonly labelOf: LabelReader;
 }
 
 /** True for what `createCatalog` returns, from any copy of formletter. */
@@ -37,9 +34,9 @@ export function isCatalog(value: unknown): value is Catalog {
  * bad template fails here with the message that names the template, the slot and the fix.
  */
 export async function loadCatalog(file: string, exportName?: string): Promise<LoadedCatalog> {
-  const { path, module, cache } = await importModule(file);
+  const { path, module } = await importModule(file);
   const [name, catalog] = pick(file, module, exportName);
-  return { catalog, file: path, exportName: name, labelOf: labelReader(catalog, cache) };
+  return { catalog, file: path, exportName: name };
 }
 
 /**
@@ -96,26 +93,6 @@ function pick(
   throw new CliError(
     `${file} exports ${catalogs.length} catalogs (${catalogs.join(", ")}); pick one with --export NAME`,
   );
-}
-
-/**
- * Field labels live in the copy of formletter that built the catalog; a catalog loaded from a project
- * was built by that project's copy, not the CLI's. Every module the load brought in is searched for a
- * `fieldLabel` reader, and the one that reads the labels the catalog was checked with is used.
- */
-function labelReader(catalog: Catalog, cache: Record<string, NodeJS.Module | undefined>): LabelReader {
-  if (labelCheck(catalog.templates, ownLabels) === "verified") return ownLabels;
-  for (const entry of Object.values(cache)) {
-    const reader = (entry?.exports as { fieldLabel?: unknown } | undefined)?.fieldLabel;
-    if (typeof reader !== "function") continue;
-    const labelOf = reader as LabelReader;
-    try {
-      if (labelCheck(catalog.templates, labelOf) === "verified") return labelOf;
-    } catch {
-      // Someone else's function of that name: not a label reader.
-    }
-  }
-  return ownLabels;
 }
 
 /** The tsconfig.json of the catalog's project: the nearest one up from its folder. */

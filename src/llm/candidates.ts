@@ -1,4 +1,4 @@
-import { derivedValue, passes } from "../fits.js";
+import { derivedValue, passes, whereContext } from "../fits.js";
 import type { AnyRecord } from "../records.js";
 import type { SlotContext } from "../slots.js";
 import type { CompiledSlot, Template } from "../template.js";
@@ -90,8 +90,9 @@ export function planTemplate(template: Template, ticket: PreparedTicket): Templa
     const pool = indexes[index]?.(earlier) ?? collection?.records ?? [];
     work += pool.length;
     const fits: Option[] = [];
+    const view = whereContext(compiled, template, ticket, context);
     for (const record of pool) {
-      if (passes(compiled, record, context))
+      if (passes(compiled, record, context, view))
         fits.push({ value: record, given: handleOf(collection, record) });
     }
     if (compiled === template.recipient) recipientSpread = Math.max(recipientSpread, fits.length);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { catalogCapacity } from "../../src/capacity/index.js";
 import { isFormletterError } from "../../src/index.js";
-import { sellerCatalog } from "../../templates/seller.js";
 import { catalog, sample } from "../fixtures/capacity-catalog.js";
 
 const log3 = Math.log2(3);
@@ -88,7 +87,6 @@ describe("catalogCapacity on the two-template fixture", () => {
 
   it("lists the fields shown and used as the address, with their labels and reader", () => {
     const capacity = catalogCapacity(catalog, { sample });
-    expect(capacity.labels).toBe("verified");
     const fields = capacity.templates.flatMap((template) => template.fields);
     expect(
       fields.map((field) => [
@@ -108,23 +106,6 @@ describe("catalogCapacity on the two-template fixture", () => {
     ]);
     expect(fields[2]).toMatchObject({ readableBy: ["customer"] });
     expect(fields[3]).toMatchObject({ author: "customer" });
-  });
-
-  it("tells a reader of another copy's labels apart where the catalog hides a field from an audience", () => {
-    // The seller catalog hides the buyer's contact fields and words from sellers: a reader that finds no
-    // label on them reads another copy of formletter, so the shown fields' labels are unknown.
-    const unreadable = catalogCapacity(sellerCatalog, { labelOf: () => undefined });
-    expect(unreadable.labels).toBe("unreadable");
-    expect(
-      unreadable.templates
-        .flatMap((t) => t.fields)
-        .filter((field) => field.label !== "computed")
-        .every((field) => field.label === "unknown"),
-    ).toBe(true);
-    expect(unreadable.notes.at(-1)).toMatch(/field labels could not be read/);
-    expect(catalogCapacity(sellerCatalog).labels).toBe("verified");
-    // Where nothing is hidden from anyone, a label-less reader cannot be told apart from a catalog without labels.
-    expect(catalogCapacity(catalog, { sample, labelOf: () => undefined }).labels).toBe("none found");
   });
 
   it("refuses an invalid sample with records_invalid", () => {

@@ -65,11 +65,10 @@ describe("formletter capacity", () => {
       "basis",
       "totals",
       "otherTicketsReachable",
-      "labels",
       "notes",
     ]);
     expect(capacity.catalog.export).toBe("catalog");
-    expect(capacity.labels).toBe("verified");
+    expect(capacity.templates.flatMap((t) => t.fields).some((f) => f.label === "private")).toBe(true);
     expect(capacity.totals.perDay.messages).toBe(150);
     expect(capacity.totals.perDay.bits).toBeCloseTo(250 + 250 * Math.log2(3), 9);
     expect(capacity.templates[0]?.slots[0]).toEqual({
