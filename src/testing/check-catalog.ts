@@ -7,6 +7,7 @@ import type { AnyRecord, CollectionSchemas } from "../records.js";
 import { sanitizeValue } from "../sanitize.js";
 import type { Template } from "../template.js";
 import { hostileOutputs, hostileStrings } from "./corpus.js";
+import { leakedCanaries, withLabelCanaries } from "./label-canaries.js";
 
 /** Options of {@link checkCatalog}. */
 export interface CatalogCheckOptions {
@@ -23,7 +24,8 @@ export interface CatalogCheckFailure {
     | "closed_reason"
     | "recipient_from_records"
     | "message_is_template_and_values"
-    | "no_hidden_text";
+    | "no_hidden_text"
+    | "labels_respected";
   readonly detail: string;
   readonly template: string | undefined;
   readonly output: unknown;
@@ -69,10 +71,19 @@ export function checkCatalog<S extends CollectionSchemas>(
   const failures: CatalogCheckFailure[] = [];
   const escalations: Record<string, number> = {};
   let sends = 0;
+  // Every labelled string of the ticket, at any depth, replaced by a canary word that may reach only
+  // the readers its labels allow.
+  const canaryTicket = withLabelCanaries(catalog.records as never, ticket, options.seed ?? 1);
 
   for (let run = 0; run < runs; run++) {
-    const hostileRecords = random() < 0.5;
-    const records = hostileRecords ? withHostileText(catalog, ticket, random, pick) : ticket;
+    const roll = random();
+    const hostileRecords = roll < 0.4;
+    const canaries = !hostileRecords && roll < 0.7 && canaryTicket.canaries.size > 0;
+    const records = hostileRecords
+      ? withHostileText(catalog, ticket, random, pick)
+      : canaries
+        ? canaryTicket.records
+        : ticket;
     const template = pick(catalog.templates);
     const output =
       random() < 0.2 ? hostileOutput(pick, template) : proposal(catalog, records, template, random, pick);
@@ -98,6 +109,11 @@ export function checkCatalog<S extends CollectionSchemas>(
       continue;
     }
     for (const problem of checkSend(catalog, records, sent, decision)) fail(problem.property, problem.detail);
+    if (canaries) {
+      const { text, subject = "", html = "" } = decision.message;
+      for (const leak of leakedCanaries(`${subject}\n${text}\n${html}`, canaryTicket.canaries, sent.audience))
+        fail("labels_respected", leak);
+    }
   }
   return { runs, sends, escalations, failures };
 }

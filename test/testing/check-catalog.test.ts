@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { Catalog, Decision } from "../../src/index.js";
+import type { Catalog, Decision, FieldLabel } from "../../src/index.js";
 import { checkCatalog, hostileOutputs, hostileStrings } from "../../src/testing/index.js";
+import { leakedCanaries, withLabelCanaries } from "../../src/testing/label-canaries.js";
 import { customerCatalog } from "../../templates/customer.js";
 import { oncallCatalog } from "../../templates/oncall.js";
 import { sellerCatalog } from "../../templates/seller.js";
@@ -37,6 +38,39 @@ describe("checkCatalog", () => {
     const a = checkCatalog(sellerCatalog, firstSellerTicket, { runs: 200, seed: 11 });
     const b = checkCatalog(sellerCatalog, firstSellerTicket, { runs: 200, seed: 11 });
     expect(a).toEqual(b);
+  });
+
+  it("reports a labelled value, written at any depth of the records, that reaches a reader it is kept from", () => {
+    // Appends to each send every canary word the ticket holds, as a catalog that leaked them would.
+    const catalog = sellerCatalog as unknown as Catalog;
+    const leaking = {
+      ...catalog,
+      decide: (output: unknown, ticket: unknown) => {
+        const decision = catalog.decide(output, ticket);
+        const words = JSON.stringify(ticket).match(/QZ[0-9A-Z]+LBL/g) ?? [];
+        return decision.outcome === "send"
+          ? {
+              ...decision,
+              message: { ...decision.message, text: `${decision.message.text} ${words.join(" ")}` },
+            }
+          : decision;
+      },
+    } as Catalog;
+    const report = checkCatalog(leaking, firstSellerTicket, { runs: 300, seed: 5 });
+    const leaks = report.failures.filter((failure) => failure.property === "labels_respected");
+    expect(leaks.length).toBeGreaterThan(0);
+    expect(leaks[0]?.detail).toMatch(/reached "seller"/);
+  });
+
+  it("lets a labelled value reach the readers its label allows", () => {
+    const { records, canaries } = withLabelCanaries(sellerCatalog.records as never, firstSellerTicket, 1);
+    expect(canaries.size).toBeGreaterThan(0);
+    const [canary, labels] = [...canaries][0] as [string, readonly FieldLabel[]];
+    const label = labels[0] as FieldLabel;
+    const reader = label.kind === "untrusted" ? label.author : (label.roles[0] as string);
+    expect(leakedCanaries(`text ${canary}`, canaries, reader)).toEqual([]);
+    expect(leakedCanaries(`text ${canary}`, canaries, "nobody_reads_this")).toHaveLength(1);
+    expect(JSON.stringify(records)).toContain(canary);
   });
 
   it("reports a recipient that is not the chosen record's address", () => {
