@@ -1,0 +1,69 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { build } from "tsup";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+let directory: string;
+
+// The package and its command line are bundled separately, as in `dist`: a catalog built with the
+// package's bundle is read by the CLI's bundle, each with its own copy of formletter's modules.
+beforeAll(async () => {
+  mkdirSync(join(root, "node_modules/.cache"), { recursive: true });
+  directory = mkdtempSync(join(root, "node_modules/.cache/formletter-built-"));
+  await build({
+    entry: { index: join(root, "src/index.ts"), "cli/index": join(root, "src/cli/index.ts") },
+    format: ["esm"],
+    outDir: directory,
+    target: "node20",
+    splitting: false,
+    dts: false,
+    silent: true,
+    config: false,
+  });
+  writeFileSync(
+    join(directory, "catalog.mjs"),
+    `import { z } from "zod";
+import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "./index.js";
+const records = defineRecords({
+  notes: z.object({ id: z.string(), body: untrusted("buyer", z.string()).max(2000).trim() }),
+  buyers: z.object({ id: z.string(), email: readableBy(["buyer"], z.email()).describe("login") }),
+});
+export const catalog = createCatalog(records, [
+  defineTemplate(records, {
+    id: "note_back", description: "Quote the buyer's note back", audience: "buyer", channel: "email",
+    to: records.slot.ref("buyers", { show: "email" }), subject: "Your note", body: "You wrote: {{note}}",
+    slots: { note: records.slot.ref("notes", { show: "body" }) }, limits: { perTicket: 1, perDay: 10 },
+  }),
+]);
+`,
+  );
+}, 120_000);
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("the built command line", () => {
+  it("reads the labels of a catalog built by the package's own bundle", async () => {
+    const { stdout } = await run(process.execPath, [
+      join(directory, "cli/index.js"),
+      "capacity",
+      join(directory, "catalog.mjs"),
+      "--json",
+    ]);
+    const capacity = JSON.parse(stdout) as {
+      templates: { fields: { field: string; label: string; author?: string; readableBy?: string[] }[] }[];
+    };
+    const fields = capacity.templates[0]?.fields ?? [];
+    expect(fields.find((field) => field.field === "body")).toMatchObject({
+      label: "untrusted",
+      author: "buyer",
+    });
+    expect(fields.find((field) => field.field === "email")).toMatchObject({
+      label: "private",
+      readableBy: ["buyer"],
+    });
+  });
+});
