@@ -30,6 +30,7 @@ export type {
   PhoneFormatOptions,
 } from "./format.js";
 export { format } from "./format.js";
+export type { ChosenValue } from "./idempotency.js";
 export { idempotencyKey } from "./idempotency.js";
 export type { FieldLabel } from "./labels.js";
 export { fieldLabel, readableBy, untrusted } from "./labels.js";
