@@ -132,13 +132,13 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     if (nbf !== undefined && (typeof nbf !== "number" || nbf > seconds + tolerance))
       return { ok: false, refusal: "token_invalid" };
     if (iat > seconds + tolerance) return { ok: false, refusal: "token_invalid" };
-    // A token that claims a longer life than any of its kind may have was not minted by formletter
-    // (the minters cap it): refused however young it is, so the cap holds for tokens signed elsewhere.
     const maxAge = tokenAudience === agentAudience ? maxTaskTtl : maxOperatorTtl;
-    if (exp - iat > maxAge) return { ok: false, refusal: "token_invalid", claims };
     // Past its expiry, or issued longer ago than any token of its kind may live.
     if (exp <= seconds - tolerance || seconds - iat - tolerance > maxAge)
       return { ok: false, refusal: "token_expired", claims };
+    // A token that claims a longer life than any of its kind may have was not minted by formletter
+    // (the minters cap it): refused however young it is, so the cap holds for tokens signed elsewhere.
+    if (exp - iat > maxAge) return { ok: false, refusal: "token_invalid", claims };
     remember(token, claims, now);
     return grant(claims, audience);
   };
