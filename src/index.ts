@@ -57,6 +57,7 @@ export type {
   ReplayOptions,
   ReplayProgress,
   ReportOptions,
+  TagRows,
 } from "./metrics/index.js";
 export {
   countingRules,

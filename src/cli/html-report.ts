@@ -87,10 +87,10 @@ ${report.byReason.map((row) => `<tr><td>${e(row.reason)}</td><td class="n">${row
 </tbody></table>
 <h2>By template</h2>
 ${rateTable("template-table", "template", report.byTemplate)}
-${Object.entries(report.byTag)
+${report.byTag
   .map(
-    ([name, rows]) =>
-      `<h2>By tag: ${e(name)}</h2>\n${rateTable(`tag-${name.replace(/[^A-Za-z0-9_-]/g, "_")}-table`, e(name), rows)}`,
+    ({ tag, rows }, index) =>
+      `<h2>By tag: ${e(tag)}</h2>\n${rateTable(`tag-${index + 1}-table`, e(tag), rows)}`,
   )
   .join("\n")}
 <h2>By day</h2>

@@ -54,9 +54,10 @@ export function formatReport(report: EscalationReport, groupings: readonly Group
     } else if (grouping === "day") {
       text += rateTable("by day", report.byDay);
     } else {
-      const names = grouping === "tag" ? Object.keys(report.byTag) : [grouping.slice(4)];
+      const byName = new Map(report.byTag.map((tag) => [tag.tag, tag.rows]));
+      const names = grouping === "tag" ? [...byName.keys()] : [grouping.slice(4)];
       for (const name of names) {
-        const rows = report.byTag[name];
+        const rows = byName.get(name);
         text +=
           rows === undefined
             ? `\nby tag:${printable(name)}: no decision has this tag\n`
