@@ -2,6 +2,7 @@ import { escapeHtml } from "../channels.js";
 import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
+import { printable } from "../terminal.js";
 
 /** What the page says about where the report came from. */
 export interface HtmlReportMeta {
@@ -11,7 +12,8 @@ export interface HtmlReportMeta {
   readonly generatedAt: Date;
 }
 
-const e = (text: string | number) => escapeHtml(String(text));
+// Escaped for HTML, and control characters written out: the page is also read with cat and less.
+const e = (text: string | number) => escapeHtml(printable(String(text)));
 const dayMs = 86_400_000;
 
 /**
