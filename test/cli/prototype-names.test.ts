@@ -3,8 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOutbox, memoryTransport } from "../../src/index.js";
 import { createMetricsAccumulator, type EscalationReport } from "../../src/metrics/index.js";
-import { sample } from "../fixtures/capacity-catalog.js";
+import { sqliteStore } from "../../src/sqlite/index.js";
+import { catalog, sample } from "../fixtures/capacity-catalog.js";
 import { cli } from "./run.js";
 
 const fixtureCatalog = fileURLToPath(new URL("../fixtures/capacity-catalog.ts", import.meta.url));
@@ -72,5 +74,25 @@ describe("tag names that plain objects answer to are ordinary names", () => {
     expect(report.byTag.map((tag) => tag.tag).sort()).toEqual([...names, "category"].sort());
     const page = readFileSync(html, "utf8");
     for (const name of names) expect(page).toContain(`<h2>By tag: ${name}</h2>`);
+  });
+
+  it("report --by tag:NAME on an outbox's audit log, for each such name", async () => {
+    const db = join(directory, "outbox.db");
+    const outbox = createOutbox({
+      catalog,
+      load: (ticketId: string) => ({ ...sample, ticketId }),
+      store: sqliteStore(db),
+      transports: { email: memoryTransport() },
+    });
+    for (const [index, name] of names.entries()) {
+      const tags = JSON.parse(`{"${name}":"${name}-value"}`) as Record<string, string>;
+      await outbox.handle({ ticketId: `T-${index}`, runId: "r", output: { escalate: "needs_human" }, tags });
+    }
+    await outbox.close();
+    for (const name of names) {
+      const { code, stdout } = await cli(["report", "--db", db, "--by", `tag:${name}`]);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`\\n${name}-value\\s+1\\s+0\\s+1\\s+100\\.0%`));
+    }
   });
 });
