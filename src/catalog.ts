@@ -14,7 +14,7 @@ import type { LlmProvider } from "./llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "./llm/tools.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { Template } from "./template.js";
-import { isPreparedTicket, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
+import { isPreparedWith, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
 
 /** Options of {@link createCatalog}. */
 export interface CatalogOptions {
@@ -154,7 +154,8 @@ export function createCatalog<S extends CollectionSchemas>(
   const context: DecideContext = { templates: byId, templateIds: [...byId.keys()], escalationCodes };
   const prepare = (input: unknown): PrepareResult<S> => {
     try {
-      if (isPreparedTicket(input)) return { ok: true, ticket: input as PreparedTicket<S> };
+      if (isPreparedWith(input, records as unknown as RecordsDefinition))
+        return { ok: true, ticket: input as PreparedTicket<S> };
       return prepareTicket(records, makeHandles, input);
     } catch {
       // Records can be hostile objects (throwing getters, proxies): that is invalid input, not a crash.

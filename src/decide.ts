@@ -162,7 +162,7 @@ function decideTemplate(
     });
   }
 
-  const key = keyOf(ticketId, template, choices);
+  const key = keyOf(ticket, template, choices);
   const valueObject = Object.fromEntries(values);
   if (template.approval === "human") {
     return escalate({

@@ -1,35 +1,79 @@
 import { hash } from "node:crypto";
 import type { Template } from "./template.js";
+import type { PreparedTicket } from "./ticket.js";
 
-/** {@link idempotencyKey} with the template's slot names sorted once, at definition, instead of per call. */
-export function keyOf(
-  ticketId: string,
-  template: Template,
-  choices: Readonly<Record<string, string>>,
-): string {
-  return keyFrom(ticketId, template.id, template.keyOrder, choices);
-}
+/**
+ * What a send chose for one slot: a record, named by its collection and id, or a key of a choice list.
+ * Never a handle: a handle can change when records are added to the ticket (handles that collide are
+ * lengthened), and a key that followed it would let the same message be sent again.
+ */
+export type ChosenValue = { readonly collection: string; readonly id: string } | string;
 
-/** The idempotency key of a send: ticket, template and the canonical choices (sorted by slot), hashed. */
+// Bumped if the encoding ever changes, so two encodings can never produce the same hash input.
+const version = "formletter-key/2";
+
+/**
+ * The idempotency key of a send: ticket, template and what each chosen slot names (a record's collection
+ * and id, or a choice key), hashed. The same message always gets the same key, however the ticket's
+ * handles were assigned, and no two different choices share one.
+ *
+ * @example
+ * import { idempotencyKey } from "formletter";
+ * idempotencyKey("T-1", "tracking_request", { order: { collection: "orders", id: "4471-2290" }, tone: "polite" });
+ * // "fl_…": 32 hex digits after the prefix, whatever the inputs' lengths
+ */
 export function idempotencyKey(
   ticketId: string,
   template: string,
-  choices: Readonly<Record<string, string>>,
+  choices: Readonly<Record<string, ChosenValue>>,
 ): string {
-  return keyFrom(ticketId, template, Object.keys(choices).sort(), choices);
+  const names = Object.keys(choices).sort();
+  return keyFrom(
+    ticketId,
+    template,
+    names.map((name) => [name, choices[name] as ChosenValue]),
+  );
 }
 
-/** The key from the slot names in sorted order; a name without a choice is left out. */
-function keyFrom(
-  ticketId: string,
-  template: string,
-  names: readonly string[],
+/**
+ * The key of a decided send: each chosen handle is turned back into the record it names in `ticket`
+ * (the handle was just resolved there), with the template's slot names sorted once, at definition.
+ */
+export function keyOf(
+  ticket: PreparedTicket,
+  template: Template,
   choices: Readonly<Record<string, string>>,
 ): string {
-  let canonical = `${ticketId}\u0000${template}`;
-  for (const name of names) {
-    const choice = choices[name];
-    if (choice !== undefined) canonical += `\u0000${name}\u0001${choice}`;
+  const chosen: [string, ChosenValue][] = [];
+  const byName = new Map(template.resolveOrder.map((compiled) => [compiled.name, compiled]));
+  for (const name of template.keyOrder) {
+    const choice = Object.hasOwn(choices, name) ? choices[name] : undefined;
+    if (choice === undefined) continue;
+    const slot = byName.get(name)?.slot;
+    if (slot?.kind !== "ref") {
+      chosen.push([name, choice]);
+      continue;
+    }
+    const record = ticket.collections.get(slot.collection)?.byHandle.get(choice);
+    // decide() resolved this handle in this ticket a moment ago; a record is always found.
+    chosen.push([name, { collection: slot.collection, id: record?.id ?? `\u0000handle:${choice}` }]);
   }
-  return `fl_${hash("sha256", canonical, "hex").slice(0, 32)}`;
+  return keyFrom(ticket.ticketId, template.id, chosen);
+}
+
+/**
+ * Hashes a structured encoding: JSON arrays of strings, each quoted and escaped, so no choice can end
+ * where another begins (`a` + `bc` and `ab` + `c` encode differently), and a record (an array) can never
+ * encode like a choice key (a string).
+ */
+function keyFrom(ticketId: string, template: string, chosen: readonly [string, ChosenValue][]): string {
+  const encoded = JSON.stringify([
+    version,
+    ticketId,
+    template,
+    chosen.map(([name, value]) =>
+      typeof value === "string" ? [name, value] : [name, [value.collection, value.id]],
+    ),
+  ]);
+  return `fl_${hash("sha256", encoded, "hex").slice(0, 32)}`;
 }

@@ -29,6 +29,7 @@ export type {
   PhoneFormatOptions,
 } from "./format.js";
 export { format } from "./format.js";
+export type { ChosenValue } from "./idempotency.js";
 export { idempotencyKey } from "./idempotency.js";
 export type { FieldLabel } from "./labels.js";
 export { readableBy, untrusted } from "./labels.js";
@@ -55,6 +56,7 @@ export type {
   ReplayOptions,
   ReplayProgress,
   ReportOptions,
+  TagRows,
 } from "./metrics/index.js";
 export {
   countingRules,

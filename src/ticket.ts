@@ -1,6 +1,9 @@
 import type { AnyRecord, CollectionSchemas, RecordsDefinition, TicketView } from "./records.js";
 
-const prepared = Symbol.for("formletter.preparedTicket");
+// The tickets prepareTicket made, with the records definition that validated them. Module-private: a
+// marker anyone could set (a `Symbol.for` brand, a property) would let an object from outside skip
+// validation and bring its own handles.
+const preparedTickets = new WeakMap<object, RecordsDefinition>();
 
 /** One collection of a prepared ticket: its records in order and their handles both ways. */
 export interface PreparedCollection {
@@ -15,7 +18,6 @@ export interface PreparedCollection {
  * times: validation and hashing are the costly part of a decision.
  */
 export interface PreparedTicket<S extends CollectionSchemas = CollectionSchemas> {
-  readonly [prepared]: true;
   readonly ticketId: string;
   readonly view: TicketView<S>;
   readonly collections: ReadonlyMap<string, PreparedCollection>;
@@ -26,9 +28,17 @@ export type PrepareResult<S extends CollectionSchemas = CollectionSchemas> =
   | { readonly ok: true; readonly ticket: PreparedTicket<S> }
   | { readonly ok: false; readonly problem: string };
 
-/** True for a ticket made by `catalog.prepare`. */
+/**
+ * True for a ticket made by `catalog.prepare` in this copy of formletter; an object built elsewhere is
+ * never one, whatever its shape.
+ */
 export function isPreparedTicket(value: unknown): value is PreparedTicket {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[prepared] === true;
+  return typeof value === "object" && value !== null && preparedTickets.has(value);
+}
+
+/** True for a ticket prepared against `definition`: what a catalog may decide on without validating again. */
+export function isPreparedWith(value: unknown, definition: RecordsDefinition): value is PreparedTicket {
+  return typeof value === "object" && value !== null && preparedTickets.get(value) === definition;
 }
 
 const maxTicketId = 200;
@@ -108,8 +118,13 @@ export function prepareTicket<S extends CollectionSchemas>(
     view[name] = records;
     collections.set(name, { records, handles, byHandle, handleOf });
   }
-  const ticket = { [prepared]: true as const, ticketId, view: view as unknown as TicketView<S>, collections };
-  return { ok: true, ticket: Object.freeze(ticket) };
+  const ticket: PreparedTicket<S> = Object.freeze({
+    ticketId,
+    view: view as unknown as TicketView<S>,
+    collections,
+  });
+  preparedTickets.set(ticket, definition as unknown as RecordsDefinition);
+  return { ok: true, ticket };
 }
 
 function fail(problem: string): { ok: false; problem: string } {

@@ -511,10 +511,17 @@ describe("idempotencyKey", () => {
     const ticket = propertyTicket("T-77");
     const decision = propertyCatalog.decide(proposal("T-77"), ticket);
     expect(decision.outcome).toBe("send");
-    const choices = decision.choices ?? {};
-    const reversed = Object.fromEntries(Object.entries(choices).reverse());
-    expect(Object.keys(choices).length).toBeGreaterThan(1);
+    // A key names each chosen record by collection and id (never by handle), and keeps choice keys.
+    const entries = propertyCatalog.handles(ticket).entries;
+    const chosen = Object.fromEntries(
+      Object.entries(decision.choices ?? {}).map(([slot, choice]) => {
+        const entry = entries.find((candidate) => candidate.handle === choice);
+        return [slot, entry === undefined ? choice : { collection: entry.collection, id: entry.id }];
+      }),
+    );
+    const reversed = Object.fromEntries(Object.entries(chosen).reverse());
+    expect(Object.keys(chosen).length).toBeGreaterThan(1);
     expect(idempotencyKey("T-77", decision.template ?? "", reversed)).toBe(decision.key);
-    expect(idempotencyKey("T-78", decision.template ?? "", choices)).not.toBe(decision.key);
+    expect(idempotencyKey("T-78", decision.template ?? "", chosen)).not.toBe(decision.key);
   });
 });

@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
 import type { FieldExposure } from "../capacity/exposure.js";
+import { printableLine } from "../terminal.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError, table } from "./output.js";
@@ -81,7 +82,9 @@ function formatCapacity(capacity: CatalogCapacity, title: string): string {
     `capacity of ${title}`,
     `template choice: ${capacity.templateChoices} templates = log2(${capacity.templateChoices}) = ${bits(capacity.templates[0]?.templateBits ?? 0)} bits`,
     basis.kind === "sample"
-      ? `candidates: counted on sample ticket ${basis.ticketId} (${Object.entries(basis.records)
+      ? `candidates: counted on sample ticket ${printableLine(basis.ticketId)} (${Object.entries(
+          basis.records,
+        )
           .map(([name, n]) => `${name} ${n}`)
           .join(", ")})`
       : `candidates: ASSUMED ${count(basis.recordsPerCollection)} records per ref slot (${basis.from === "maxPerCollection" ? "records.maxPerCollection, the most one ticket may hold" : "--assume"}); pass --records SAMPLE.json to count a real ticket`,

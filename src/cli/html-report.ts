@@ -2,6 +2,7 @@ import { escapeHtml } from "../channels.js";
 import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
+import { printable } from "../terminal.js";
 
 /** What the page says about where the report came from. */
 export interface HtmlReportMeta {
@@ -11,7 +12,8 @@ export interface HtmlReportMeta {
   readonly generatedAt: Date;
 }
 
-const e = (text: string | number) => escapeHtml(String(text));
+// Escaped for HTML, and control characters written out: the page is also read with cat and less.
+const e = (text: string | number) => escapeHtml(printable(String(text)));
 const dayMs = 86_400_000;
 
 /**
@@ -87,10 +89,10 @@ ${report.byReason.map((row) => `<tr><td>${e(row.reason)}</td><td class="n">${row
 </tbody></table>
 <h2>By template</h2>
 ${rateTable("template-table", "template", report.byTemplate)}
-${Object.entries(report.byTag)
+${report.byTag
   .map(
-    ([name, rows]) =>
-      `<h2>By tag: ${e(name)}</h2>\n${rateTable(`tag-${name.replace(/[^A-Za-z0-9_-]/g, "_")}-table`, e(name), rows)}`,
+    ({ tag, rows }, index) =>
+      `<h2>By tag: ${e(tag)}</h2>\n${rateTable(`tag-${index + 1}-table`, e(tag), rows)}`,
   )
   .join("\n")}
 <h2>By day</h2>

@@ -1,9 +1,24 @@
+import { printable } from "../terminal.js";
+
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   /** Where progress bars draw (stderr); a bar is drawn only when this is a terminal. */
   readonly progress?: NodeJS.WritableStream & { readonly isTTY?: boolean; readonly columns?: number };
+}
+
+/**
+ * `io` with every write passed through {@link printable}: the one path by which the CLI reaches a
+ * terminal. Whatever an agent, a record, a ticket, an operator or a history file put in a value, no
+ * escape sequence, bidi override or other control character is written raw; JSON stays valid JSON.
+ */
+export function terminalSafe(io: CliIo): CliIo {
+  return {
+    stdout: (text) => io.stdout(printable(text)),
+    stderr: (text) => io.stderr(printable(text)),
+    ...(io.progress === undefined ? {} : { progress: io.progress }),
+  };
 }
 
 /** Renders rows as an aligned text table with a header, cutting cells at `maxWidth` characters. */

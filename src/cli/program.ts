@@ -4,7 +4,7 @@ import { isFormletterError } from "../errors.js";
 import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
 import type { CliIo } from "./output.js";
-import { CliError } from "./output.js";
+import { CliError, terminalSafe } from "./output.js";
 import { registerQueueCommands } from "./queue.js";
 import { registerReplayCommand } from "./replay.js";
 import { registerReportCommand } from "./report.js";
@@ -15,7 +15,8 @@ import { registerTokenCommand } from "./token.js";
  * Runs the `formletter` command line with `argv` (without node and the script) and returns the exit
  * code. Usage mistakes and refused actions are one line on stderr and exit code 1, never a stack trace.
  */
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  const io = terminalSafe(given);
   const program = new Command("formletter")
     .description("formletter: templates in code, a model that only chooses, and a human queue")
     .version(packageVersion(), "-v, --version")

@@ -3,7 +3,7 @@ import { createBatcher } from "../outbox/batcher.js";
 import { createQueueOperations } from "../outbox/queue.js";
 import { isEscalationReason } from "../reasons.js";
 import { type QueueItem, type QueueStatus, queueStatuses as statuses } from "../store/store.js";
-import { printable } from "../terminal.js";
+import { printableLine as line, printable } from "../terminal.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
 
@@ -55,19 +55,19 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
         table(
           ["id", "status", "reason", "template", "ticket", "age", "claimed by", "detail"],
           page.items.map((item) => [
-            item.id,
+            line(item.id),
             item.status,
             item.reason,
-            item.template ?? "-",
-            item.ticketId,
+            line(item.template ?? "-"),
+            line(item.ticketId),
             age(item.createdAt, now),
-            item.claimedBy ?? "-",
-            printable(item.detail),
+            line(item.claimedBy ?? "-"),
+            line(item.detail),
           ]),
         ),
       );
       io.stdout(
-        `${page.items.length} item(s)${page.nextCursor ? `; more with --cursor ${page.nextCursor}` : ""}\n`,
+        `${page.items.length} item(s)${page.nextCursor ? `; more with --cursor ${line(page.nextCursor)}` : ""}\n`,
       );
     });
 
@@ -78,7 +78,7 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
       const item = await withQueue(options.db, (q) => q.get(id));
-      if (item === undefined) throw new CliError(`queue item ${id} does not exist`);
+      if (item === undefined) throw new CliError(`queue item ${line(id)} does not exist`);
       if (options.json) return json(item);
       io.stdout(showItem(item));
     });
@@ -91,7 +91,7 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
       const item = await withQueue(options.db, (q) => q.claim(id, { by: options.by }));
-      options.json ? json(item) : io.stdout(`claimed ${item.id} for ${item.claimedBy}\n`);
+      options.json ? json(item) : io.stdout(`claimed ${line(item.id)} for ${line(item.claimedBy ?? "")}\n`);
     });
 
   queue
@@ -105,8 +105,8 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       if (options.json) return json(result);
       io.stdout(
         result.approvedNow
-          ? `approved ${id}: message ${result.outbound?.id} to ${result.outbound?.message.to} is queued for delivery; the outbox sends it on its next flush()\n`
-          : `${id} was already approved; nothing new is sent\n`,
+          ? `approved ${line(id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} is queued for delivery; the outbox sends it on its next flush()\n`
+          : `${line(id)} was already approved; nothing new is sent\n`,
       );
     });
 
@@ -121,7 +121,7 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       const item = await withQueue(options.db, (q) =>
         q.reject(id, { by: options.by, ...(options.note ? { note: options.note } : {}) }),
       );
-      options.json ? json(item) : io.stdout(`rejected ${item.id}\n`);
+      options.json ? json(item) : io.stdout(`rejected ${line(item.id)}\n`);
     });
 
   queue
@@ -140,32 +140,33 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
           ...(options.note ? { note: options.note } : {}),
         }),
       );
-      options.json ? json(item) : io.stdout(`resolved ${item.id}: ${item.resolution}\n`);
+      options.json ? json(item) : io.stdout(`resolved ${line(item.id)}: ${line(item.resolution ?? "")}\n`);
     });
 }
 
+/** One item for a person to read: every stored value on its own labelled line, the draft's text as written. */
 function showItem(item: QueueItem): string {
   const lines = [
-    `queue item ${item.id} · ${item.status} · ${item.reason}`,
-    `ticket     ${item.ticketId} (run ${item.runId})`,
-    `template   ${item.template ?? "-"}`,
-    `detail     ${printable(item.detail)}`,
+    `queue item ${line(item.id)} · ${item.status} · ${item.reason}`,
+    `ticket     ${line(item.ticketId)} (run ${line(item.runId)})`,
+    `template   ${line(item.template ?? "-")}`,
+    `detail     ${line(item.detail)}`,
     `created    ${new Date(item.createdAt).toISOString()}`,
   ];
-  if (item.claimedBy) lines.push(`claimed by ${item.claimedBy}`);
+  if (item.claimedBy) lines.push(`claimed by ${line(item.claimedBy)}`);
   if (item.closedBy)
     lines.push(
-      `closed by  ${item.closedBy}: ${item.resolution ?? ""}${item.closeNote ? ` (${printable(item.closeNote)})` : ""}`,
+      `closed by  ${line(item.closedBy)}: ${line(item.resolution ?? "")}${item.closeNote ? ` (${line(item.closeNote)})` : ""}`,
     );
-  if (item.note) lines.push(`model note ${printable(item.note)}`);
+  if (item.note) lines.push(`model note ${line(item.note)}`);
   if (item.draft) {
-    lines.push("", `draft (${item.draft.channel}) to ${item.draft.to}`);
-    if (item.draft.subject !== undefined) lines.push(`subject    ${printable(item.draft.subject)}`);
+    lines.push("", `draft (${item.draft.channel}) to ${line(item.draft.to)}`);
+    if (item.draft.subject !== undefined) lines.push(`subject    ${line(item.draft.subject)}`);
     lines.push(
       "",
       ...printable(item.draft.text)
         .split("\n")
-        .map((line) => `  ${line}`),
+        .map((text) => `  ${text}`),
     );
   }
   return `${lines.join("\n")}\n`;

@@ -1,6 +1,6 @@
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { formatSummary, percent } from "../metrics/summary.js";
-import { printable } from "../terminal.js";
+import { printableLine } from "../terminal.js";
 import { CliError, table } from "./output.js";
 
 /** A grouping the text report shows: "template", "reason", "day", "tag" (every tag) or "tag:NAME". */
@@ -24,7 +24,7 @@ function rateTable(heading: string, rows: readonly RateRow[]): string {
   return `\n${heading}\n${table(
     [heading.split(" ")[1] ?? "group", "decided", "sent", "escalated", "rate", "95% CI"],
     rows.map((row) => [
-      printable(row.key),
+      printableLine(row.key),
       String(row.decided),
       String(row.sent),
       String(row.escalated),
@@ -54,13 +54,14 @@ export function formatReport(report: EscalationReport, groupings: readonly Group
     } else if (grouping === "day") {
       text += rateTable("by day", report.byDay);
     } else {
-      const names = grouping === "tag" ? Object.keys(report.byTag) : [grouping.slice(4)];
+      const byName = new Map(report.byTag.map((tag) => [tag.tag, tag.rows]));
+      const names = grouping === "tag" ? [...byName.keys()] : [grouping.slice(4)];
       for (const name of names) {
-        const rows = report.byTag[name];
+        const rows = byName.get(name);
         text +=
           rows === undefined
-            ? `\nby tag:${printable(name)}: no decision has this tag\n`
-            : rateTable(`by tag:${printable(name)}`, rows);
+            ? `\nby tag:${printableLine(name)}: no decision has this tag\n`
+            : rateTable(`by tag:${printableLine(name)}`, rows);
       }
     }
   }

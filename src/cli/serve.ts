@@ -10,7 +10,7 @@ import type { Transport } from "../transport/transport.js";
 import { webhookTransport } from "../transport/webhook.js";
 import { importModule, isCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
-import { CliError } from "./output.js";
+import { CliError, terminalSafe } from "./output.js";
 import { secretFromEnv } from "./token.js";
 
 /** What `formletter serve` was asked for. */
@@ -119,10 +119,12 @@ export async function transportsFromEnv(
  */
 export async function serveRelay(
   options: ServeOptions,
-  io: CliIo,
+  given: CliIo,
   env: NodeJS.ProcessEnv,
   signal: AbortSignal,
 ) {
+  // Delivered messages print here when no transport is set: their text came from records.
+  const io = terminalSafe(given);
   const secret = checkedSecret(env, "FORMLETTER_SECRET");
   const operatorSecret = env.FORMLETTER_OPERATOR_SECRET
     ? checkedSecret(env, "FORMLETTER_OPERATOR_SECRET")

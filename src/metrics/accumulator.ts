@@ -1,4 +1,5 @@
 import type { EscalationReason } from "../reasons.js";
+import { isReportableTime } from "./history.js";
 import {
   buildReport,
   type EscalationReport,
@@ -123,7 +124,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
       }
       templates.add(observation.template ?? "(none)", isEscalation);
       const at = observation.at;
-      if (at === undefined || !Number.isFinite(at)) {
+      // A time no Date can hold has no day: counted as undated rather than failing the whole report.
+      if (at === undefined || !isReportableTime(at)) {
         undated += 1;
       } else {
         if (first === undefined || at < first) first = at;

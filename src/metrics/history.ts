@@ -1,5 +1,16 @@
 import { tagLimits } from "../tags.js";
 
+/**
+ * The times a report can place on a day: years 0000 to 9999, whose days are "YYYY-MM-DD". Outside
+ * them a Date may not exist at all (past ±8.64e15 ms), and a day key would not be ISO 8601's.
+ */
+export const timeRange = { min: -62_167_219_200_000, max: 253_402_300_799_999 } as const;
+
+/** True for epoch milliseconds inside {@link timeRange}. */
+export function isReportableTime(at: number): boolean {
+  return at >= timeRange.min && at <= timeRange.max;
+}
+
 /** One ticket of a history file: the records as loaded, what the model answered, tags and time. */
 export interface HistoryTicket {
   readonly ticketId: string;
@@ -32,6 +43,7 @@ export function parseHistoryLine(text: string): HistoryTicket | { readonly probl
     at =
       typeof line.at === "number" ? line.at : typeof line.at === "string" ? Date.parse(line.at) : Number.NaN;
     if (!Number.isFinite(at)) return { problem: "at is neither an ISO 8601 time nor epoch milliseconds" };
+    if (!isReportableTime(at)) return { problem: "at is outside the years 0000 to 9999" };
   }
   return { ticketId: line.ticketId, records: line.records, output: line.output, tags: tagsOf(line.tags), at };
 }

@@ -11,7 +11,14 @@ export type { Projection } from "./projection.js";
 export { formatBand, observedDays, projectHumanDecisions } from "./projection.js";
 export type { ReplayOptions, ReplayProgress } from "./replay.js";
 export { replayHistory } from "./replay.js";
-export type { EscalationReport, MalformedLine, RateRow, ReasonRow, ReportOptions } from "./report.js";
+export type {
+  EscalationReport,
+  MalformedLine,
+  RateRow,
+  ReasonRow,
+  ReportOptions,
+  TagRows,
+} from "./report.js";
 export { countingRules } from "./report.js";
 export { formatSummary, percent } from "./summary.js";
 export type { Interval } from "./wilson.js";

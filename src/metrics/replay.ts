@@ -1,6 +1,5 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { createInterface } from "node:readline";
 import type { Catalog } from "../catalog.js";
 import type { Decision } from "../decision.js";
 import {
@@ -25,6 +24,11 @@ export interface ReplayOptions extends Omit<AccumulatorOptions, "source">, Repor
   readonly onProgress?: (progress: ReplayProgress) => void;
   /** Stops reading; the report covers the lines read so far. */
   readonly signal?: AbortSignal;
+  /**
+   * Longest line read, in bytes; a longer one is counted as malformed and skipped without being held in
+   * memory. @default 16777216 (16 MiB)
+   */
+  readonly maxLineBytes?: number;
 }
 
 const progressEvery = 4096;
@@ -47,46 +51,99 @@ export async function replayHistory(
   options: ReplayOptions = {},
 ): Promise<EscalationReport> {
   const metrics = createMetricsAccumulator({ ...options, source: "replay" });
+  const maxLineBytes = options.maxLineBytes ?? defaultMaxLineBytes;
+  if (!Number.isInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new RangeError("maxLineBytes must be a whole number ≥ 1");
   const totalBytes = (await stat(path)).size;
-  const input = createReadStream(path, { encoding: "utf8" });
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  let failure: { error: unknown } | undefined;
-  const progress = () => options.onProgress?.({ lines: line, bytes: input.bytesRead, totalBytes });
-  const stop = () => lines.close();
-  options.signal?.addEventListener("abort", stop, { once: true });
-  // Each line is decided synchronously inside the "line" event, so readline hands over the next chunk
-  // only when this one is done: memory stays at one chunk, and no promise is made per line.
-  lines.on("line", (text) => {
-    if (failure !== undefined) return;
+  let bytes = 0;
+  const progress = () => options.onProgress?.({ lines: line, bytes, totalBytes });
+
+  const replayLine = (raw: Buffer) => {
     line += 1;
-    try {
-      if (line % progressEvery === 0) progress();
-      if (text.length === 0 || text.trim() === "") return;
-      const ticket = parseHistoryLine(text);
-      if ("problem" in ticket) {
-        metrics.addMalformed(line, ticket.problem);
-        return;
-      }
-      metrics.add(observe(catalog, ticket.ticketId, ticket.records, ticket.output, ticket.at, ticket.tags));
-    } catch (error) {
-      // Only a catalog that is not createCatalog's (whose decide never throws) can get here.
-      failure = { error };
-      stop();
+    if (line % progressEvery === 0) progress();
+    const ticket = readLine(raw);
+    if (ticket === undefined) return;
+    if ("problem" in ticket) {
+      metrics.addMalformed(line, ticket.problem);
+      return;
     }
-  });
+    // Only a catalog that is not createCatalog's (whose decide never throws) can throw here: the
+    // replay stops with its error.
+    metrics.add(observe(catalog, ticket.ticketId, ticket.records, ticket.output, ticket.at, ticket.tags));
+  };
+
+  // Lines are cut from the file's bytes here rather than by readline, so a line is checked as UTF-8
+  // on its own (readline would turn bad bytes into U+FFFD silently) and a line over `maxLineBytes` is
+  // skipped as it streams by instead of being held whole. Each chunk's lines are decided before the
+  // next chunk is read: memory stays at one chunk plus one line, and no promise is made per line.
+  const pieces: Buffer[] = [];
+  let pending = 0;
+  let overlong = false;
+  const input = createReadStream(path);
   try {
-    await new Promise<void>((resolve, reject) => {
-      lines.once("close", resolve);
-      input.once("error", reject);
-    });
+    for await (const chunk of input as AsyncIterable<Buffer>) {
+      if (options.signal?.aborted) break;
+      bytes += chunk.length;
+      let from = 0;
+      for (let end = chunk.indexOf(newline); end !== -1; end = chunk.indexOf(newline, from)) {
+        const part = chunk.subarray(from, end);
+        from = end + 1;
+        if (overlong || pending + part.length > maxLineBytes) {
+          line += 1;
+          metrics.addMalformed(line, `longer than ${maxLineBytes} bytes`);
+        } else if (pending === 0) {
+          replayLine(part);
+        } else {
+          pieces.push(part);
+          replayLine(Buffer.concat(pieces, pending + part.length));
+        }
+        pieces.length = 0;
+        pending = 0;
+        overlong = false;
+      }
+      const rest = chunk.subarray(from);
+      if (overlong || rest.length === 0) continue;
+      if (pending + rest.length > maxLineBytes) {
+        overlong = true;
+        pieces.length = 0;
+        pending = 0;
+      } else {
+        // A copy: the stream may reuse its buffer.
+        pieces.push(Buffer.from(rest));
+        pending += rest.length;
+      }
+    }
+    if (!options.signal?.aborted) {
+      if (overlong) {
+        line += 1;
+        metrics.addMalformed(line, `longer than ${maxLineBytes} bytes`);
+      } else if (pending > 0) {
+        replayLine(Buffer.concat(pieces, pending));
+      }
+    }
   } finally {
-    options.signal?.removeEventListener("abort", stop);
     input.destroy();
   }
-  if (failure !== undefined) throw failure.error;
   progress();
   return metrics.report(options);
+}
+
+const newline = 0x0a;
+const defaultMaxLineBytes = 16 * 1_048_576;
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/** One line's ticket, a problem, or undefined for a blank line. */
+function readLine(raw: Buffer): ReturnType<typeof parseHistoryLine> | undefined {
+  const end = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
+  let text: string;
+  try {
+    text = utf8.decode(raw.subarray(0, end));
+  } catch {
+    return { problem: "not valid UTF-8" };
+  }
+  if (text.trim() === "") return undefined;
+  return parseHistoryLine(text);
 }
 
 /** Decides one ticket as the outbox would, without a store: the records must be this ticket's. */

@@ -15,6 +15,12 @@ export interface RateRow {
   readonly high: number;
 }
 
+/** The rows of one tag: one per value the tag took. */
+export interface TagRows {
+  readonly tag: string;
+  readonly rows: readonly RateRow[];
+}
+
 /** How many decisions escalated for one reason, as a share of all decisions. */
 export interface ReasonRow {
   readonly reason: string;
@@ -42,8 +48,11 @@ export interface EscalationReport {
   readonly byReason: readonly ReasonRow[];
   /** By the template the decision named; "(none)" for escalations before a template was known. */
   readonly byTemplate: readonly RateRow[];
-  /** By tag name, then tag value; "(none)" for decisions without that tag. */
-  readonly byTag: Readonly<Record<string, readonly RateRow[]>>;
+  /**
+   * By tag name (in the order first seen), then tag value; "(none)" for decisions without that tag. A
+   * list, not an object keyed by name: a tag named `__proto__` or `constructor` is an ordinary tag.
+   */
+  readonly byTag: readonly TagRows[];
   /** By UTC day, oldest first; decisions without a time are counted in `period.undated` only. */
   readonly byDay: readonly RateRow[];
   readonly period: {
@@ -121,7 +130,7 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
   } else if (days !== undefined && dated > 0) {
     projection = projectHumanDecisions(counts, dated / days, { basis: "observed", days });
   }
-  const byTag: Record<string, RateRow[]> = {};
+  const byTag: TagRows[] = [];
   for (const [name, values] of counts.tags) {
     const rows = sortByVolume(values);
     // Decisions without the tag make up the rest, so each grouping adds up to the whole.
@@ -131,7 +140,7 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
     );
     const rest = { decided: counts.decided - tagged.decided, escalated: counts.escalated - tagged.escalated };
     if (rest.decided > 0) rows.push(rateRow("(none)", rest));
-    byTag[name] = rows;
+    byTag.push({ tag: name, rows });
   }
   return {
     source: counts.source,

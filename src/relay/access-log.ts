@@ -21,6 +21,8 @@ export interface AccessRefusal {
   readonly route: string;
   /** What the token claimed, when it was signed with the relay's key (expired, wrong audience, …). */
   readonly claims?: TokenClaims | undefined;
+  /** Refusals of the same kind left out of the log since the last one written (sampling). */
+  readonly unaudited?: number | undefined;
 }
 
 /**
@@ -40,6 +42,7 @@ export function createAccessLog(store: Store, clock: () => number, onFailure: ()
         method: event.method,
         route: event.route,
       };
+      if (event.unaudited !== undefined && event.unaudited > 0) data.unaudited = event.unaudited;
       if (claims !== undefined) {
         data.audience = claims.audience;
         data.jti = claims.jti;

@@ -1,4 +1,5 @@
 import type { AccessLog, Refusal } from "./access-log.js";
+import type { AuditChoice } from "./audit-sample.js";
 import { readJsonBody } from "./body.js";
 import { bearerToken, problem } from "./http.js";
 import type { RateDecision } from "./rate-limit.js";
@@ -11,6 +12,8 @@ export interface GateOptions {
   readonly verify: (token: string | undefined, audience: TokenAudience) => Verification;
   readonly rateLimit: (key: string) => RateDecision;
   readonly accessLog: AccessLog;
+  /** Whether the next token refusal is audited: anyone can send those, so they are sampled. */
+  readonly sampleTokenRefusal: () => AuditChoice;
   readonly metrics: RelayMetrics;
   readonly maxBodyBytes: number;
 }
@@ -42,11 +45,23 @@ export function createGate(options: GateOptions) {
     route: string,
     refusal: Refusal,
     status: number,
-    extra: { claims?: TokenClaims | undefined; headers?: Record<string, string>; message?: string } = {},
+    extra: {
+      claims?: TokenClaims | undefined;
+      headers?: Record<string, string>;
+      message?: string;
+      unaudited?: number;
+    } = {},
   ): Promise<Response> => {
     metrics.refusal(refusal);
     // Written before the answer goes out: a client that saw the status can rely on the audit event.
-    await accessLog.record({ refusal, status, method: request.method, route, claims: extra.claims });
+    await accessLog.record({
+      refusal,
+      status,
+      method: request.method,
+      route,
+      claims: extra.claims,
+      unaudited: extra.unaudited,
+    });
     // The request may still be sending a body nobody will read: close the connection after the answer,
     // rather than drain what the client chose to send.
     return problem(status, refusal, extra.message ?? messages[refusal], {
@@ -64,11 +79,20 @@ export function createGate(options: GateOptions) {
         const status = verification.refusal === "wrong_audience" ? 403 : 401;
         const headers: Record<string, string> =
           status === 401 ? { "www-authenticate": 'Bearer realm="formletter", error="invalid_token"' } : {};
+        const sampled = options.sampleTokenRefusal();
+        if (!sampled.audit) {
+          metrics.refusal(verification.refusal);
+          metrics.unaudited(verification.refusal);
+          const message = messages[verification.refusal];
+          const close = { ...headers, connection: "close" };
+          return { ok: false, response: problem(status, verification.refusal, message, close) };
+        }
         return {
           ok: false,
           response: await refuse(request, route, verification.refusal, status, {
             claims: verification.claims,
             headers,
+            unaudited: sampled.unaudited,
           }),
         };
       }
@@ -80,6 +104,7 @@ export function createGate(options: GateOptions) {
         // only, so a client that ignores Retry-After cannot turn its burst into a burst of writes.
         if (!rate.first) {
           metrics.refusal("rate_limited");
+          metrics.unaudited("rate_limited");
           const close = { ...headers, connection: "close" };
           return { ok: false, response: problem(429, "rate_limited", messages.rate_limited, close) };
         }

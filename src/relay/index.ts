@@ -3,6 +3,7 @@
  */
 
 export type { ProposalReply } from "./agent-routes.js";
+export type { TokenRefusalAuditOptions } from "./audit-sample.js";
 export type { RelayClient, RelayClientOptions, RelayTools } from "./client.js";
 export { createRelayClient } from "./client.js";
 export type { RelayErrorCode } from "./errors.js";

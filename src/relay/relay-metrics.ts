@@ -44,6 +44,11 @@ export function createRelayMetrics() {
     "Requests refused before any work: bad or missing tokens, rate limits, bodies that are not JSON or too large.",
     ["refusal"],
   );
+  const unaudited = registry.counter(
+    "formletter_relay_refusals_unaudited_total",
+    "Refusals counted here but left out of the audit log: token refusals past the sampled share, and a token's rate-limit refusals after the first of a window.",
+    ["refusal"],
+  );
   const auditFailures = registry.counter(
     "formletter_relay_audit_write_failures_total",
     "Access audit events the store failed to write.",
@@ -78,6 +83,10 @@ export function createRelayMetrics() {
     refusal(refusal: string): void {
       refusals.inc({ refusal });
       if (refusal === "rate_limited") limits.inc({ limit: "rate" });
+    },
+    /** A refusal counted but not audited. */
+    unaudited(refusal: string): void {
+      unaudited.inc({ refusal });
     },
     auditFailure(): void {
       auditFailures.inc();

@@ -5,6 +5,7 @@ import type { CollectionSchemas } from "../records.js";
 import type { Store } from "../store/store.js";
 import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
+import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sample.js";
 import { RelayError } from "./errors.js";
 import { createGate } from "./gate.js";
 import { json, problem } from "./http.js";
@@ -59,6 +60,12 @@ export interface RelayOptions<S extends CollectionSchemas = CollectionSchemas> {
   readonly maxBodyBytes?: number;
   /** Requests per token per window; more is refused with 429. @default { max: 120, windowMs: 60000 } */
   readonly rateLimit?: RateLimitOptions;
+  /**
+   * How requests refused for their token are audited: in full up to `full` a window, then one in
+   * `every`, so a flood of bad tokens cannot grow the audit log without bound. Each is counted in
+   * `/metrics` either way. @default { full: 20, every: 100, windowMs: 60000 }
+   */
+  readonly tokenRefusalAudit?: TokenRefusalAuditOptions;
   /** How long a request may take, receiving it included; past it the answer is 503. @default 10000 */
   readonly requestTimeoutMs?: number;
   /** How long a verified token is remembered (never past its expiry), in milliseconds. @default 30000 */
@@ -148,6 +155,11 @@ export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S
   const requestTimeoutMs = positive(options.requestTimeoutMs, "requestTimeoutMs", 10_000);
   const rateMax = positive(options.rateLimit?.max, "rateLimit.max", 120);
   const rateWindow = positive(options.rateLimit?.windowMs, "rateLimit.windowMs", 60_000);
+  const refusalAudit = {
+    full: positive(options.tokenRefusalAudit?.full, "tokenRefusalAudit.full", 20),
+    every: positive(options.tokenRefusalAudit?.every, "tokenRefusalAudit.every", 100),
+    windowMs: positive(options.tokenRefusalAudit?.windowMs, "tokenRefusalAudit.windowMs", 60_000),
+  };
   const tolerance = options.clockToleranceSeconds ?? 5;
   if (!Number.isInteger(tolerance) || tolerance < 0 || tolerance > 300)
     throw new RelayError(
@@ -178,6 +190,7 @@ export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S
     }),
     rateLimit: createRateLimiter(rateMax, rateWindow, clock),
     accessLog,
+    sampleTokenRefusal: createAuditSampler(refusalAudit, clock),
     metrics,
     maxBodyBytes,
   });

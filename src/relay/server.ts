@@ -42,6 +42,21 @@ export interface RunningServer {
 }
 
 /**
+ * Node's limits on a slow client, from the relay's request timeout. Node checks them only every
+ * `connectionsCheckingInterval` (30 s by default), so a client trickling its headers a byte at a time
+ * would hold the connection for up to 30 s whatever the timeout: the check runs a few times per timeout
+ * instead (at most once a second, at least every 100 ms).
+ */
+function serverTimeouts(requestTimeoutMs: number) {
+  const headersTimeout = Math.min(requestTimeoutMs, 10_000);
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout,
+    connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeout / 4))),
+  };
+}
+
+/**
  * Serves `fetch` on Node's HTTP server through @hono/node-server. Node's own timeouts bound how long a
  * client may take to send its headers and its whole request, so a slow client cannot hold a connection.
  */
@@ -64,9 +79,8 @@ export async function startServer(
     fetch: guarded,
     hostname: host,
     overrideGlobalObjects: false,
+    serverOptions: serverTimeouts(options.requestTimeoutMs),
   }) as Server;
-  server.requestTimeout = options.requestTimeoutMs;
-  server.headersTimeout = Math.min(options.requestTimeoutMs, 10_000);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 8787, host, () => {

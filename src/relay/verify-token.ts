@@ -69,9 +69,17 @@ function signedWith(token: string, key: KeyObject): boolean {
   )
     return false;
   const dot = token.lastIndexOf(".");
+  const signature = token.slice(dot + 1);
   const expected = createHmac("sha256", key).update(token.slice(0, dot)).digest();
-  const given = Buffer.from(token.slice(dot + 1), "base64url");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  const given = Buffer.from(signature, "base64url");
+  // Only the canonical spelling: 43 characters carry 258 bits for 256, and a decoder ignores the last
+  // two: four spellings of one signature would otherwise verify, each a different token to the cache
+  // and to anyone who compares, logs or revokes tokens as strings.
+  return (
+    given.length === expected.length &&
+    given.toString("base64url") === signature &&
+    timingSafeEqual(given, expected)
+  );
 }
 
 /**
@@ -124,10 +132,13 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
     if (nbf !== undefined && (typeof nbf !== "number" || nbf > seconds + tolerance))
       return { ok: false, refusal: "token_invalid" };
     if (iat > seconds + tolerance) return { ok: false, refusal: "token_invalid" };
-    // Past its expiry, or issued longer ago than any token of its kind may live.
     const maxAge = tokenAudience === agentAudience ? maxTaskTtl : maxOperatorTtl;
+    // Past its expiry, or issued longer ago than any token of its kind may live.
     if (exp <= seconds - tolerance || seconds - iat - tolerance > maxAge)
       return { ok: false, refusal: "token_expired", claims };
+    // A token that claims a longer life than any of its kind may have was not minted by formletter
+    // (the minters cap it): refused however young it is, so the cap holds for tokens signed elsewhere.
+    if (exp - iat > maxAge) return { ok: false, refusal: "token_invalid", claims };
     remember(token, claims, now);
     return grant(claims, audience);
   };

@@ -15,7 +15,9 @@ beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), "formletter-cli-capacity-"));
   samplePath = join(directory, "sample.json");
   writeFileSync(samplePath, JSON.stringify(sample));
-});
+  // Loads the catalog module once, so the first test does not pay for compiling the library.
+  return cli(["check", fixtureCatalog]).then(() => undefined);
+}, 30_000);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe("formletter capacity", () => {

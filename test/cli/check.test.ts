@@ -35,9 +35,11 @@ ${body}
   return file;
 }
 
-beforeAll(() => {
+beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "formletter-cli-check-"));
-});
+  // Loads a catalog module once, so the first test does not pay for compiling the library.
+  await cli(["check", fixtureCatalog]);
+}, 30_000);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe("formletter check", () => {

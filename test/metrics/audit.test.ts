@@ -102,7 +102,7 @@ describe("the escalation report of a real outbox's audit log", () => {
       ["(none)", 1, 1],
       ["accept_quote", 1, 1],
     ]);
-    expect(report.byTag.trade?.map((row) => [row.key, row.decided])).toEqual([
+    expect(report.byTag.find((t) => t.tag === "trade")?.rows.map((row) => [row.key, row.decided])).toEqual([
       ["plumbing", 4],
       ["(none)", 1],
     ]);

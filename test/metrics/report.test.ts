@@ -61,13 +61,16 @@ describe("reportFromAudit on a fixed audit log", () => {
 
   it("groups by tag value; decisions without the tag make the (none) group, so the groups add up", async () => {
     const report = await fixtureReport();
-    expect(counts(report.byTag.category ?? [])).toEqual({
+    expect(counts(report.byTag.find((t) => t.tag === "category")?.rows ?? [])).toEqual({
       delay: [3, 1],
       damage: [3, 2],
       refund: [1, 1],
       "(none)": [1, 0],
     });
-    const total = (report.byTag.category ?? []).reduce((sum, row) => sum + row.decided, 0);
+    const total = (report.byTag.find((t) => t.tag === "category")?.rows ?? []).reduce(
+      (sum, row) => sum + row.decided,
+      0,
+    );
     expect(total).toBe(report.overall.decided);
   });
 
@@ -163,8 +166,8 @@ describe("createMetricsAccumulator", () => {
     const report = metrics.report();
     expect(report.byTemplate.map((row) => row.key).sort()).toEqual(["(other)", "t0", "t1", "t2"]);
     expect(report.byTemplate.reduce((sum, row) => sum + row.decided, 0)).toBe(10_000);
-    expect(report.byTag.customer?.length).toBe(4); // three values and (other); no (none): every decision has it
-    expect(Object.keys(report.byTag)).toHaveLength(3);
+    expect(report.byTag.find((t) => t.tag === "customer")?.rows.length).toBe(4); // three values and (other); no (none): every decision has it
+    expect(report.byTag).toHaveLength(3);
     expect(report.byDay).toHaveLength(4);
     expect(report.truncated).toEqual(["template", "day", "tag names", "tag:customer"]);
     expect(report.overall).toMatchObject({ decided: 10_000, escalated: 2_500 });

@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { decodeJwt } from "jose";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { importModule } from "../../src/cli/load-catalog.js";
 import type { CliIo } from "../../src/cli/output.js";
 import { CliError } from "../../src/cli/output.js";
 import { registerServeCommand, serveRelay, transportsFromEnv } from "../../src/cli/serve.js";
@@ -84,6 +85,8 @@ describe("formletter token mint", () => {
 });
 
 describe("formletter serve", () => {
+  // Loads the relay module once, so the first test does not pay for compiling the library.
+  beforeAll(() => importModule(relayModule).then(() => undefined), 30_000);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "formletter-serve-"));

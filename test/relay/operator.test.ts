@@ -164,7 +164,8 @@ describe("GET /v1/report", () => {
       "approval_required",
       "model_escalated",
     ]);
-    expect(report.body.byTag.category[0]).toMatchObject({ key: "repair", decided: 3 });
+    expect(report.body.byTag).toMatchObject([{ tag: "category" }]);
+    expect(report.body.byTag[0].rows[0]).toMatchObject({ key: "repair", decided: 3 });
     const later = await call(rig.url, `/v1/report?since=${Date.now() + 60_000}`, { token });
     expect(later.body.overall.decided).toBe(0);
     const iso = await call(rig.url, "/v1/report?since=2020-01-01&volume=100", { token });
