@@ -30,7 +30,8 @@ export type HtmlContext =
 /**
  * Elements whose content is not ordinary text: raw text and RCDATA (script, style, textarea, title…),
  * foreign content (svg, math: their own URL attributes and CDATA), inert or fallback content (template,
- * noscript) and plaintext, after which everything is text.
+ * noscript), plaintext, after which everything is text, and select and frameset, inside which a browser
+ * ignores most start tags — so whether a later `<style>` opens raw text would depend on sections.
  */
 export const rawTextElements: ReadonlySet<string> = new Set([
   "script",
@@ -46,6 +47,8 @@ export const rawTextElements: ReadonlySet<string> = new Set([
   "template",
   "svg",
   "math",
+  "select",
+  "frameset",
 ]);
 
 // Attributes a client follows, fetches, runs or styles with: a value there is a link or code, not text.

@@ -162,7 +162,7 @@ function valueProblem(context: HtmlContext): string | undefined {
     case "doctype":
       return "is inside the doctype; move it into the body";
     case "raw-text":
-      return `is inside <${context.element}>, whose content is not ordinary text (script, style, textarea, title, svg, math, template, noscript…); move it into an ordinary element such as <p> or <span>`;
+      return `is inside <${context.element}>, whose content is not ordinary text (script, style, textarea, title, svg, math, template, noscript, select…); move it into an ordinary element such as <p> or <span>`;
   }
 }
 

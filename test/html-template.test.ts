@@ -111,6 +111,12 @@ describe("HTML templates: where a value may land", () => {
     ["an svg link", '<svg><a xlink:href="{{room}}">x</a></svg>{{kind}}', /svg|href/],
     ["a math element", "<math><mi>{{room}}</mi></math>{{kind}}", /<math>/],
     ["text after plaintext", "<plaintext><p>{{room}}</p>{{kind}}", /<plaintext>/],
+    ["a select", "<select><option>{{room}}</option></select>{{kind}}", /<select>/],
+    [
+      "a style a section's select would hide",
+      "{{#kind.urgent}}<select>{{/kind.urgent}}<style>{{room}}</style>",
+      /<select>|<style>/,
+    ],
     ["a script opened in a section", "{{#kind.urgent}}<script>{{/kind.urgent}}{{room}}", /section|<script>/],
     ["a comment opened in a section", "{{#note}}<!--{{/note}}{{room}}{{kind}}", /section|comment/],
     ["a script spelled across a mustache comment", "<scr{{! x }}ipt>{{room}}</script>{{kind}}", /<script>/],
