@@ -87,8 +87,15 @@ const urlAttributes = new Set([
 ]);
 // Names that hold a URL by convention (data-src, data-href, lazy-loading and tracking scripts).
 const urlLikeName = /href|src|url|uri|action|^on/;
-// Elements every attribute of which configures the document or loads something.
+// Elements every attribute of which configures the document, loads something or decides how code runs
+// (a value in <script type> could turn inert text into a script).
 const configuringElements = new Set([
+  "script",
+  "style",
+  "iframe",
+  "template",
+  "svg",
+  "math",
   "meta",
   "base",
   "link",

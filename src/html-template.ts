@@ -206,16 +206,10 @@ function checkAmpersands(id: string, parts: readonly Part[], inSection: boolean)
     if (part.type === "section") checkAmpersands(id, part.parts, true);
     if (part.type !== "text" || !/&[#0-9A-Za-z]*$/.test(part.text)) return;
     const after = parts[index + 1];
-    // At the very end of the HTML nothing can follow the "&".
-    if (after === undefined && !inSection) return;
+    // At the very end of the HTML nothing can follow the "&"; literal text after it is the author's own.
+    if ((after === undefined && !inSection) || after?.type === "text") return;
     const slot =
-      after === undefined
-        ? undefined
-        : after.type === "section"
-          ? after.slot
-          : after.type === "value"
-            ? after.tag.split(".")[0]
-            : undefined;
+      after === undefined ? undefined : after.type === "section" ? after.slot : after.tag.split(".")[0];
     templateError(
       id,
       `html: an "&" comes right before a tag (or a section's end), so a value could complete a character reference ("&" and "#64;" show "@"); write "&amp;" or put a space after it`,

@@ -65,6 +65,7 @@ describe("HTML templates: where a value may land", () => {
     ],
     ["a mustache comment", "<p>{{! not shown }}{{room}} {{kind}}</p>"],
     ["an ampersand with a space after it", "<p>R &amp; D & {{room}} {{kind}}</p>"],
+    ["an ampersand before a mustache comment", "<p>&{{! x }}amp; {{room}} {{kind}}</p>"],
   ])("accepts a value in %s", (_name, html) => {
     const template = defineTemplate(records, withHtml(html));
     expect(template.htmlText).toBeDefined();
@@ -111,6 +112,7 @@ describe("HTML templates: where a value may land", () => {
     ["an svg link", '<svg><a xlink:href="{{room}}">x</a></svg>{{kind}}', /svg|href/],
     ["a math element", "<math><mi>{{room}}</mi></math>{{kind}}", /<math>/],
     ["text after plaintext", "<plaintext><p>{{room}}</p>{{kind}}", /<plaintext>/],
+    ["a script's type", '<script type="{{room}}">var x = 1;</script>{{kind}}', /type attribute of <script>/],
     ["a select", "<select><option>{{room}}</option></select>{{kind}}", /<select>/],
     [
       "a style a section's select would hide",
