@@ -377,6 +377,7 @@ export function describeType(value: unknown): string {
  * @example
  * import { format } from "formletter";
  * const placed = format.date("d MMM yyyy", { timeZone: "Europe/Berlin" });
+ * const pickup = format.date("d MMM HH:mm", { timeZone: "Europe/Berlin", sourceZone: "America/New_York" });
  * const total = format.money({ currencyField: "currency" });
  */
 export const format = { text, email, phone, date, money, number } as const;
