@@ -9,6 +9,7 @@ import {
   whatsappRules,
 } from "./channels.js";
 import type { Message } from "./decision.js";
+import { htmlReaderText } from "./html-reading.js";
 import type { Template } from "./template.js";
 
 /**
@@ -99,10 +100,12 @@ const readers: { readonly [K in ReadablePart]-?: Reader } = {
   // The HTML as a browser shows it (text and attribute values, entities decoded), rendered from the reader's
   // view the template's HTML was compiled into: the definition check proved each value lands in text or a
   // quoted attribute, so no parse is needed per message.
-  html: (template, _message, values, chosen) => {
-    if (template.htmlText === undefined) return undefined;
+  html: (template, message, values, chosen) => {
+    if (message.html === undefined) return undefined;
+    // A template built without the reader's view (not through defineTemplate) is parsed here instead.
+    if (template.htmlText === undefined) return htmlReaderText(message.html);
     const text = renderParts(template.htmlText, values, chosen, noEscape);
-    return typeof text === "string" ? text : "";
+    return typeof text === "string" ? text : htmlReaderText(message.html);
   },
 };
 const readableParts = Object.keys(readers) as ReadablePart[];
