@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DefinitionError, defineTemplate, format, type TemplateConfig } from "../src/index.js";
+import { misplacedHtmlValues } from "../src/testing/part-checks.js";
 import { records } from "./fixtures/clinic.js";
 
 const { slot } = records;
@@ -174,5 +176,96 @@ describe("HTML templates: where a value may land", () => {
     expect(template.literal).toContain("desk@clinic.example");
     expect(template.literal).toContain("R & D");
     expect(template.literal).not.toContain("<p");
+  });
+});
+
+describe("HTML templates: a template that is accepted keeps its values in text for every section choice", () => {
+  // Pieces of markup chosen to open and close contexts: tags, raw-text elements, attribute quotes, comments.
+  const pieces = [
+    "<p>",
+    "</p>",
+    "<b>",
+    "</b>",
+    "<table>",
+    "<tr><td>",
+    "</td></tr>",
+    "</table>",
+    "<script>",
+    "</script>",
+    "<style>",
+    "</style>",
+    "<textarea>",
+    "</textarea>",
+    "<select>",
+    "</select>",
+    "<svg>",
+    "</svg>",
+    "<!--",
+    "-->",
+    '<a href="',
+    '<span title="',
+    "<span title='",
+    '">',
+    "'>",
+    '"',
+    "<i ",
+    ">",
+    "&",
+    "&amp;",
+    " text ",
+    "=",
+  ];
+  type Node =
+    | string
+    | { readonly value: true }
+    | { readonly section: "note" | "kind.urgent"; readonly inner: Node[] };
+  const node: fc.Memo<Node> = fc.memo((depth) =>
+    depth <= 1
+      ? fc.oneof(fc.constantFrom(...pieces), fc.constant({ value: true } as const))
+      : fc.oneof(
+          { weight: 3, arbitrary: fc.constantFrom(...pieces) },
+          { weight: 2, arbitrary: fc.constant({ value: true } as const) },
+          {
+            weight: 2,
+            arbitrary: fc.record({
+              section: fc.constantFrom("note" as const, "kind.urgent" as const),
+              inner: fc.array(node(depth - 1), { maxLength: 4 }),
+            }),
+          },
+        ),
+  );
+  const source = (nodes: readonly Node[]): string =>
+    nodes
+      .map((item) =>
+        typeof item === "string"
+          ? item
+          : "value" in item
+            ? "{{room}}"
+            : `{{#${item.section}}}${source(item.inner)}{{/${item.section}}}`,
+      )
+      .join("");
+
+  it("either refuses the HTML at definition, or every combination of sections renders values in text", () => {
+    let accepted = 0;
+    fc.assert(
+      fc.property(fc.array(node(3), { minLength: 1, maxLength: 8 }), (nodes) => {
+        const html = source(nodes);
+        let template: ReturnType<typeof defineTemplate>;
+        try {
+          template = defineTemplate(records, withHtml(html));
+        } catch (error) {
+          expect(error).toBeInstanceOf(DefinitionError);
+          return;
+        }
+        accepted += 1;
+        for (const note of [undefined, { id: "P-1", name: "x" }]) {
+          for (const kind of ["urgent", "routine"]) {
+            expect(misplacedHtmlValues(template, { note, kind, room: {} }), html).toEqual([]);
+          }
+        }
+      }),
+      { numRuns: 800, seed: 20261130 },
+    );
+    expect(accepted).toBeGreaterThan(20);
   });
 });
