@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { createCatalog, defineTemplate, type FormatResult, format } from "../src/index.js";
 import { clinicTicket, handleOf, records } from "./fixtures/clinic.js";
@@ -85,6 +86,29 @@ describe("format.date: impossible dates are invalid, never rolled over", () => {
     "+275760-09-13",
   ])("refuses %j", (raw) => {
     problem(format.date("d MMM yyyy", { timeZone: "UTC" }).apply(raw, {}));
+  });
+
+  it("accepts exactly the days of the calendar, and shows each as itself in any zone", () => {
+    const formats = zones.map((timeZone) => format.date("yyyy-MM-dd", { timeZone }));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1000, max: 9999 }),
+        fc.integer({ min: 0, max: 13 }),
+        fc.integer({ min: 0, max: 32 }),
+        fc.integer({ min: 0, max: zones.length - 1 }),
+        (year, month, day, zone) => {
+          const text = `${year}-${String(month).padStart(2, "0")}-${String(day).padStart(2, "0")}`;
+          // The oracle: a day exists when the UTC calendar does not roll it over.
+          const rolled = new Date(Date.UTC(year, month - 1, day));
+          const exists =
+            month >= 1 && day >= 1 && rolled.getUTCMonth() === month - 1 && rolled.getUTCDate() === day;
+          const result = (formats[zone] as ReturnType<typeof format.date>).apply(text, {});
+          expect(result.ok, text).toBe(exists);
+          if (result.ok) expect(result.value).toBe(text);
+        },
+      ),
+      { numRuns: 2000, seed: 20260531 },
+    );
   });
 
   it("accepts 29 February in a leap year and 2000 (divisible by 400)", () => {
