@@ -64,6 +64,23 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => htmlEscapes[char] ?? char);
 }
 
+const lineBreaks = /[\r\n\u000B\u000C\u0085\u2028\u2029]+/g;
+const lineBreak = /[\r\n\u000B\u000C\u0085\u2028\u2029]/;
+
+/**
+ * A subject (e-mail subject, WhatsApp header, chat title) is one line on every channel: a multi-line
+ * value's line breaks become spaces there, as a single-line format would fold them. A line break in a
+ * subject would start a new mail header.
+ */
+export function foldLine(value: string): string {
+  return value.replace(lineBreaks, " ");
+}
+
+/** Whether the text holds a line break of any kind. */
+export function hasLineBreak(value: string): boolean {
+  return lineBreak.test(value);
+}
+
 /** Plain-text channels insert values as they are: they were sanitised when formatted. */
 export const noEscape = (value: string): string => value;
 

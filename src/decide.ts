@@ -6,7 +6,7 @@ import { keyOf } from "./idempotency.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
-import { renderMessage } from "./render.js";
+import { readableText, renderMessage } from "./render.js";
 import { sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
 import type { SlotContext } from "./slots.js";
@@ -147,9 +147,8 @@ function decideTemplate(
 
   const rendered = renderMessage(template, values, earlier, to);
   if ("problem" in rendered) return escalate({ ...base, ...rejected(rendered.problem) });
-  // One scan over subject and body: the line break between them keeps a token from spanning both.
-  const scanned = rendered.subject === undefined ? rendered.text : `${rendered.subject}\n${rendered.text}`;
-  const finding = scanMessage(scanned, {
+  // One scan over every part (subject, text, HTML as a reader sees it), a line break between parts.
+  const finding = scanMessage(readableText(template, rendered, values, earlier), {
     literal: template.literal,
     formatted: allowance.formatted,
     whole: allowance.whole,

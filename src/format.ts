@@ -1,4 +1,4 @@
-import { tz } from "@date-fns/tz";
+import { tz, tzOffset } from "@date-fns/tz";
 import { format as formatDate, isValid, type Locale } from "date-fns";
 import type { CountryCode } from "libphonenumber-js";
 import { parsePhone } from "./phone.js";
@@ -98,38 +98,83 @@ function phone(options: PhoneFormatOptions = {}): Format {
 
 /** Options of `format.date`. */
 export interface DateFormatOptions {
-  /** IANA time zone the date is shown in, e.g. "Europe/Berlin". Required: a server's zone is never used. */
+  /** IANA time zone an instant is shown in, e.g. "Europe/Berlin". Required: a server's zone is never used. */
   readonly timeZone: string;
   /** date-fns locale for month and day names. @default en-US */
   readonly locale?: Locale;
+  /**
+   * IANA zone the records write offset-less date-times in ("2026-05-31T10:00:00" meaning 10:00 in that
+   * zone). Without it (or `sourceZoneField`) such a value is refused: it names no instant.
+   */
+  readonly sourceZone?: string;
+  /** The field of the same record holding the IANA zone of its offset-less date-times. */
+  readonly sourceZoneField?: string;
 }
 
-function date(pattern: string, options: DateFormatOptions): Format {
+function isZone(zone: unknown): zone is string {
+  if (typeof zone !== "string" || zone === "") return false;
   try {
-    new Intl.DateTimeFormat("en-US", { timeZone: options?.timeZone });
-    if (typeof options?.timeZone !== "string") throw new RangeError("missing");
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
   } catch {
+    return false;
+  }
+}
+
+// date-fns tokens that show a time of day or a zone: they mean nothing for a calendar date.
+const timeTokens = /[hHkKmsSaAbBxXOztTp]/;
+
+function date(pattern: string, options: DateFormatOptions): Format {
+  if (!isZone(options?.timeZone)) {
     return broken(
       "date",
       `format.date: time zone "${String(options?.timeZone)}" is not an IANA zone; use a name such as "Europe/Berlin" or "UTC"`,
     );
   }
-  const context = { in: tz(options.timeZone), ...(options.locale ? { locale: options.locale } : {}) };
+  if (options.sourceZone !== undefined && !isZone(options.sourceZone)) {
+    return broken(
+      "date",
+      `format.date: sourceZone "${String(options.sourceZone)}" is not an IANA zone; use the zone your records' local times are written in, e.g. "Europe/Berlin"`,
+    );
+  }
+  if (options.sourceZoneField !== undefined && typeof options.sourceZoneField !== "string") {
+    return broken("date", 'format.date: sourceZoneField must name a field of the record, e.g. "timeZone"');
+  }
+  const locale = options.locale ? { locale: options.locale } : {};
+  const shown = { in: tz(options.timeZone), ...locale };
+  // A calendar date is shown as itself: its day is read in UTC, where it was placed.
+  const calendar = { in: tz("UTC"), ...locale };
   try {
-    formatDate(0, pattern, context);
+    formatDate(0, pattern, shown);
   } catch (cause) {
     return broken(
       "date",
       `format.date: pattern "${String(pattern)}" is not a date-fns pattern (${(cause as Error).message}); quote literal letters, e.g. "d MMM 'at' HH:mm"`,
     );
   }
+  const showsTime = timeTokens.test(pattern.replace(/'(?:[^']|'')*'?/g, ""));
   // Time-zone formatting costs ~10 µs; a record's date is formatted once and reused after.
   const cache = new Map<string, FormatResult>();
+  const formatValue = (value: unknown, record: Readonly<Record<string, unknown>>): FormatResult => {
+    const zone =
+      options.sourceZone ??
+      (options.sourceZoneField === undefined ? undefined : record[options.sourceZoneField]);
+    const read = readDate(value, zone, options.sourceZoneField);
+    if (!read.ok) return read;
+    if (read.calendar === undefined) return ok(formatDate(read.instant, pattern, shown));
+    if (showsTime) {
+      return fail(
+        `is a calendar date without a time, but the format "${pattern}" shows a time or zone; use a date-only pattern such as "d MMM yyyy"`,
+      );
+    }
+    return ok(formatDate(read.calendar, pattern, calendar));
+  };
   return {
     kind: "date",
     multiline: false,
     neutralize: false,
-    apply: (value) => {
+    apply: (value, record) => {
+      if (options.sourceZoneField !== undefined) return formatValue(value, record);
       const cacheKey =
         typeof value === "string"
           ? value
@@ -138,11 +183,7 @@ function date(pattern: string, options: DateFormatOptions): Format {
             : `n${String(value)}`;
       const hit = cache.get(cacheKey);
       if (hit !== undefined) return hit;
-      const instant = toDate(value);
-      const result =
-        instant === undefined
-          ? fail(`is ${describeType(value)}, not a date`)
-          : ok(formatDate(instant, pattern, context));
+      const result = formatValue(value, record);
       if (cache.size >= 10_000) cache.clear();
       cache.set(cacheKey, result);
       return result;
@@ -150,13 +191,94 @@ function date(pattern: string, options: DateFormatOptions): Format {
   };
 }
 
-function toDate(value: unknown): Date | undefined {
-  let instant: Date | undefined;
-  if (value instanceof Date) instant = value;
-  else if (typeof value === "number") instant = new Date(value);
-  else if (typeof value === "string" && value.length <= 64 && /^\d{4}-\d{2}-\d{2}/.test(value))
-    instant = new Date(value);
-  return instant !== undefined && isValid(instant) ? instant : undefined;
+type ReadDate =
+  | { readonly ok: true; readonly instant: Date; readonly calendar: Date | undefined }
+  | { readonly ok: false; readonly problem: string };
+
+// RFC 3339 / ISO 8601 extended: a calendar date, optionally a time, optionally an offset ("Z", "+02:00").
+const isoDate =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
+
+/**
+ * Reads a date value strictly. A date-only string is a calendar date (the same day in every zone); a
+ * date-time with an offset, a `Date` and epoch milliseconds are instants; an offset-less date-time is an
+ * instant only in a zone the format names. Impossible dates ("2026-02-29", "2026-13-01") are refused,
+ * never rolled over.
+ */
+function readDate(value: unknown, zone: unknown, zoneField: string | undefined): ReadDate {
+  if (value instanceof Date || typeof value === "number") {
+    const instant = new Date(value instanceof Date ? value.getTime() : value);
+    return isValid(instant)
+      ? { ok: true, instant, calendar: undefined }
+      : { ok: false, problem: `is ${describeType(value)}, not a date` };
+  }
+  const match = typeof value === "string" && value.length <= 40 ? isoDate.exec(value) : null;
+  if (match === null) return { ok: false, problem: `is ${describeType(value)}, not an ISO 8601 date` };
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const millisecond = Number((match[7] ?? "0").padEnd(3, "0").slice(0, 3));
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+    return { ok: false, problem: "is not a date of the calendar (no such day)" };
+  }
+  if (hour > 23 || minute > 59 || second > 59) return { ok: false, problem: "has no such time of day" };
+  const wall = Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+  // Date.UTC maps years 0–99 to 1900–1999; setUTCFullYear puts them back.
+  const utc = (ms: number) => {
+    const at = new Date(ms);
+    at.setUTCFullYear(year, month - 1, day);
+    return at;
+  };
+  if (match[4] === undefined) {
+    const calendar = utc(Date.UTC(2000, 0, 1, 12));
+    return { ok: true, instant: calendar, calendar };
+  }
+  if (match[8] !== undefined) return { ok: true, instant: utc(wall), calendar: undefined };
+  if (match[9] !== undefined) {
+    const offsetHours = Number(match[10]);
+    const offsetMinutes = Number(match[11] ?? 0);
+    if (offsetHours > 23 || offsetMinutes > 59) return { ok: false, problem: "has an impossible UTC offset" };
+    const offset = (match[9] === "-" ? -1 : 1) * (offsetHours * 60 + offsetMinutes);
+    return { ok: true, instant: new Date(utc(wall).getTime() - offset * 60_000), calendar: undefined };
+  }
+  if (zone === undefined && zoneField === undefined) {
+    return {
+      ok: false,
+      problem:
+        "is a date-time without a UTC offset, so it names no instant; store it with an offset (e.g. +02:00 or Z) or name the zone it is written in with format.date's sourceZone",
+    };
+  }
+  if (!isZone(zone)) {
+    return { ok: false, problem: `has no valid time zone in field "${zoneField}" for its local time` };
+  }
+  return inZone(utc(wall).getTime(), zone);
+}
+
+/** The instant a wall-clock time names in `zone`; refused in a clock change's gap or overlap. */
+function inZone(wall: number, zone: string): ReadDate {
+  const found = new Set<number>();
+  for (const probe of [wall - 86_400_000, wall, wall + 86_400_000]) {
+    const candidate = wall - tzOffset(zone, new Date(probe)) * 60_000;
+    if (candidate + tzOffset(zone, new Date(candidate)) * 60_000 === wall) found.add(candidate);
+  }
+  if (found.size === 1) return { ok: true, instant: new Date([...found][0] as number), calendar: undefined };
+  return {
+    ok: false,
+    problem:
+      found.size === 0
+        ? `is a local time that does not exist in ${zone} (the clocks skip it); store it with a UTC offset`
+        : `is a local time that occurs twice in ${zone} (the clocks go back); store it with a UTC offset`,
+  };
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
 /** Options of `format.money`. */
@@ -261,6 +383,7 @@ export function describeType(value: unknown): string {
  * @example
  * import { format } from "formletter";
  * const placed = format.date("d MMM yyyy", { timeZone: "Europe/Berlin" });
+ * const pickup = format.date("d MMM HH:mm", { timeZone: "Europe/Berlin", sourceZone: "America/New_York" });
  * const total = format.money({ currencyField: "currency" });
  */
 export const format = { text, email, phone, date, money, number } as const;

@@ -1,6 +1,15 @@
 import { renderParts } from "./body.js";
-import { escapeHtml, maxSubjectLength, noEscape, smsSize, whatsappRules } from "./channels.js";
+import {
+  escapeHtml,
+  foldLine,
+  hasLineBreak,
+  maxSubjectLength,
+  noEscape,
+  smsSize,
+  whatsappRules,
+} from "./channels.js";
 import type { Message } from "./decision.js";
+import { htmlReaderText } from "./html-reading.js";
 import type { Template } from "./template.js";
 
 /**
@@ -20,8 +29,11 @@ export function renderMessage(
   if (typeof text !== "string") return missing(text.missing);
   let subject: string | undefined;
   if (template.subject !== undefined) {
-    const rendered = renderParts(template.subject, values, chosen, noEscape);
+    const rendered = renderParts(template.subject, values, chosen, foldLine);
     if (typeof rendered !== "string") return missing(rendered.missing);
+    // Template text and choice labels are one line by definition, and values are folded: this never fires
+    // unless one of those guarantees is broken, and then it stops the message.
+    if (hasLineBreak(rendered)) return rejected(`the subject of ${template.id} holds a line break`);
     subject = rendered;
   }
   let html: string | undefined;
@@ -66,4 +78,52 @@ export function renderMessage(
       break;
   }
   return message;
+}
+
+/** The text-bearing parts of a message; every other field is listed in `Exclude` as the envelope. */
+type ReadablePart = Exclude<keyof Message, "template" | "channel" | "to" | "sms">;
+
+type Reader = (
+  template: Template,
+  message: Message,
+  values: ReadonlyMap<string, string>,
+  chosen: Readonly<Record<string, unknown>>,
+) => string | undefined;
+
+/**
+ * How a recipient reads each part. The type lists every text field of `Message`: a part added there and
+ * not here fails to compile, so no part can be left out of the scan.
+ */
+const readers: { readonly [K in ReadablePart]-?: Reader } = {
+  subject: (_template, message) => message.subject,
+  text: (_template, message) => message.text,
+  // The HTML as a browser shows it (text and attribute values, entities decoded), rendered from the reader's
+  // view the template's HTML was compiled into: the definition check proved each value lands in text or a
+  // quoted attribute, so no parse is needed per message.
+  html: (template, message, values, chosen) => {
+    if (message.html === undefined) return undefined;
+    // A template built without the reader's view (not through defineTemplate) is parsed here instead.
+    if (template.htmlText === undefined) return htmlReaderText(message.html);
+    const text = renderParts(template.htmlText, values, chosen, noEscape);
+    return typeof text === "string" ? text : htmlReaderText(message.html);
+  },
+};
+const readableParts = Object.keys(readers) as ReadablePart[];
+
+/**
+ * Every part of a rendered message as its recipient reads it, one after the other with a line break
+ * between parts, so a token cannot span two parts: the text the outbound scan reads.
+ */
+export function readableText(
+  template: Template,
+  message: Message,
+  values: ReadonlyMap<string, string>,
+  chosen: Readonly<Record<string, unknown>>,
+): string {
+  let out = "";
+  for (const part of readableParts) {
+    const text = readers[part](template, message, values, chosen);
+    if (text !== undefined) out = out === "" ? text : `${out}\n${text}`;
+  }
+  return out;
 }

@@ -2,6 +2,7 @@ import { BodyError, compileBody, type Part } from "./body.js";
 import { type Channel, channels } from "./channels.js";
 import { templateError } from "./errors.js";
 import { type Format, format } from "./format.js";
+import { checkHtml } from "./html-template.js";
 import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./label-checks.js";
 import type { PlacedLabel } from "./label-tree.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
@@ -105,6 +106,8 @@ export interface Template {
   readonly subject: readonly Part[] | undefined;
   readonly body: readonly Part[];
   readonly html: readonly Part[] | undefined;
+  /** The HTML as its reader sees it (text and attribute values, entities decoded): what the scan reads. */
+  readonly htmlText: readonly Part[] | undefined;
   /** All literal template text, joined: what the scanner accepts as written in code. */
   readonly literal: string;
   readonly source: {
@@ -191,6 +194,7 @@ export function defineTemplate<S extends CollectionSchemas>(
   const body = compile(id, config.body, "body");
   const html = config.html === undefined ? undefined : compile(id, config.html, "html");
   checkTags(id, [...slots, recipient], [subject, body, html]);
+  const htmlReading = html === undefined ? undefined : checkHtml(id, html.parts);
 
   const maxSegments = config.maxSegments ?? 3;
   checkChannel(id, config, slots, { subject, body, html }, maxSegments);
@@ -219,7 +223,8 @@ export function defineTemplate<S extends CollectionSchemas>(
     subject: subject?.parts,
     body: body.parts,
     html: html?.parts,
-    literal: [subject?.literal, body.literal, html?.literal].filter((x) => x !== undefined).join("\n"),
+    htmlText: htmlReading?.parts,
+    literal: [subject?.literal, body.literal, htmlReading?.literal].filter((x) => x !== undefined).join("\n"),
     source: { subject: config.subject, body: config.body, html: config.html },
   };
   return Object.freeze(template);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { foldLine, hasLineBreak } from "../src/channels.js";
 import { createCatalog, defineTemplate, escapeHtml, format, smsSize } from "../src/index.js";
 import { alan, catalog, clinicTicket, grace, records } from "./fixtures/clinic.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
@@ -6,6 +7,20 @@ import { expectEscalation, expectSend } from "./fixtures/expect.js";
 const { slot } = records;
 const base = clinicTicket();
 const withClinicianName = (name: string) => clinicTicket({ clinicians: [{ ...grace, name }, alan] });
+
+describe("foldLine: a subject is one line", () => {
+  it.each([
+    ["a\nb", "a b"],
+    ["a\r\nb", "a b"],
+    ["a\n\nb", "a b"],
+    ["a\u2028b\u2029c\u0085d", "a b c d"],
+    ["a\u000Bb\u000Cc", "a b c"],
+    ["one line", "one line"],
+  ])("folds %j to %j", (raw, folded) => {
+    expect(foldLine(raw)).toBe(folded);
+    expect(hasLineBreak(foldLine(raw))).toBe(false);
+  });
+});
 
 describe("smsSize: GSM-7 and UCS-2 segment counting", () => {
   it.each<[string, string, "GSM-7" | "UCS-2", number, number]>([

@@ -1,6 +1,6 @@
 import { renderParts } from "../body.js";
 import type { Catalog } from "../catalog.js";
-import { escapeHtml, noEscape } from "../channels.js";
+import { escapeHtml, foldLine, noEscape } from "../channels.js";
 import type { Decision, SendDecision } from "../decision.js";
 import { escalationReasons } from "../reasons.js";
 import type { AnyRecord, CollectionSchemas } from "../records.js";
@@ -8,6 +8,7 @@ import { sanitizeValue } from "../sanitize.js";
 import type { Template } from "../template.js";
 import { hostileOutputs, hostileStrings } from "./corpus.js";
 import { leakedCanaries, withLabelCanaries } from "./label-canaries.js";
+import { misplacedHtmlValues, unscannedParts } from "./part-checks.js";
 
 /** Options of {@link checkCatalog}. */
 export interface CatalogCheckOptions {
@@ -25,7 +26,9 @@ export interface CatalogCheckFailure {
     | "recipient_from_records"
     | "message_is_template_and_values"
     | "no_hidden_text"
-    | "labels_respected";
+    | "labels_respected"
+    | "every_part_scanned"
+    | "html_values_in_text";
   readonly detail: string;
   readonly template: string | undefined;
   readonly output: unknown;
@@ -51,7 +54,9 @@ const hidden =
  * decision it checks that `decide` did not throw, that an escalation has a reason from the closed list,
  * and for every send: that the recipient is the address of a record of the recipient's collection (the
  * one chosen), that the message is exactly the template's text with each slot's value formatted from the
- * chosen record, and that no hidden or control character got through.
+ * chosen record, that no hidden or control character got through, that every part (subject, text, and
+ * the HTML as a browser reads it) passes the outbound scan on its own, and that every value of the HTML
+ * landed in text or a quoted attribute that is not a URL, style or event handler.
  *
  * @example
  * import { checkCatalog } from "formletter/testing";
@@ -203,7 +208,7 @@ function checkSend<S extends CollectionSchemas>(
   }
   const parts: [string, typeof template.body | undefined, string | undefined, (value: string) => string][] = [
     ["text", template.body, decision.message.text, noEscape],
-    ["subject", template.subject, decision.message.subject, noEscape],
+    ["subject", template.subject, decision.message.subject, foldLine],
     ["html", template.html, decision.message.html, escapeHtml],
   ];
   for (const [name, compiled, actual, escapeValue] of parts) {
@@ -222,6 +227,7 @@ function checkSend<S extends CollectionSchemas>(
         detail: "a control, bidi or zero-width character was sent",
       });
   }
+  problems.push(...unscannedParts(template, decision), ...misplacedHtmlValues(template, chosen));
   return problems;
 }
 

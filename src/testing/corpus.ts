@@ -35,6 +35,25 @@ export const hostileStrings: readonly string[] = [
   "\n\n\n",
   "",
   "😀👩‍⚕️ Zoë Ünal",
+  // Aimed at HTML parts: breaking out of an attribute or element, and text a browser decodes.
+  '" onmouseover="alert(1)" x="',
+  "' autofocus onfocus='alert(1)",
+  '</p><a href="https://evil.example">click</a><p>',
+  "</script><script>alert(1)</script>",
+  "</style></title></textarea><img src=x onerror=alert(1)>",
+  "<!-- --><!--[if mso]>",
+  "<![CDATA[ ]]>",
+  "eve&#64;evil&#46;example",
+  "&#x65;ve&commat;evil&period;example",
+  "javascript&colon;alert(1)",
+  "&lt;script&gt;alert(1)&lt;/script&gt;",
+  // Aimed at date fields: impossible days, no offset, no day at all.
+  "2024-02-30",
+  "2026-02-29",
+  "2026-13-01",
+  "2026-05-31T10:00:00",
+  "2026-05-31",
+  "0000-00-00",
   "x".repeat(100_000),
 ];
 
