@@ -26,22 +26,19 @@ export async function loadRecords(
   let loaded: unknown;
   let timer: NodeJS.Timeout | undefined;
   try {
-    const answer = new Promise<unknown>((resolve, reject) => {
-      try {
-        // Settled through a promise: a thenable (or a Proxy posing as one) is adopted like a promise,
-        // and one that never settles is cut by the timer.
-        resolve(load(ticketId));
-      } catch (error) {
-        reject(error);
-      }
-    });
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`no answer within ${timeoutMs} ms (loadTimeoutMs)`)),
-        timeoutMs,
-      );
-    });
-    loaded = await Promise.race([answer, timeout]);
+    loaded = load(ticketId);
+    // Only a real promise is waited for, and never longer than the timeout (it may be adopting a
+    // thenable that never settles). Anything else is the records themselves: a thenable returned as
+    // they are is data with a function in it, refused by the copy.
+    if (loaded instanceof Promise) {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${timeoutMs} ms (loadTimeoutMs)`)),
+          timeoutMs,
+        );
+      });
+      loaded = await Promise.race([loaded, timeout]);
+    }
   } catch (error) {
     return { ok: false, problem: `the record loader threw: ${snippet(describe(error), 200)}` };
   } finally {
@@ -107,19 +104,18 @@ function plainCopy(value: unknown): unknown {
       // A plain object whatever the prototype claims: a prototype's getters are code the copy would not
       // have read, and could answer differently later.
       const out: Record<string, unknown> = Object.create(prototype === null ? null : Object.prototype);
-      const seen = new Set<string>();
-      for (const key of Reflect.ownKeys(item)) {
-        if (typeof key !== "string" || seen.has(key)) continue;
-        seen.add(key);
-        const descriptor = Reflect.getOwnPropertyDescriptor(item, key);
-        // A key ownKeys names that the object does not have (a lying Proxy) is not a property.
-        if (descriptor === undefined || descriptor.enumerable !== true) continue;
-        Object.defineProperty(out, key, {
-          value: copy((item as Record<string, unknown>)[key], depth + 1),
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
+      // Object.keys asks a Proxy's ownKeys and getOwnPropertyDescriptor traps, and keeps the enumerable
+      // string keys that exist: a key listed twice throws, a key listed but absent is left out.
+      for (const key of Object.keys(item)) {
+        const entry = copy((item as Record<string, unknown>)[key], depth + 1);
+        if (key === "__proto__")
+          Object.defineProperty(out, key, {
+            value: entry,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[key] = entry;
       }
       return out;
     } finally {

@@ -223,22 +223,22 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const recorded: Recorded = await batcher
       .run((tx) =>
         recordDecision(tx, {
-        decision,
-        template: templateId === undefined ? undefined : catalog.template(templateId),
-        ticketId,
-        runId,
-        at: decided,
-        mode,
-        maxPerRun,
-        leaseUntil: decided + leaseMs,
-        data: {
-          tags,
-          output: rawOutput(input.output),
-          proposal: proposal?.audit ?? null,
-          catalogVersion: catalog.version,
-          timings: { loadMs, decideMs: decided - started - loadMs },
-        },
-      }),
+          decision,
+          template: templateId === undefined ? undefined : catalog.template(templateId),
+          ticketId,
+          runId,
+          at: decided,
+          mode,
+          maxPerRun,
+          leaseUntil: decided + leaseMs,
+          data: {
+            tags,
+            output: rawOutput(input.output),
+            proposal: proposal?.audit ?? null,
+            catalogVersion: catalog.version,
+            timings: { loadMs, decideMs: decided - started - loadMs },
+          },
+        }),
       )
       .catch((error: unknown) => {
         throw outageError(error, "handle", {

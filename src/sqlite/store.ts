@@ -275,7 +275,8 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
 // SQLite result codes (primary, as better-sqlite3 names them, or extended: SQLITE_IOERR_WRITE…) that
 // mean the file cannot be used now — locked by another connection past the busy timeout, unreadable,
 // unwritable, on a full or failing disk — not that the statement was wrong.
-const unavailableCodes = /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY|FULL|PROTOCOL|NOTADB|CORRUPT|PERM|AUTH)(_|$)/;
+const unavailableCodes =
+  /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY|FULL|PROTOCOL|NOTADB|CORRUPT|PERM|AUTH)(_|$)/;
 
 /** The store-unavailable error for a SQLite error that means the file is out of reach, else undefined. */
 function unavailable(

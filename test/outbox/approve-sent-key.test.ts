@@ -34,7 +34,15 @@ describe.each(storeKinds)("approving an item whose key already has a message, on
         runId: "run-2",
         at: t0,
         result: {
-          decision: { outcome: "send", ticketId: "T-1", template: "visit_request", message: sent, values: {}, choices: {}, key },
+          decision: {
+            outcome: "send",
+            ticketId: "T-1",
+            template: "visit_request",
+            message: sent,
+            values: {},
+            choices: {},
+            key,
+          },
           auditId: "1",
           outboundId,
           queueItemId: undefined,

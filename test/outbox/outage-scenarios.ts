@@ -185,7 +185,9 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
     "an outage as flush() claims: it fails saying nothing was written or sent; the next flush delivers once",
     async () => {
       const store = await target.store();
-      await store.transaction((tx) => tx.addOutbound(outboundRow({ key: "fl_outage_claim", message: message(1) })));
+      await store.transaction((tx) =>
+        tx.addOutbound(outboundRow({ key: "fl_outage_claim", message: message(1) })),
+      );
       const rx = receiver();
       const outbox = await outboxOn(store, rx);
       const { over } = await target.outage(long);

@@ -353,8 +353,9 @@ describe.skipIf(!available)("several processes on one Postgres database", () => 
       // Every error said what was written; none claimed "nothing" for a call that had delivered.
       for (const kind of errorKinds.keys()) {
         expect(
-          ["not_written not_attempted not_applicable", "unknown not_attempted not_applicable"].includes(kind) ||
-            kind.startsWith("written "),
+          ["not_written not_attempted not_applicable", "unknown not_attempted not_applicable"].includes(
+            kind,
+          ) || kind.startsWith("written "),
           `${summary}: error kind ${kind}`,
         ).toBe(true);
       }

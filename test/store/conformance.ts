@@ -492,7 +492,10 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           status: "delivering",
           leaseUntil: now + 5000,
         });
-        expect(await store.getOutbound(ids.held)).toMatchObject({ status: "delivering", leaseUntil: now + 1 });
+        expect(await store.getOutbound(ids.held)).toMatchObject({
+          status: "delivering",
+          leaseUntil: now + 1,
+        });
         // Once claimed, a pending row is found delivering by the next claim after its lease.
         const later = await store.claimDue({ now: now + 5000, leaseUntil: now + 9000, limit: 10 });
         expect(later.map((row) => [row.id, row.status])).toEqual([
