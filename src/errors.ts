@@ -73,7 +73,8 @@ export function isFormletterError(value: unknown): value is FormletterError {
 export interface OutboxWrites {
   /**
    * The call's decision — for `handle()` its audit event, idempotency key and outbound row or queue
-   * item; for an approval the approved item and its outbound row: "written", "not_written", or "unknown".
+   * item; for an approval the approved item and its outbound row; for `flush()` the claim of the row
+   * (marked `delivering`): "written", "not_written", or "unknown".
    */
   readonly decision: "written" | "not_written" | "unknown";
   /**

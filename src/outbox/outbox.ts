@@ -297,7 +297,13 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     id: string,
     actor: Parameters<HumanQueue["approve"]>[1],
   ): Promise<ApprovalResult> {
-    const approval = await operations.approve(id, actor);
+    const approval = await operations.approve(id, actor).catch((error: unknown) => {
+      throw outageError(error, "queue.approve", {
+        decision: "not_written",
+        delivery: "not_attempted",
+        outcome: "not_applicable",
+      });
+    });
     if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
     if (approval.keyUsedBefore) return approval;
     const writes = {

@@ -229,6 +229,34 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
   );
 
   it(
+    "an outage as an approval is written: it fails saying nothing was written or sent; approving again sends once",
+    async () => {
+      const store = await target.store();
+      const rx = receiver();
+      const outbox = await outboxOn(store, rx);
+      const result = await outbox.handle({
+        ticketId: "T-5",
+        output: proposal("T-5", "payment_release"),
+        runId: "r5",
+      });
+      const { over } = await target.outage(long);
+      const error = await rejectionOf(outbox.queue.approve(result.queueItemId as string, { by: "ana" }));
+      expect(error).toBeInstanceOf(StoreUnavailableError);
+      expect(error).toMatchObject({
+        committed: false,
+        writes: { decision: "not_written", delivery: "not_attempted" },
+      });
+      expect(rx.total()).toBe(0);
+      await over;
+      const approval = await outbox.queue.approve(result.queueItemId as string, { by: "ana" });
+      expect(approval).toMatchObject({ approvedNow: true, outbound: { status: "delivered" } });
+      expect([...rx.counts.values()]).toEqual([1]);
+      await outbox.close();
+    },
+    timeoutMs,
+  );
+
+  it(
     "an outage after an approval's delivery: recorded when the store returns; approving again sends nothing",
     async () => {
       const store = await target.store();
