@@ -85,6 +85,35 @@ describe.each(storeKinds)("approving an item whose key already has a message, on
     },
   );
 
+  it("an in-doubt item whose delivery was recorded after all (a late record): approving sends nothing", async () => {
+    const sent: Message = { ...message(3), text: "Body C" };
+    const { itemId, outboundId } = await ctx.store.transaction(async (tx) => {
+      const outboundId = await tx.addOutbound(
+        outboundRow({ key: "fl_late", message: sent, status: "delivered", bodySha256: sha(sent.text) }),
+      );
+      const itemId = await tx.addQueueItem(
+        queueItem({
+          reason: "delivery_failed",
+          template: "visit_request",
+          key: "fl_late",
+          draft: sent,
+          outboundId,
+          detail: "delivery in doubt: …",
+        }),
+      );
+      return { itemId, outboundId };
+    });
+    const { outbox, transport } = outboxOver(ctx.store);
+    const approval = await outbox.queue.approve(itemId, { by: "ana" });
+    expect(approval).toMatchObject({
+      keyUsedBefore: true,
+      item: { resolution: "already_sent" },
+      outbound: { id: outboundId, status: "delivered" },
+    });
+    expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
+    expect(transport.sent).toEqual([]);
+  });
+
   it("its message failed: the failed message is sent again with its key, and the audit names its body", async () => {
     const fixture = await keyUsedWithAnotherBody("failed");
     const { outbox, transport } = outboxOver(ctx.store);
