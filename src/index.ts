@@ -19,8 +19,8 @@ export { createCatalog } from "./catalog.js";
 export type { Channel, SmsSize } from "./channels.js";
 export { escapeHtml, smsSize } from "./channels.js";
 export type { Choices, Decision, EscalateDecision, Message, SendDecision } from "./decision.js";
-export type { FormletterErrorCode } from "./errors.js";
-export { DefinitionError, FormletterError, isFormletterError } from "./errors.js";
+export type { FormletterErrorCode, OutboxWrites } from "./errors.js";
+export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableError } from "./errors.js";
 export type {
   DateFormatOptions,
   Format,

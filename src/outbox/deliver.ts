@@ -26,7 +26,18 @@ export type DeliveryOutcome =
       readonly attempts: number;
       readonly ms: number;
       readonly errors: readonly string[];
+    }
+  | {
+      /** Found `delivering` after its lease ran out: not sent again, handed to a person. */
+      readonly status: "in_doubt";
+      readonly attempts: number;
+      readonly ms: number;
+      readonly errors: readonly string[];
     };
+
+/** What `flush()` does with a row found `delivering` whose lease ran out (see OutboundStatus). */
+export const inDoubtDetail =
+  "delivery in doubt: a deliverer called the transport but its outcome was never recorded (it stopped, or lost the store); the message may have been delivered. Approving sends it again with the same idempotency key";
 
 /** Tries to deliver a row, retrying retryable failures with exponential backoff and jitter. */
 export async function deliverRow(
@@ -57,7 +68,7 @@ export async function deliverRow(
 
 /**
  * Records how a delivery ended, in one transaction: the row is marked, the outcome audited, and a
- * failed message becomes a `delivery_failed` queue item with the message attached.
+ * failed or in-doubt message becomes a `delivery_failed` queue item with the message attached.
  */
 export async function settleDelivery(
   tx: StoreTransaction,
@@ -65,6 +76,7 @@ export async function settleDelivery(
   outcome: DeliveryOutcome,
   at: number,
   transport: string,
+  resentInDoubt = false,
 ): Promise<string | undefined> {
   const data = {
     outboundId: row.id,
@@ -72,6 +84,7 @@ export async function settleDelivery(
     attempts: outcome.attempts,
     ms: outcome.ms,
     errors: outcome.errors,
+    ...(resentInDoubt ? { resentInDoubt: true } : {}),
   };
   const base = {
     at,
@@ -98,13 +111,14 @@ export async function settleDelivery(
     });
     return undefined;
   }
-  await tx.updateOutbound(row.id, { status: "failed", attempts: outcome.attempts, leaseUntil: undefined });
+  const status = outcome.status;
+  await tx.updateOutbound(row.id, { status, attempts: outcome.attempts, leaseUntil: undefined });
   const auditId = await tx.appendAudit({
     ...base,
     type: "delivery",
     outcome: "escalate",
     reason: "delivery_failed",
-    data: { ...data, status: "failed" },
+    data: { ...data, status },
   });
   return tx.addQueueItem(
     openQueueItem({
@@ -112,7 +126,10 @@ export async function settleDelivery(
       ticketId: row.ticketId,
       runId: row.runId,
       template: row.template,
-      detail: `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
+      detail:
+        status === "in_doubt"
+          ? inDoubtDetail
+          : `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
       key: row.key,
       draft: row.message,
       createdAt: at,

@@ -1,19 +1,54 @@
 import { snippet } from "../transport/snippet.js";
 
+/** What loading gave: records to decide on (a plain copy), or why there are none. */
+export type Loaded = { ok: true; records: unknown } | { ok: false; problem: string };
+
+// Far above any real ticket (collections hold at most a few hundred records), low enough that a value
+// that makes a fresh object on every read, forever, is stopped quickly.
+const maxDepth = 64;
+const maxValues = 500_000;
+
 /**
- * A ticket's records from the loader, checked to be that ticket's: a loader that throws, or returns
- * another ticket's records (a cache keyed wrongly), gives a problem, never records to decide on or show.
+ * A ticket's records from the loader, checked to be that ticket's: a loader that throws, does not answer
+ * within `timeoutMs`, or returns another ticket's records (a cache keyed wrongly), gives a problem, never
+ * records to decide on or show.
+ *
+ * What the loader returned is read exactly once, into a plain copy that decide() then reads: a getter
+ * that throws, a revoked Proxy, a Proxy whose traps lie or throw, or a getter that answers differently
+ * on each read can make the copy fail (a problem) but cannot make decide() throw, nor make what was
+ * checked differ from what is sent.
  */
 export async function loadRecords(
   load: (ticketId: string) => unknown,
   ticketId: string,
-): Promise<{ ok: true; records: unknown } | { ok: false; problem: string }> {
+  timeoutMs = 30_000,
+): Promise<Loaded> {
+  let loaded: unknown;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    loaded = load(ticketId);
+    // Only a real promise is waited for, and never longer than the timeout (it may be adopting a
+    // thenable that never settles). Anything else is the records themselves: a thenable returned as
+    // they are is data with a function in it, refused by the copy.
+    if (loaded instanceof Promise) {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${timeoutMs} ms (loadTimeoutMs)`)),
+          timeoutMs,
+        );
+      });
+      loaded = await Promise.race([loaded, timeout]);
+    }
+  } catch (error) {
+    return { ok: false, problem: `the record loader threw: ${snippet(describe(error), 200)}` };
+  } finally {
+    clearTimeout(timer);
+  }
   let records: unknown;
   try {
-    records = await load(ticketId);
+    records = plainCopy(loaded);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: `the record loader threw: ${snippet(reason, 200)}` };
+    return { ok: false, problem: `the records could not be read: ${snippet(describe(error), 200)}` };
   }
   const loadedId =
     typeof records === "object" && records !== null
@@ -26,4 +61,74 @@ export async function loadRecords(
     };
   }
   return { ok: true, records };
+}
+
+/**
+ * A copy of `value` made of plain data, each property read once: objects (as plain objects) and arrays
+ * copied, Dates, Maps and Sets copied, primitives kept.
+ * Throws on a cycle, on more than `maxDepth` levels or `maxValues` values, and whatever a hostile value
+ * throws while it is read.
+ */
+function plainCopy(value: unknown): unknown {
+  let values = 0;
+  const path = new Set<object>();
+  const copy = (item: unknown, depth: number): unknown => {
+    if (++values > maxValues) throw new Error(`more than ${maxValues} values`);
+    if (typeof item === "function") throw new Error("a function where data was expected");
+    if (typeof item !== "object" || item === null) return item;
+    if (depth > maxDepth) throw new Error(`nested more than ${maxDepth} levels deep`);
+    if (path.has(item)) throw new Error("the records refer to themselves (a cycle)");
+    path.add(item);
+    try {
+      if (item instanceof Date) return new Date(Date.prototype.getTime.call(item));
+      if (item instanceof Map) {
+        const out = new Map<unknown, unknown>();
+        for (const [key, entry] of Map.prototype.entries.call(item))
+          out.set(copy(key, depth + 1), copy(entry, depth + 1));
+        return out;
+      }
+      if (item instanceof Set) {
+        const out = new Set<unknown>();
+        for (const entry of Set.prototype.values.call(item)) out.add(copy(entry, depth + 1));
+        return out;
+      }
+      if (Array.isArray(item)) {
+        const length = item.length;
+        if (!Number.isSafeInteger(length) || length < 0 || length > maxValues)
+          throw new Error("an array with an impossible length");
+        const out: unknown[] = [];
+        for (let index = 0; index < length; index++) out.push(copy(item[index], depth + 1));
+        return out;
+      }
+      const prototype = Reflect.getPrototypeOf(item);
+      // A plain object whatever the prototype claims: a prototype's getters are code the copy would not
+      // have read, and could answer differently later.
+      const out: Record<string, unknown> = Object.create(prototype === null ? null : Object.prototype);
+      // Object.keys asks a Proxy's ownKeys and getOwnPropertyDescriptor traps, and keeps the enumerable
+      // string keys that exist: a key listed twice throws, a key listed but absent is left out.
+      for (const key of Object.keys(item)) {
+        const entry = copy((item as Record<string, unknown>)[key], depth + 1);
+        if (key === "__proto__")
+          Object.defineProperty(out, key, {
+            value: entry,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        else out[key] = entry;
+      }
+      return out;
+    } finally {
+      path.delete(item);
+    }
+  };
+  return copy(value, 0);
+}
+
+function describe(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return "an error that cannot be described";
+  }
 }

@@ -9,6 +9,7 @@ import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
 import { loadRecords } from "./load-records.js";
+import { outageError, recordWithRetry } from "./outage.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
 import { type Recorded, recordDecision } from "./record.js";
 
@@ -58,15 +59,33 @@ export interface OutboxOptions<S extends CollectionSchemas> {
   /** Most sends of one agent run, across templates. @default 3 */
   readonly maxPerRun?: number;
   readonly retry?: RetryOptions;
-  /** How long a deliverer holds a message before another (after a crash) may take it. @default 300000 */
+  /**
+   * How long a deliverer holds a message before another may take it. A message its deliverer still holds
+   * when the lease runs out (it crashed, or lost the store) is in doubt: `flush()` hands it to a person,
+   * or resends it with its key to a transport that `deduplicatesByKey`. @default 300000
+   */
   readonly leaseMs?: number;
+  /**
+   * How long, after a delivery, the outbox keeps trying to record its outcome while the store is
+   * unavailable, holding the outcome in memory, before it gives up (the call then fails with a
+   * `StoreUnavailableError` saying the message was delivered and not recorded). Less than `leaseMs`.
+   * @default 60000
+   */
+  readonly recordRetryMs?: number;
+  /** How long the loader may take before the ticket escalates as `records_invalid`. @default 30000 */
+  readonly loadTimeoutMs?: number;
 }
 
 /** The runtime: decide, limit, record durably, deliver, and the human queue. */
 export interface Outbox {
   handle(input: HandleInput): Promise<HandleResult>;
   readonly queue: HumanQueue;
-  /** Delivers messages a crash left pending (once each) and retries none that failed for good. */
+  /**
+   * Delivers messages left pending (approved, or never tried) once each, and retries none that failed
+   * for good. A message left `delivering` by a deliverer that stopped or lost the store is never sent
+   * again blindly: it goes to the human queue as in doubt (counted in `failed`), or, to a transport that
+   * `deduplicatesByKey`, is sent again with its idempotency key.
+   */
   flush(): Promise<{ readonly delivered: number; readonly failed: number }>;
   readonly audit: {
     /** Streams audit events in time order. `since`/`until` take a Date or epoch milliseconds. */
@@ -96,12 +115,15 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const clock = options.clock ?? Date.now;
   const maxPerRun = options.maxPerRun ?? 3;
   const leaseMs = options.leaseMs ?? 300_000;
+  const recordRetryMs = options.recordRetryMs ?? Math.min(60_000, Math.floor(leaseMs / 2));
+  const loadTimeoutMs = options.loadTimeoutMs ?? 30_000;
   const retry = {
     attempts: options.retry?.attempts ?? 3,
     baseDelayMs: options.retry?.baseDelayMs ?? 250,
     maxDelayMs: options.retry?.maxDelayMs ?? 5_000,
   };
   checkOptions(options, mode, maxPerRun, retry.attempts);
+  checkTimes(leaseMs, recordRetryMs, loadTimeoutMs);
   const transports = options.transports ?? {};
   const batcher = createBatcher(store);
   const operations = createQueueOperations(store, batcher, clock, mode);
@@ -121,27 +143,60 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     return running;
   };
 
+  /**
+   * Delivers a row its caller holds, as found (see Store.claimDue): a `pending` row is sent; a
+   * `delivering` one is in doubt and sent again only to a transport that deduplicates by key. The outcome
+   * is then recorded, retried while the store is unavailable (see recordWithRetry); if that fails, the
+   * error says the message went out (or not) and its outcome was not recorded.
+   */
   const deliver = async (
     row: OutboundRow,
+    call: string,
+    { inDoubt, auditId }: { inDoubt: boolean; auditId?: string },
   ): Promise<DeliveryOutcome & { queueItemId: string | undefined }> => {
     // A row another catalog (or an earlier version of this one) wrote may be on a channel this outbox has
     // no transport for: it fails to a person, with the message attached, rather than failing flush().
     const transport = transports[row.message.channel] as Transport | undefined;
-    const outcome: DeliveryOutcome =
-      transport === undefined
-        ? {
-            status: "failed",
-            attempts: row.attempts,
-            ms: 0,
-            errors: [
-              `no transport for channel "${row.message.channel}": add transports.${row.message.channel} to createOutbox`,
-            ],
-          }
-        : await deliverRow(row, transport, retry, clock);
-    const queueItemId = await batcher.run((tx) =>
-      settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none"),
-    );
-    return { ...outcome, queueItemId };
+    const resend = !inDoubt || transport?.deduplicatesByKey === true;
+    let outcome: DeliveryOutcome;
+    if (transport === undefined) {
+      outcome = {
+        status: "failed",
+        attempts: row.attempts,
+        ms: 0,
+        errors: [
+          `no transport for channel "${row.message.channel}": add transports.${row.message.channel} to createOutbox`,
+        ],
+      };
+    } else if (!resend) {
+      outcome = { status: "in_doubt", attempts: row.attempts, ms: 0, errors: [] };
+    } else {
+      outcome = await deliverRow(row, transport, retry, clock);
+    }
+    const resentInDoubt = inDoubt && outcome.status !== "in_doubt";
+    try {
+      const queueItemId = await recordWithRetry(
+        () =>
+          batcher.run((tx) =>
+            settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none", resentInDoubt),
+          ),
+        recordRetryMs,
+      );
+      return { ...outcome, queueItemId };
+    } catch (error) {
+      throw outageError(error, call, {
+        decision: "written",
+        delivery:
+          transport !== undefined && (outcome.status === "delivered" || outcome.status === "failed")
+            ? outcome.status
+            : "not_attempted",
+        outcome: "not_written",
+        ...(auditId !== undefined ? { auditId } : {}),
+        outboundId: row.id,
+        key: row.key,
+        ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
+      });
+    }
   };
 
   const handle = async (input: HandleInput): Promise<HandleResult> => {
@@ -156,7 +211,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     tags: Record<string, string>,
   ): Promise<HandleResult> => {
     const started = clock();
-    const loaded = await loadRecords(options.load, ticketId);
+    const loaded = await loadRecords(options.load, ticketId, loadTimeoutMs);
     const loadMs = clock() - started;
     // Parsed once: decide() gets the parsed proposal, the audit log its note-free copy.
     const proposal = proposalOf(input.output);
@@ -165,25 +220,34 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       : { outcome: "escalate", reason: "records_invalid", detail: loaded.problem, ticketId };
     const decided = clock();
     const templateId = decision.template;
-    const recorded: Recorded = await batcher.run((tx) =>
-      recordDecision(tx, {
-        decision,
-        template: templateId === undefined ? undefined : catalog.template(templateId),
-        ticketId,
-        runId,
-        at: decided,
-        mode,
-        maxPerRun,
-        leaseUntil: decided + leaseMs,
-        data: {
-          tags,
-          output: rawOutput(input.output),
-          proposal: proposal?.audit ?? null,
-          catalogVersion: catalog.version,
-          timings: { loadMs, decideMs: decided - started - loadMs },
-        },
-      }),
-    );
+    const recorded: Recorded = await batcher
+      .run((tx) =>
+        recordDecision(tx, {
+          decision,
+          template: templateId === undefined ? undefined : catalog.template(templateId),
+          ticketId,
+          runId,
+          at: decided,
+          mode,
+          maxPerRun,
+          leaseUntil: decided + leaseMs,
+          data: {
+            tags,
+            output: rawOutput(input.output),
+            proposal: proposal?.audit ?? null,
+            catalogVersion: catalog.version,
+            timings: { loadMs, decideMs: decided - started - loadMs },
+          },
+        }),
+      )
+      .catch((error: unknown) => {
+        throw outageError(error, "handle", {
+          decision: "not_written",
+          delivery: "not_attempted",
+          outcome: "not_applicable",
+          ...(decision.key !== undefined ? { key: decision.key } : {}),
+        });
+      });
     const result = {
       decision: recorded.decision,
       duplicate: recorded.duplicate,
@@ -192,7 +256,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       ...(recorded.outboundId !== undefined ? { outboundId: recorded.outboundId } : {}),
     };
     if (recorded.outbound !== undefined) {
-      const outcome = await deliver(recorded.outbound);
+      const outcome = await deliver(recorded.outbound, "handle", {
+        inDoubt: false,
+        auditId: recorded.auditId,
+      });
       return {
         ...result,
         ...(outcome.queueItemId !== undefined ? { queueItemId: outcome.queueItemId } : {}),
@@ -204,7 +271,8 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       };
     }
     if (recorded.outboundId !== undefined) {
-      const row = await store.getOutbound(recorded.outboundId);
+      // A duplicate: where the first message stands. The store may be gone again; the decision stands.
+      const row = await store.getOutbound(recorded.outboundId).catch(() => undefined);
       if (row !== undefined) {
         return {
           ...result,
@@ -229,18 +297,41 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     id: string,
     actor: Parameters<HumanQueue["approve"]>[1],
   ): Promise<ApprovalResult> {
-    const approval = await operations.approve(id, actor);
-    if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
-    const now = clock();
-    const [row] = await store.claimDue({
-      now,
-      leaseUntil: now + leaseMs,
-      limit: 1,
-      id: approval.outbound.id,
+    const approval = await operations.approve(id, actor).catch((error: unknown) => {
+      throw outageError(error, "queue.approve", {
+        decision: "not_written",
+        delivery: "not_attempted",
+        outcome: "not_applicable",
+      });
     });
+    if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
+    if (approval.keyUsedBefore) return approval;
+    const writes = {
+      decision: "written" as const,
+      delivery: "not_attempted" as const,
+      outcome: "not_applicable" as const,
+      outboundId: approval.outbound.id,
+      key: approval.outbound.key,
+    };
+    const now = clock();
+    const [row] = await store
+      .claimDue({ now, leaseUntil: now + leaseMs, limit: 1, id: approval.outbound.id })
+      .catch((error: unknown) => {
+        throw outageError(error, "queue.approve", writes);
+      });
     if (row === undefined) return approval;
-    await deliver(row);
-    return { ...approval, outbound: await store.getOutbound(row.id) };
+    const outcome = await deliver(row, "queue.approve", { inDoubt: row.status === "delivering" });
+    const outbound = await store.getOutbound(row.id).catch(() => undefined);
+    return {
+      ...approval,
+      outbound: outbound ?? {
+        ...row,
+        status: outcome.status,
+        attempts: outcome.attempts,
+        leaseUntil: undefined,
+        ...(outcome.status === "delivered" ? { deliveredAt: now, receiptId: outcome.receiptId } : {}),
+      },
+    };
   }
 
   return {
@@ -253,9 +344,28 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         if (mode === "shadow") return { delivered, failed };
         for (;;) {
           const now = clock();
-          const due = await store.claimDue({ now, leaseUntil: now + leaseMs, limit: 64 });
+          const due = await store
+            .claimDue({ now, leaseUntil: now + leaseMs, limit: 64 })
+            .catch((error: unknown) => {
+              throw outageError(error, `flush (after ${delivered} delivered, ${failed} failed)`, {
+                decision: "not_written",
+                delivery: "not_attempted",
+                outcome: "not_applicable",
+              });
+            });
           if (due.length === 0) break;
-          const outcomes = await Promise.all(due.map((row) => deliver(row)));
+          // Every row of the batch is delivered and its outcome recorded (or reported) before an error
+          // from one of them ends the flush: no outcome is dropped unrecorded for another row's failure.
+          const settled = await Promise.allSettled(
+            due.map((row) =>
+              deliver(row, `flush (outbound ${row.id})`, { inDoubt: row.status === "delivering" }),
+            ),
+          );
+          const rejected = settled.find((result) => result.status === "rejected");
+          if (rejected !== undefined) throw rejected.reason;
+          const outcomes = settled.map(
+            (result) => (result as PromiseFulfilledResult<Awaited<ReturnType<typeof deliver>>>).value,
+          );
           for (const outcome of outcomes) outcome.status === "delivered" ? delivered++ : failed++;
         }
         return { delivered, failed };
@@ -310,6 +420,19 @@ function checkOptions<S extends CollectionSchemas>(
       }
     }
   }
+}
+
+function checkTimes(leaseMs: number, recordRetryMs: number, loadTimeoutMs: number): void {
+  const fail = (message: string): never => {
+    throw new FormletterError("outbox_invalid", `createOutbox: ${message}`);
+  };
+  const timer = (value: number) => Number.isInteger(value) && value > 0 && value <= 2_147_483_647;
+  if (!timer(leaseMs)) fail("leaseMs must be a whole number of milliseconds above 0");
+  if (!timer(loadTimeoutMs)) fail("loadTimeoutMs must be a whole number of milliseconds above 0");
+  if (!Number.isInteger(recordRetryMs) || recordRetryMs < 0 || recordRetryMs >= leaseMs)
+    fail(
+      "recordRetryMs must be a whole number of milliseconds ≥ 0 and below leaseMs (a deliverer records its outcome while it holds the message)",
+    );
 }
 
 function checkInput(input: HandleInput): { ticketId: string; runId: string; tags: Record<string, string> } {

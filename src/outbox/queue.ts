@@ -23,8 +23,17 @@ export interface ApprovalResult {
   readonly item: QueueItem;
   /** False when the item had already been approved: nothing new was sent. */
   readonly approvedNow: boolean;
+  /**
+   * True when the item's idempotency key already had a message before this approval (delivered, or on
+   * its way): nothing new was sent, the item is closed with resolution "already_sent", and `outbound`
+   * is that message — its `bodySha256` says what was sent, which need not be the item's draft.
+   */
+  readonly keyUsedBefore: boolean;
   readonly outbound: OutboundRow | undefined;
 }
+
+// Rows whose message has gone out or is going out: approving their key again sends nothing.
+const sentOrSending: readonly OutboundRow["status"][] = ["delivered", "pending", "delivering", "shadow"];
 
 /** The human queue: escalations, approvals, limits reached and failed deliveries. */
 export interface HumanQueue {
@@ -133,7 +142,7 @@ export function createQueueOperations(
         const item = await load(tx, id);
         if (item.status === "approved") {
           const outbound = item.outboundId === undefined ? undefined : await tx.getOutbound(item.outboundId);
-          return { item, approvedNow: false, outbound };
+          return { item, approvedNow: false, keyUsedBefore: item.resolution === "already_sent", outbound };
         }
         if (closed.includes(item.status)) {
           throw new QueueError(
@@ -148,53 +157,76 @@ export function createQueueOperations(
           );
         }
         const at = clock();
+        // The key's message, if it has one: the row this item is about (a failed or in-doubt delivery),
+        // or the row another decision with the same key wrote.
+        const prior = item.outboundId === undefined ? await tx.findResult(item.key) : undefined;
+        const existingId = item.outboundId ?? prior?.outboundId;
+        const existing = existingId === undefined ? undefined : await tx.getOutbound(existingId);
+        if (existing !== undefined && sentOrSending.includes(existing.status)) {
+          // Nothing new is sent, and the audit log records what the key's message is, not the draft.
+          await tx.updateQueueItem(id, {
+            status: "approved",
+            closedBy: by,
+            closedAt: at,
+            resolution: "already_sent",
+            outboundId: existing.id,
+          });
+          await audit(tx, item, by, "approve", {
+            outboundId: existing.id,
+            status: existing.status,
+            bodySha256: existing.bodySha256,
+            sentNow: false,
+          });
+          return {
+            item: (await tx.getQueueItem(id)) as QueueItem,
+            approvedNow: true,
+            keyUsedBefore: true,
+            outbound: existing,
+          };
+        }
         const bodySha256 = bodyHash(item.draft);
         let outboundId: string;
-        if (item.outboundId !== undefined) {
-          // A failed delivery: the same row goes back to pending, so the message keeps its key.
-          outboundId = item.outboundId;
+        if (existing !== undefined) {
+          // A failed or in-doubt delivery: the same row goes back to pending, so the message keeps its key.
+          outboundId = existing.id;
           await tx.updateOutbound(outboundId, {
             status: mode === "shadow" ? "shadow" : "pending",
             leaseUntil: undefined,
           });
         } else {
-          const prior = await tx.findResult(item.key);
-          if (prior?.outboundId !== undefined) {
-            outboundId = prior.outboundId;
-          } else {
-            outboundId = await tx.addOutbound(
-              newOutboundRow({
-                key: item.key,
-                ticketId: item.ticketId,
-                runId: item.runId,
-                template: item.template,
-                message: item.draft,
-                status: mode === "shadow" ? "shadow" : "pending",
-                createdAt: at,
-                bodySha256,
-              }),
-            );
-            if (prior === undefined) {
-              const decision = {
-                outcome: "send" as const,
-                ticketId: item.ticketId,
-                template: item.template,
-                message: item.draft,
-                values: {},
-                choices: {},
-                key: item.key,
-              };
-              await tx.reserve({
-                key: item.key,
-                template: item.template,
-                ticketId: item.ticketId,
-                runId: item.runId,
-                at,
-                result: { decision, auditId: item.auditId, outboundId, queueItemId: item.id },
-              });
-            }
+          outboundId = await tx.addOutbound(
+            newOutboundRow({
+              key: item.key,
+              ticketId: item.ticketId,
+              runId: item.runId,
+              template: item.template,
+              message: item.draft,
+              status: mode === "shadow" ? "shadow" : "pending",
+              createdAt: at,
+              bodySha256,
+            }),
+          );
+          if (prior === undefined) {
+            const decision = {
+              outcome: "send" as const,
+              ticketId: item.ticketId,
+              template: item.template,
+              message: item.draft,
+              values: {},
+              choices: {},
+              key: item.key,
+            };
+            await tx.reserve({
+              key: item.key,
+              template: item.template,
+              ticketId: item.ticketId,
+              runId: item.runId,
+              at,
+              result: { decision, auditId: item.auditId, outboundId, queueItemId: item.id },
+            });
           }
         }
+        const outbound = await tx.getOutbound(outboundId);
         await tx.updateQueueItem(id, {
           status: "approved",
           closedBy: by,
@@ -202,11 +234,17 @@ export function createQueueOperations(
           resolution: "approved",
           outboundId,
         });
-        await audit(tx, item, by, "approve", { outboundId, bodySha256 });
+        // What is sent is the row's message: the draft for a new row, the row's own for a retried one.
+        await audit(tx, item, by, "approve", {
+          outboundId,
+          bodySha256: outbound?.bodySha256 ?? bodySha256,
+          sentNow: true,
+        });
         return {
           item: (await tx.getQueueItem(id)) as QueueItem,
           approvedNow: true,
-          outbound: await tx.getOutbound(outboundId),
+          keyUsedBefore: false,
+          outbound,
         };
       }),
     reject: (id: string, actor: Actor & { readonly note?: string }) =>

@@ -19,7 +19,7 @@ export interface Recording {
   readonly at: number;
   readonly mode: "live" | "shadow";
   readonly maxPerRun: number;
-  /** How long the caller holds a new outbound row while it delivers it inline. */
+  /** How long the caller holds a new outbound row (written `delivering`) while it delivers it inline. */
   readonly leaseUntil: number;
   /** Audit data beyond the decision: tags, raw output, proposal, timings, catalog version. */
   readonly data: Readonly<Record<string, unknown>>;
@@ -99,7 +99,10 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       runId,
       template: template.id,
       message,
-      status: input.mode === "shadow" ? "shadow" : "pending",
+      // Written "delivering", held by this call, in the decision's own transaction: the mark that a
+      // delivery may start costs no write of its own, and a crash after this commit leaves the row in
+      // doubt (flush() never sends it blindly) rather than looking unsent.
+      status: input.mode === "shadow" ? "shadow" : "delivering",
       createdAt: at,
       leaseUntil: input.mode === "shadow" ? undefined : input.leaseUntil,
       bodySha256,

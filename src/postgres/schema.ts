@@ -281,6 +281,14 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   $fn$;
   `;
   },
+  // 2: rows being delivered (or in doubt after a crash) are claimed as pending ones are.
+  (schema) => {
+    const s = quoteIdentifier(schema);
+    return `
+  DROP INDEX ${s}.outbound_pending;
+  CREATE INDEX outbound_due ON ${s}.outbound (id) WHERE status IN ('pending', 'delivering');
+  `;
+  },
 ];
 
 /** Columns `apply` may update whose type is not text. */

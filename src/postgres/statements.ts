@@ -15,7 +15,7 @@ export function statementsFor(schema: string) {
   const prefix = `fl_${hash("sha256", schema, "hex").slice(0, 10)}_`;
   const statement = (name: string, text: string): Statement => ({ name: prefix + name, text });
   const writes = "$1::text[], $2::json, $3::json, $4::json, $5::json, $6::jsonb, $7::json";
-  const claimWhere = "status = 'pending' AND (lease_until IS NULL OR lease_until <= $1)";
+  const claimWhere = "status IN ('pending', 'delivering') AND (lease_until IS NULL OR lease_until <= $1)";
   return {
     // The block size is the sequence's increment, read with each draw: a later migration may change it.
     nextIds: statement(
@@ -44,18 +44,18 @@ export function statementsFor(schema: string) {
       // SKIP LOCKED: a row another deliverer is claiming right now is passed over, not waited for; the
       // lease written here keeps it from everyone else once this statement commits.
       `WITH due AS (
-         SELECT id FROM ${s}.outbound WHERE ${claimWhere} ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
+         SELECT id, status AS found FROM ${s}.outbound WHERE ${claimWhere} ORDER BY id LIMIT $3 FOR UPDATE SKIP LOCKED
        )
-       UPDATE ${s}.outbound AS o SET lease_until = $2 FROM due WHERE o.id = due.id
-       RETURNING ${prefixed("o", outboundColumns)}`,
+       UPDATE ${s}.outbound AS o SET status = 'delivering', lease_until = $2 FROM due WHERE o.id = due.id
+       RETURNING ${prefixed("o", outboundColumns)}, due.found`,
     ),
     claimOne: statement(
       "claim_one",
       `WITH due AS (
-         SELECT id FROM ${s}.outbound WHERE ${claimWhere} AND id = $3 FOR UPDATE SKIP LOCKED
+         SELECT id, status AS found FROM ${s}.outbound WHERE ${claimWhere} AND id = $3 FOR UPDATE SKIP LOCKED
        )
-       UPDATE ${s}.outbound AS o SET lease_until = $2 FROM due WHERE o.id = due.id
-       RETURNING ${prefixed("o", outboundColumns)}`,
+       UPDATE ${s}.outbound AS o SET status = 'delivering', lease_until = $2 FROM due WHERE o.id = due.id
+       RETURNING ${prefixed("o", outboundColumns)}, due.found`,
     ),
     auditPage: (where: string) => `SELECT ${auditColumns} FROM ${s}.audit ${where} ORDER BY at, id LIMIT 500`,
     queuePage: (where: string) =>

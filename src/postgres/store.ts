@@ -220,8 +220,9 @@ export function postgresStore(
         rows = param === undefined ? [] : await read(statements.claimOne, [now, leaseUntil, param]);
       }
       // RETURNING gives no order; claims are oldest first.
+      // Each row as found (see Store.claimDue): its status before the claim made it "delivering".
       return rows
-        .map((row) => outboundOf(row) as OutboundRow)
+        .map((row) => outboundOf({ ...row, status: row.found }) as OutboundRow)
         .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     },
     getQueueItem: async (id) => {

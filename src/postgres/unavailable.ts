@@ -1,35 +1,7 @@
-import { FormletterError } from "../errors.js";
 import { staleReadState } from "./schema.js";
 
-/**
- * The database could not be reached, or the connection broke before the work was done. `retryable`
- * says whether trying again may succeed: true for lost connections, a database starting or shutting
- * down, or too many connections; false once the store is closed.
- *
- * When the connection breaks before COMMIT was sent, nothing of the transaction was written. When it
- * breaks while COMMIT is on its way, the outcome is unknown (`committed: "unknown"`): retrying
- * `outbox.handle()` is still safe, since the idempotency key turns a committed first try into a duplicate.
- *
- * @example
- * import { StoreUnavailableError } from "formletter/postgres";
- * try { await outbox.handle(input) } catch (e) { if (e instanceof StoreUnavailableError && e.retryable) retryLater(input) }
- */
-export class StoreUnavailableError extends FormletterError {
-  /** Whether trying again later may succeed. */
-  readonly retryable: boolean;
-  /** False when nothing was committed; "unknown" when the connection broke while committing. */
-  readonly committed: false | "unknown";
-
-  constructor(
-    message: string,
-    options: { retryable: boolean; committed?: false | "unknown"; cause?: unknown },
-  ) {
-    super("store_unavailable", message, { cause: options.cause });
-    this.name = "StoreUnavailableError";
-    this.retryable = options.retryable;
-    this.committed = options.committed ?? false;
-  }
-}
+// Defined with the errors, as every store throws it; exported from here too, where it was first.
+export { StoreUnavailableError } from "../errors.js";
 
 // SQLSTATE classes and codes that mean "not now": connection exceptions, the server shutting down,
 // starting up or crashing, too many connections or out of resources.

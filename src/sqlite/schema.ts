@@ -80,6 +80,11 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (template, minute)
   ) WITHOUT ROWID;
   `,
+  // 2: rows being delivered (or in doubt after a crash) are claimed as pending ones are.
+  `
+  DROP INDEX outbound_pending;
+  CREATE INDEX outbound_due ON outbound (id) WHERE status IN ('pending', 'delivering');
+  `,
 ];
 
 /** The schema version this build writes. */

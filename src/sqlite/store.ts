@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { FormletterError } from "../errors.js";
+import { FormletterError, StoreUnavailableError } from "../errors.js";
 import { pageSize, statusesOf } from "../store/filters.js";
 import {
   auditEventFromRow,
@@ -64,8 +64,14 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   // (better-sqlite3 waits synchronously, which would block the very event loop that would release it).
   const serial = <T>(work: () => Promise<T>): Promise<T> =>
     lock(async () => {
-      if (closed) throw new FormletterError("store_unavailable", `sqliteStore: ${file} is closed`);
-      return work();
+      if (closed) {
+        throw new StoreUnavailableError(`sqliteStore: ${file} is closed`, { retryable: false });
+      }
+      try {
+        return await work();
+      } catch (error) {
+        throw unavailable(error, file) ?? error;
+      }
     });
 
   const tx: StoreTransaction = {
@@ -168,12 +174,18 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
     serial(async () => {
       statement("BEGIN IMMEDIATE").run();
+      let committing = false;
       try {
         const result = await work(tx);
+        committing = true;
         statement("COMMIT").run();
         return result;
       } catch (error) {
+        // A COMMIT that failed leaves the transaction open: rolled back here, nothing was written. One
+        // that failed to reach the disk (an I/O error) may have been written in part of the journal.
         if (db.inTransaction) statement("ROLLBACK").run();
+        else if (committing && unavailable(error, file) !== undefined)
+          throw unavailable(error, file, "unknown");
         throw error;
       }
     });
@@ -186,13 +198,13 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
         const rows = (
           id === undefined
             ? statement(
-                "SELECT * FROM outbound WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?",
+                "SELECT * FROM outbound WHERE status IN ('pending', 'delivering') AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?",
               ).all(now, limit)
             : statement(
-                "SELECT * FROM outbound WHERE status = 'pending' AND (lease_until IS NULL OR lease_until <= ?) AND id = ?",
+                "SELECT * FROM outbound WHERE status IN ('pending', 'delivering') AND (lease_until IS NULL OR lease_until <= ?) AND id = ?",
               ).all(now, id)
         ) as Row[];
-        const lease = statement("UPDATE outbound SET lease_until = ? WHERE id = ?");
+        const lease = statement("UPDATE outbound SET status = 'delivering', lease_until = ? WHERE id = ?");
         return rows.map((row) => {
           lease.run(leaseUntil, row.id);
           return outboundOf({ ...row, lease_until: leaseUntil }) as OutboundRow;
@@ -258,6 +270,31 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
         db.close();
       }),
   };
+}
+
+// SQLite result codes (primary, as better-sqlite3 names them, or extended: SQLITE_IOERR_WRITE…) that
+// mean the file cannot be used now — locked by another connection past the busy timeout, unreadable,
+// unwritable, on a full or failing disk — not that the statement was wrong.
+const unavailableCodes =
+  /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY|FULL|PROTOCOL|NOTADB|CORRUPT|PERM|AUTH)(_|$)/;
+
+/** The store-unavailable error for a SQLite error that means the file is out of reach, else undefined. */
+function unavailable(
+  error: unknown,
+  file: string,
+  committed: false | "unknown" = false,
+): StoreUnavailableError | undefined {
+  if (error instanceof StoreUnavailableError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !unavailableCodes.test(code)) return undefined;
+  const what =
+    committed === "unknown"
+      ? "the transaction may or may not have been written"
+      : "nothing of the transaction was written";
+  return new StoreUnavailableError(
+    `sqliteStore: ${file} cannot be used now (${code}); ${what}: ${(error as Error).message}`,
+    { retryable: true, committed, cause: error },
+  );
 }
 
 const fileChains = new Map<string, { tail: Promise<unknown>; users: number }>();

@@ -147,10 +147,10 @@ export function memoryStore(): Store {
         for (const row of outbound.values()) {
           if (due.length >= limit) break;
           if (id !== undefined && row.id !== id) continue;
-          if (row.status !== "pending" || (row.leaseUntil !== undefined && row.leaseUntil > now)) continue;
-          const leased = { ...row, leaseUntil };
-          outbound.set(row.id, leased);
-          due.push(leased);
+          if (row.status !== "pending" && row.status !== "delivering") continue;
+          if (row.leaseUntil !== undefined && row.leaseUntil > now) continue;
+          outbound.set(row.id, { ...row, status: "delivering", leaseUntil });
+          due.push({ ...row, leaseUntil });
         }
         return due;
       }),

@@ -37,8 +37,18 @@ export interface QueueItem {
   readonly outboundId: string | undefined;
 }
 
-/** Where an outbound message stands. */
-export type OutboundStatus = "pending" | "delivered" | "failed" | "shadow";
+/**
+ * Where an outbound message stands:
+ * - `pending`: no transport has been called for it since it was written (or a human approved it again);
+ * - `delivering`: a deliverer holds it (until `leaseUntil`) and may have called the transport. Written
+ *   before the transport is called — with the decision for `handle()`, by the claim for `flush()` — so
+ *   a row left `delivering` (its deliverer crashed, or lost the store before recording the outcome) is
+ *   known to be in doubt, never mistaken for unsent;
+ * - `delivered` / `failed`: the transport's outcome, recorded;
+ * - `in_doubt`: a `delivering` row whose lease ran out, handed to the human queue: it may have been sent;
+ * - `shadow`: written in shadow mode, never delivered.
+ */
+export type OutboundStatus = "pending" | "delivering" | "delivered" | "failed" | "in_doubt" | "shadow";
 
 /** A message accepted for delivery: written in the same transaction as its decision. */
 export interface OutboundRow {
@@ -169,9 +179,11 @@ export interface Store {
   /** Runs `work` in one transaction; the store serialises transactions as its backend requires. */
   transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
   /**
-   * Claims up to `limit` outbound rows that are pending and not leased (or whose lease has run out),
-   * leasing them to the caller until `leaseUntil`, atomically: two deliverers never get the same row.
-   * With `id`, only that row is considered.
+   * Claims up to `limit` outbound rows, oldest first, that are `pending` or `delivering`, and not leased
+   * (or whose lease has run out): atomically, each becomes `delivering`, leased to the caller until
+   * `leaseUntil`, so two deliverers never get the same row. Each row is returned with the lease, and with
+   * the status it had when found: `pending` (never handed to a transport: safe to send) or `delivering`
+   * (a delivery may have happened: in doubt). With `id`, only that row is considered.
    */
   claimDue(query: { now: number; leaseUntil: number; limit: number; id?: string }): Promise<OutboundRow[]>;
   getQueueItem(id: string): Promise<QueueItem | undefined>;

@@ -24,6 +24,12 @@ export interface Transport {
   /** A short name for the audit log, e.g. "smtp" or "webhook". */
   readonly name: string;
   deliver(message: Message, context: DeliveryContext): Promise<DeliveryReceipt>;
+  /**
+   * True only if the provider drops a second message with the same `context.key`: then `flush()` sends a
+   * message whose earlier delivery is in doubt again, with its key, instead of handing it to a person.
+   * @default false
+   */
+  readonly deduplicatesByKey?: boolean;
   /** Releases connections; called by `outbox.close()`. */
   close?(): Promise<void>;
 }

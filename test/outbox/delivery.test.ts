@@ -173,23 +173,54 @@ describe.each(storeKinds)("delivery on the %s store", (kind) => {
       return [...stalled.keys];
     }
 
-    it("delivers what a stopped deliverer left pending, once each, after its lease", async () => {
+    it("never sends again what a stopped deliverer was delivering: after its lease each is queued as in doubt, once", async () => {
       const keys = await stalledSends();
       const { outbox, transport, clock } = outboxOver(ctx.store, { leaseMs });
       clock.set(t0 + leaseMs - 1);
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
       clock.set(t0 + leaseMs);
-      expect(await outbox.flush()).toEqual({ delivered: 5, failed: 0 });
-      expect(transport.sent.map((sent) => sent.key).sort()).toEqual([...keys].sort());
-      for (const sent of transport.sent) expect(sent.attempt).toBe(1);
-      expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
-      expect(transport.sent).toHaveLength(5);
+      expect(await outbox.flush()).toEqual({ delivered: 0, failed: 5 });
+      expect(transport.sent).toEqual([]);
+      const items = (await outbox.queue.list({ reason: "delivery_failed" })).items;
+      expect(items.map((item) => item.key).sort()).toEqual([...keys].sort());
+      for (const item of items) {
+        expect(item.detail).toMatch(/^delivery in doubt/);
+        expect(await ctx.store.getOutbound(item.outboundId as string)).toMatchObject({
+          status: "in_doubt",
+          leaseUntil: undefined,
+        });
+      }
       const deliveries = await auditOf(outbox, { type: "delivery" });
-      expect(deliveries.map((event) => event.key).sort()).toEqual([...keys].sort());
+      expect(deliveries.map((event) => event.data.status)).toEqual(Array(5).fill("in_doubt"));
+      clock.set(t0 + 3 * leaseMs);
+      expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
+
+      // A person who checked decides: approving sends it again, with its key, once.
+      const approval = await outbox.queue.approve(items[0]?.id as string, { by: "ana" });
+      expect(approval).toMatchObject({ keyUsedBefore: false, outbound: { status: "delivered" } });
+      expect(transport.sent.map((sent) => sent.key)).toEqual([items[0]?.key]);
     });
 
-    it("two concurrent flushes deliver each row once", async () => {
+    it("resends an in-doubt row with its key to a transport that deduplicates by key, and says so", async () => {
       const keys = await stalledSends();
+      const dedup = memoryTransport();
+      const transport: Transport = {
+        name: "dedup",
+        deduplicatesByKey: true,
+        deliver: (message, context) => dedup.deliver(message, context),
+      };
+      const { outbox, clock } = outboxOver(ctx.store, { leaseMs, transport });
+      clock.set(t0 + leaseMs);
+      expect(await outbox.flush()).toEqual({ delivered: 5, failed: 0 });
+      expect(dedup.sent.map((sent) => sent.key).sort()).toEqual([...keys].sort());
+      const deliveries = await auditOf(outbox, { type: "delivery" });
+      expect(deliveries).toHaveLength(5);
+      for (const event of deliveries) expect(event.data).toMatchObject({ resentInDoubt: true });
+      expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
+    });
+
+    it("two concurrent flushes take each in-doubt row once", async () => {
+      await stalledSends();
       const first = outboxOver(ctx.store, { leaseMs });
       const second = outboxOver(ctx.store, { leaseMs });
       first.clock.set(t0 + leaseMs + 1);
@@ -199,22 +230,40 @@ describe.each(storeKinds)("delivery on the %s store", (kind) => {
         second.outbox.flush(),
         first.outbox.flush(),
       ]);
-      expect(a.delivered + b.delivered + c.delivered).toBe(5);
-      const sent = [...first.transport.sent, ...second.transport.sent].map((entry) => entry.key);
-      expect(sent.sort()).toEqual([...keys].sort());
+      expect(a.failed + b.failed + c.failed).toBe(5);
+      expect([...first.transport.sent, ...second.transport.sent]).toEqual([]);
+      expect((await first.outbox.queue.list({ reason: "delivery_failed" })).items).toHaveLength(5);
+    });
+
+    it("delivers, once each, pending rows no transport was called for", async () => {
+      const ids = await ctx.store.transaction(async (tx) => {
+        const out: string[] = [];
+        for (let i = 0; i < 5; i++)
+          out.push(await tx.addOutbound(outboundRow({ key: `fl_never_tried_${i}`, message: message(i) })));
+        return out;
+      });
+      const { outbox, transport } = outboxOver(ctx.store, { leaseMs });
+      expect(await outbox.flush()).toEqual({ delivered: 5, failed: 0 });
+      expect(transport.sent.map((sent) => sent.key).sort()).toEqual(
+        ids.map((_, i) => `fl_never_tried_${i}`).sort(),
+      );
+      for (const sent of transport.sent) expect(sent.attempt).toBe(1);
+      expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
     });
 
     it("reports deliveries that fail, and queues them", async () => {
-      await stalledSends();
+      await ctx.store.transaction(async (tx) => {
+        for (let i = 0; i < 5; i++)
+          await tx.addOutbound(outboundRow({ key: `fl_failing_${i}`, message: message(i) }));
+      });
       const transport = memoryTransport({ failWhen: () => true, retryable: false });
-      const { outbox, clock } = outboxOver(ctx.store, { leaseMs, transport });
-      clock.set(t0 + leaseMs);
+      const { outbox } = outboxOver(ctx.store, { leaseMs, transport });
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 5 });
       expect((await outbox.queue.list({ reason: "delivery_failed" })).items).toHaveLength(5);
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
     });
 
-    it("delivers an approved draft whose delivery stopped midway", async () => {
+    it("queues as in doubt an approved draft whose delivery stopped midway, without sending it again", async () => {
       const stalled = stalledTransport();
       const approving = outboxOver(ctx.store, { transport: stalled.transport, leaseMs });
       const result = await approving.outbox.handle({
@@ -227,11 +276,11 @@ describe.each(storeKinds)("delivery on the %s store", (kind) => {
       await stalled.called(1);
       const { outbox, transport, clock } = outboxOver(ctx.store, { leaseMs });
       clock.set(t0 + leaseMs);
-      expect(await outbox.flush()).toEqual({ delivered: 1, failed: 0 });
-      expect(transport.sent.map((sent) => sent.key)).toEqual(stalled.keys);
-      expect(transport.sent[0]?.message).toEqual(
-        result.decision.outcome === "escalate" ? result.decision.draft : undefined,
-      );
+      expect(await outbox.flush()).toEqual({ delivered: 0, failed: 1 });
+      expect(transport.sent).toEqual([]);
+      const [item] = (await outbox.queue.list({ status: "open", reason: "delivery_failed" })).items;
+      expect(item).toMatchObject({ key: stalled.keys[0] });
+      expect(item?.draft).toEqual(result.decision.outcome === "escalate" ? result.decision.draft : undefined);
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
     });
   });

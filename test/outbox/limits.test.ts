@@ -159,6 +159,11 @@ describe("createOutbox options", () => {
     ["an unknown mode", { mode: "dry-run" }],
     ["no transport for a channel the catalog uses", { transports: {} }],
     ["no loader", { load: undefined }],
+    ["recordRetryMs not below leaseMs", { leaseMs: 1_000, recordRetryMs: 1_000 }],
+    ["recordRetryMs below 0", { recordRetryMs: -1 }],
+    ["leaseMs 0", { leaseMs: 0 }],
+    ["loadTimeoutMs 0", { loadTimeoutMs: 0 }],
+    ["loadTimeoutMs too large for a timer", { loadTimeoutMs: 2 ** 31 }],
   ])("refuses %s with outbox_invalid", async (_, options) => {
     const error = await rejectionOf(
       (async () =>

@@ -99,7 +99,7 @@ describe.skipIf(!available)("the outbox on the postgres store", () => {
     expect(event?.data.output).toContain("\u0000");
   });
 
-  it("two outboxes on one schema: flush() from both delivers what a crash left pending once", async () => {
+  it("two outboxes on one schema: flush() from both delivers each pending row once and queues each row left delivering once, sending none", async () => {
     const { outbox: handler } = outboxOver(store, {
       transport: {
         name: "down",
@@ -114,18 +114,26 @@ describe.skipIf(!available)("the outbox on the postgres store", () => {
     });
     for (let i = 0; i < 40; i++)
       await handler.handle({ ticketId: `T-${i}`, output: proposal(`T-${i}`), runId: `r-${i}` });
-    // Shadow rows are not pending; make them pending as a crashed live handler would have left them.
+    // Shadow rows are never delivered: make half pending (approved, never tried) and half delivering, as
+    // a live handler that crashed mid-delivery would have left them.
     const admin = await cluster.admin();
-    await admin.query(`UPDATE ${store.schema}.outbound SET status = 'pending', lease_until = 1`);
+    await admin.query(
+      `UPDATE ${store.schema}.outbound SET status = CASE WHEN ticket_id ~ '[02468]$' THEN 'pending' ELSE 'delivering' END, lease_until = 1`,
+    );
     await admin.end();
     const second = postgresStore({ connectionString: cluster.url() }, { schema: store.schema });
     try {
       const a = outboxOver(store);
       const b = outboxOver(second);
       const [fromA, fromB] = await Promise.all([a.outbox.flush(), b.outbox.flush()]);
-      expect(fromA.delivered + fromB.delivered).toBe(40);
+      expect(fromA.delivered + fromB.delivered).toBe(20);
+      expect(fromA.failed + fromB.failed).toBe(20);
       const keys = [...a.transport.sent, ...b.transport.sent].map((sent) => sent.key);
-      expect(new Set(keys).size).toBe(40);
+      expect(new Set(keys).size).toBe(20);
+      expect(keys).toHaveLength(20);
+      const inDoubt = (await a.outbox.queue.list({ reason: "delivery_failed", limit: 100 })).items;
+      expect(inDoubt).toHaveLength(20);
+      expect(inDoubt.filter((item) => keys.includes(item.key as string))).toEqual([]);
       expect(await a.outbox.flush()).toEqual({ delivered: 0, failed: 0 });
     } finally {
       await second.close();

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFormletterError, type StoreTransaction } from "../../src/index.js";
 import { type PostgresStore, postgresStore, StoreUnavailableError } from "../../src/postgres/index.js";
-import { schemaVersion } from "../../src/postgres/schema.js";
+import { migrations, schemaVersion } from "../../src/postgres/schema.js";
 import { auditEvent, collect, outboundRow, queueItem, reservation, t0 } from "../store/conformance.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
 
@@ -100,6 +100,38 @@ describe.skipIf(!available)("postgresStore", () => {
       expect((await collect(second.queryAudit({}))).length).toBe(1);
       await second.close();
       expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+    });
+
+    it("migrates a version 1 schema: its pending rows are still claimed, and claims mark them delivering", async () => {
+      const schema = freshSchema("v1");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      await admin.query((migrations[0] as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1)`);
+      await admin.query(
+        `INSERT INTO ${schema}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at, body_sha256)
+         VALUES (1, 'fl_v1', 'T-1', 'r', 'visit_request', '{}', 'pending', 0, 1, 'x')`,
+      );
+      const store = open(schema);
+      try {
+        const [row] = await store.claimDue({ now: 10, leaseUntil: 20, limit: 5 });
+        expect(row).toMatchObject({ key: "fl_v1", status: "pending", leaseUntil: 20 });
+        expect(await store.getOutbound("1")).toMatchObject({ status: "delivering" });
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+        const indexes = await admin.query(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'outbound_%' ORDER BY 1",
+          [schema],
+        );
+        expect(indexes.rows.map((index) => index.indexname)).toEqual([
+          "outbound_due",
+          "outbound_key_key",
+          "outbound_pkey",
+        ]);
+      } finally {
+        await store.close();
+      }
     });
 
     it("eight instances opening one new schema at the same moment all succeed, and it is migrated once", async () => {

@@ -446,13 +446,18 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           delivered: await tx.addOutbound(outboundRow({ key: "delivered", status: "delivered" })),
           failed: await tx.addOutbound(outboundRow({ key: "failed", status: "failed" })),
           shadow: await tx.addOutbound(outboundRow({ key: "shadow", status: "shadow" })),
+          inDoubt: await tx.addOutbound(outboundRow({ key: "in_doubt", status: "in_doubt" })),
         }));
         const claimed = await store.claimDue({ now, leaseUntil: now + 5000, limit: 10 });
         expect(claimed.map((row) => row.key).sort()).toEqual(["ends_now", "expired", "free"]);
         for (const row of claimed) {
           expect(row.leaseUntil).toBe(now + 5000);
+          // Returned as found; in the store, marked as being delivered.
           expect(row.status).toBe("pending");
-          expect(await store.getOutbound(row.id)).toMatchObject({ leaseUntil: now + 5000 });
+          expect(await store.getOutbound(row.id)).toMatchObject({
+            status: "delivering",
+            leaseUntil: now + 5000,
+          });
         }
         // Leased now: nobody claims them again until the lease passes.
         expect(await store.claimDue({ now: now + 999, leaseUntil: now + 9999, limit: 10 })).toEqual([]);
@@ -465,6 +470,39 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
             .sort(),
         ).toEqual(["ends_now", "expired", "free"]);
         expect(await store.getOutbound(ids.delivered)).toMatchObject({ leaseUntil: undefined });
+        expect(await store.getOutbound(ids.inDoubt)).toMatchObject({ status: "in_doubt" });
+      });
+
+      it("claims a delivering row only once its lease ran out, and returns it as delivering: in doubt", async () => {
+        const ids = await store.transaction(async (tx) => ({
+          held: await tx.addOutbound(
+            outboundRow({ key: "held", status: "delivering", attempts: 1, leaseUntil: now + 1 }),
+          ),
+          abandoned: await tx.addOutbound(
+            outboundRow({ key: "abandoned", status: "delivering", attempts: 1, leaseUntil: now }),
+          ),
+          pending: await tx.addOutbound(outboundRow({ key: "pending" })),
+        }));
+        const claimed = await store.claimDue({ now, leaseUntil: now + 5000, limit: 10 });
+        expect(claimed.map((row) => [row.key, row.status, row.attempts])).toEqual([
+          ["abandoned", "delivering", 1],
+          ["pending", "pending", 0],
+        ]);
+        expect(await store.getOutbound(ids.abandoned)).toMatchObject({
+          status: "delivering",
+          leaseUntil: now + 5000,
+        });
+        expect(await store.getOutbound(ids.held)).toMatchObject({
+          status: "delivering",
+          leaseUntil: now + 1,
+        });
+        // Once claimed, a pending row is found delivering by the next claim after its lease.
+        const later = await store.claimDue({ now: now + 5000, leaseUntil: now + 9000, limit: 10 });
+        expect(later.map((row) => [row.id, row.status])).toEqual([
+          [ids.held, "delivering"],
+          [ids.abandoned, "delivering"],
+          [ids.pending, "delivering"],
+        ]);
       });
 
       it("claims at most `limit` rows, oldest first", async () => {

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isFormletterError } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
-import { schemaVersion } from "../../src/sqlite/schema.js";
+import { migrations, schemaVersion } from "../../src/sqlite/schema.js";
 import {
   auditEvent,
   collect,
@@ -95,6 +95,27 @@ describe("sqliteStore", () => {
     await store.transaction((tx) => tx.appendAudit(auditEvent()));
     await store.close();
     expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
+  it("migrates a version 1 file: its pending rows are still claimed, and claims mark them delivering", async () => {
+    const db = new Database(file);
+    db.exec(migrations[0] as string);
+    db.pragma("user_version = 1");
+    db.prepare(
+      "INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, body_sha256) VALUES ('fl_v1', 'T-1', 'r', 'visit_request', '{}', 'pending', 0, 1, 'x')",
+    ).run();
+    db.close();
+    const store = sqliteStore(file);
+    const [row] = await store.claimDue({ now: 10, leaseUntil: 20, limit: 5 });
+    expect(row).toMatchObject({ key: "fl_v1", status: "pending", leaseUntil: 20 });
+    expect(await store.getOutbound(row?.id as string)).toMatchObject({ status: "delivering" });
+    await store.close();
+    expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+    expect(
+      inspect((db) =>
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'outbound_%'").all(),
+      ),
+    ).toEqual([{ name: "outbound_due" }]);
   });
 
   it("keeps every committed write when the file is reopened", async () => {
