@@ -18,8 +18,8 @@ export interface Format {
   /** Formats `value`, a field of `record` (money reads its currency from the same record). */
   readonly apply: (value: unknown, record: Readonly<Record<string, unknown>>) => FormatResult;
   /**
-   * Other fields of the record the format reads (money's `currencyField`). A format is given only these,
-   * and each is label-checked for the template's audience like a shown field.
+   * Other fields of the record the format reads (money's `currencyField`, a date's `sourceZoneField`). A
+   * format is given only these, and each is label-checked for the template's audience like a shown field.
    */
   readonly reads?: readonly string[];
   /** E-mail and phone formats: the normal form a recipient is delivered to (lower-case, E.164). */
@@ -173,6 +173,7 @@ function date(pattern: string, options: DateFormatOptions): Format {
     kind: "date",
     multiline: false,
     neutralize: false,
+    ...(options.sourceZoneField === undefined ? {} : { reads: [options.sourceZoneField] }),
     apply: (value, record) => {
       if (options.sourceZoneField !== undefined) return formatValue(value, record);
       const cacheKey =

@@ -314,6 +314,32 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
     expect(error.message).toContain("formats with orders.currency");
   });
 
+  it("refuses a date format whose source zone field the audience may not read", () => {
+    const zoned = defineRecords({
+      visits: z.object({ id: z.string(), at: z.string(), zone: readableBy(["clinic"], z.string()) }),
+      contacts: z.object({ id: z.string(), email: z.email() }),
+    });
+    const error = thrown(() =>
+      defineTemplate(zoned, {
+        id: "visit_time",
+        description: "When the visit is",
+        audience: "patient",
+        channel: "email",
+        to: zoned.slot.ref("contacts", { show: "email" }),
+        subject: "Your visit",
+        body: "Your visit is on {{visit}}.",
+        slots: {
+          visit: zoned.slot.ref("visits", {
+            show: "at",
+            as: format.date("d MMM yyyy", { timeZone: "UTC", sourceZoneField: "zone" }),
+          }),
+        },
+        limits: { perTicket: 1, perDay: 10 },
+      }),
+    );
+    expect(error.message).toContain("formats with visits.zone");
+  });
+
   it("refuses a money format reading a field that does not exist", () => {
     const error = thrown(() =>
       base({

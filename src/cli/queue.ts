@@ -104,9 +104,11 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       const result = await withQueue(options.db, (q) => q.approve(id, { by: options.by }));
       if (options.json) return json(result);
       io.stdout(
-        result.approvedNow
-          ? `approved ${line(id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} is queued for delivery; the outbox sends it on its next flush()\n`
-          : `${line(id)} was already approved; nothing new is sent\n`,
+        result.keyUsedBefore
+          ? `approved ${line(id)}: nothing new is sent; its idempotency key already has message ${line(result.outbound?.id ?? "")} (${line(result.outbound?.status ?? "")}) to ${line(result.outbound?.message.to ?? "")}\n`
+          : result.approvedNow
+            ? `approved ${line(id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} is queued for delivery; the outbox sends it on its next flush()\n`
+            : `${line(id)} was already approved; nothing new is sent\n`,
       );
     });
 

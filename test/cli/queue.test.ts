@@ -13,6 +13,7 @@ import {
   type QueueItem,
 } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
+import { message, outboundRow, queueItem } from "../store/conformance.js";
 
 // A lettings agency asking contractors to confirm a repair visit; the quote template needs approval.
 const records = defineRecords({
@@ -112,6 +113,42 @@ describe("formletter queue", () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain("draft (email) to fix@plumbers.example.com");
     expect(shown.stdout).toContain("We accept your quote for job R-T2.");
+  });
+
+  it("says nothing new is sent when the item's key already has a message, and names that message", async () => {
+    const store = sqliteStore(file);
+    const key = "fl_key_used_before";
+    const itemId = await store.transaction(async (tx) => {
+      const sent = { ...message(1), to: "sent@example.com" };
+      const outboundId = await tx.addOutbound(outboundRow({ key, message: sent, status: "delivered" }));
+      const decision = {
+        outcome: "send" as const,
+        ticketId: "T9",
+        template: "accept_quote",
+        message: sent,
+        values: {},
+        choices: {},
+        key,
+      };
+      const result = { decision, auditId: "1", outboundId, queueItemId: undefined };
+      await tx.reserve({
+        key,
+        template: "accept_quote",
+        ticketId: "T9",
+        runId: "r9",
+        at: Date.now(),
+        result,
+      });
+      return tx.addQueueItem(
+        queueItem({ reason: "limit_exceeded", template: "accept_quote", key, draft: message(2) }),
+      );
+    });
+    await store.close();
+    const approved = await cli("queue", "approve", itemId, "--db", file, "--by", "ana");
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain("nothing new is sent");
+    expect(approved.stdout).toContain("sent@example.com");
+    expect(approved.stdout).not.toContain("queued for delivery");
   });
 
   it("approves a draft once; the outbox delivers exactly that draft on its next flush", async () => {
