@@ -7,7 +7,7 @@
  * bundled example; tests build their own in memory.
  */
 import { z } from "zod";
-import { defineRecords } from "../../src/records.js";
+import { defineRecords } from "formletter";
 
 /** One collection definition for all four businesses: a ticket holds the collections of its own. */
 export const historyRecords = defineRecords({
