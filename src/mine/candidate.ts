@@ -1,4 +1,4 @@
-import type { ClusterState } from "./clusters.js";
+import { type ClusterState, wordKey } from "./clusters.js";
 
 /** A cluster of past messages read as a template someone could write. */
 export interface CandidateTemplate {
@@ -80,7 +80,7 @@ function display(examples: readonly string[], fixed: ReadonlySet<string>): strin
   for (const example of examples) {
     let score = 0;
     const shown = example.replace(/\{\{[a-z_][\w.]*\}\}|[\p{L}\p{N}]+/giu, (word) => {
-      const kept = fixed.has(word.toLowerCase());
+      const kept = fixed.has(wordKey(word));
       score += kept ? 1 : -1;
       return kept ? word : "…";
     });

@@ -30,9 +30,14 @@ const maxVariants = 8;
 
 const wordPattern = /\{\{[a-z_][\w.]*\}\}|[\p{L}\p{N}]+/giu;
 
-/** The words and placeholders of a skeleton, lower-cased, each once. */
-export function wordsOf(skeleton: string): Set<string> {
-  return new Set(skeleton.toLowerCase().match(wordPattern) ?? []);
+/** The words (lower-cased) and placeholders (as declared) of a skeleton, in order. */
+export function tokensOf(skeleton: string): string[] {
+  return (skeleton.match(wordPattern) ?? []).map(wordKey);
+}
+
+/** How a word is compared: placeholders as declared, other words lower-cased. */
+export function wordKey(word: string): string {
+  return word.startsWith("{{") ? word : word.toLowerCase();
 }
 
 /**
@@ -53,10 +58,10 @@ export class Clusters {
   }
 
   add(skeleton: string, resolved: boolean): ClusterState {
-    const words = wordsOf(skeleton);
+    const sequence = tokensOf(skeleton);
+    const words = new Set(sequence);
     // Word pairs too: the same words in another order or sense are a different template.
     const shingles = new Set(words);
-    const sequence = skeleton.toLowerCase().match(wordPattern) ?? [];
     for (let i = 1; i < sequence.length; i++) shingles.add(`${sequence[i - 1]} ${sequence[i]}`);
     const of = signature(shingles);
     let best: ClusterState | undefined;

@@ -54,9 +54,9 @@ describe("mineHistory on a history with known templates", () => {
     const refund = report.candidates.find((candidate) => candidate.skeleton.includes("please refund"));
     expect(refund?.slots).toEqual([
       "{{order.number}}",
-      "{{order.placedat}}",
+      "{{order.placedAt}}",
       "{{order.total}}",
-      "{{seller.shopname}}",
+      "{{seller.shopName}}",
     ]);
     const damage = report.candidates.find((candidate) =>
       candidate.skeleton.includes("reports that the parcel"),
