@@ -5,6 +5,7 @@ export default defineConfig([
     entry: {
       index: "src/index.ts",
       "llm/index": "src/llm/index.ts",
+      "mine/index": "src/mine/index.ts",
       "postgres/index": "src/postgres/index.ts",
       "relay/index": "src/relay/index.ts",
       "sqlite/index": "src/sqlite/index.ts",

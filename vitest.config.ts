@@ -10,6 +10,7 @@ export default defineConfig({
       { find: /^formletter\/sqlite$/, replacement: source("./src/sqlite/index.ts") },
       { find: /^formletter\/smtp$/, replacement: source("./src/smtp/index.ts") },
       { find: /^formletter\/llm$/, replacement: source("./src/llm/index.ts") },
+      { find: /^formletter\/mine$/, replacement: source("./src/mine/index.ts") },
       { find: /^formletter\/testing$/, replacement: source("./src/testing/index.ts") },
       { find: /^formletter\/relay$/, replacement: source("./src/relay/index.ts") },
       { find: /^formletter\/postgres$/, replacement: source("./src/postgres/index.ts") },

@@ -6,5 +6,6 @@ process.stdout.write(`node ${process.version}, ${process.platform}/${process.arc
 await import("./decide.js");
 await import("./outbox.js");
 await import("./replay.js");
+await import("./mine.js");
 await import("./relay.js");
 await import("./postgres.js");

@@ -1,0 +1,93 @@
+import { type ClusterState, wordKey } from "./clusters.js";
+
+/** A cluster of past messages read as a template someone could write. */
+export interface CandidateTemplate {
+  /** The cluster's number, as given to `onMessage` when its first member was read. */
+  readonly id: number;
+  /** Messages in the cluster. */
+  readonly size: number;
+  /**
+   * A member's skeleton with every word most members do not share written as "…": the fixed text and
+   * the placeholders. Never a record value (those were masked) nor a word only a few messages hold.
+   */
+  readonly skeleton: string;
+  /** Placeholders most members hold: the slots a template would need. */
+  readonly slots: readonly string[];
+  /** Words that vary between members but recur: candidates for a `slot.choice`. */
+  readonly choiceWords: readonly { readonly word: string; readonly count: number }[];
+  /** Share of the members' words that are neither shared, slots nor recurring: what would need free text. */
+  readonly residue: number;
+  /** Members whose recipient is in their ticket's records. */
+  readonly recipientsResolved: number;
+  /** Big enough and with little enough residue to be written as a template. */
+  readonly templatable: boolean;
+}
+
+/** Options of {@link candidateOf}. */
+export interface CandidateOptions {
+  /** Fewest members of a cluster worth a template. @default 3 */
+  readonly minSize?: number;
+  /** Most residue a cluster may have to be templatable. @default 0.25 */
+  readonly maxResidue?: number;
+}
+
+const fixedShare = 0.6;
+const slotShare = 0.5;
+const maxChoiceWords = 12;
+
+/** Reads a cluster as a candidate template. */
+export function candidateOf(
+  cluster: ClusterState,
+  options: CandidateOptions = {},
+  boilerplate: ReadonlySet<string> = new Set(),
+): CandidateTemplate {
+  const minSize = options.minSize ?? 3;
+  const maxResidue = options.maxResidue ?? 0.25;
+  const { size, words } = cluster;
+  const fixed = new Set<string>();
+  const choiceWords: { word: string; count: number }[] = [];
+  let total = 0;
+  let residueCount = 0;
+  for (const [word, count] of words) {
+    total += count;
+    if (size >= 2 && count >= fixedShare * size) fixed.add(word);
+    else if (boilerplate.has(word)) continue;
+    else if (count >= 2 && !word.startsWith("{{")) choiceWords.push({ word, count });
+    else residueCount += count;
+  }
+  choiceWords.sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1));
+  const slots = [...words]
+    .filter(([word, count]) => word.startsWith("{{") && count >= slotShare * size)
+    .map(([word]) => word)
+    .sort();
+  const residue = total === 0 ? 0 : residueCount / total;
+  return {
+    id: cluster.id,
+    size,
+    skeleton: size >= 2 ? display(cluster.examples, fixed) : "",
+    slots,
+    choiceWords: choiceWords.slice(0, maxChoiceWords),
+    residue,
+    recipientsResolved: cluster.resolved,
+    templatable: size >= minSize && residue <= maxResidue,
+  };
+}
+
+/** The example that holds the most shared words, with every other word made "…". */
+function display(examples: readonly string[], fixed: ReadonlySet<string>): string {
+  let best = "";
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const example of examples) {
+    let score = 0;
+    const shown = example.replace(/\{\{[a-z_][\w.]*\}\}|[\p{L}\p{N}]+/giu, (word) => {
+      const kept = fixed.has(wordKey(word));
+      score += kept ? 1 : -1;
+      return kept ? word : "…";
+    });
+    if (score > bestScore) {
+      bestScore = score;
+      best = shown.replace(/…(?:[^\p{L}\p{N}{]*…)+/gu, "…");
+    }
+  }
+  return best;
+}

@@ -1,0 +1,13 @@
+/**
+ * @module formletter/mine — the migration kit: mine a history of free-text messages for the templates
+ * that would replace them, and predict the escalation rate of such a catalog before launch.
+ */
+export type { CandidateOptions, CandidateTemplate } from "./candidate.js";
+export type { ClusterOptions } from "./clusters.js";
+export type { SentMessage } from "./history-line.js";
+export { parseSentMessage } from "./history-line.js";
+export type { MaskedMessage, ValueIndex, ValueIndexOptions } from "./mask.js";
+export { maskMessage, valueIndex } from "./mask.js";
+export type { CoveragePoint, MineOptions, MiningReport } from "./mine-history.js";
+export { mineHistory } from "./mine-history.js";
+export { recipientSource } from "./recipient.js";

@@ -1,0 +1,166 @@
+import { type Interval, wilsonInterval } from "../metrics/wilson.js";
+import type { CollectionSchemas, RecordsDefinition } from "../records.js";
+import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
+import { type ClusterOptions, Clusters } from "./clusters.js";
+import { parseSentMessage } from "./history-line.js";
+import { maskMessage, valueIndex } from "./mask.js";
+import { recipientSource } from "./recipient.js";
+
+/** Options of {@link mineHistory}. */
+export interface MineOptions extends ClusterOptions, CandidateOptions {
+  /** The zone dates are rendered in when looking for them in the text. @default "UTC" */
+  readonly timeZone?: string;
+  /** Most catalog sizes on the coverage curve. @default 20 */
+  readonly maxTemplates?: number;
+  /** Most malformed lines listed (all are counted). @default 20 */
+  readonly maxProblems?: number;
+  /** Called for each message read, with its line number (from 1) and its cluster's `id`. */
+  readonly onMessage?: (line: number, cluster: number) => void;
+}
+
+/** One point of the coverage curve: a catalog of the `k` biggest templatable clusters. */
+export interface CoveragePoint {
+  readonly k: number;
+  /** Messages such a catalog would have sent: in one of its clusters, to a recipient in the records. */
+  readonly covered: number;
+  readonly coverage: number;
+  /** The predicted escalation rate: every other message goes to a person. */
+  readonly escalationRate: number;
+  readonly interval: Interval;
+  /** Human decisions a day at the history's message rate (undefined without `at` times). */
+  readonly humanPerDay: { readonly low: number; readonly high: number } | undefined;
+}
+
+/** What {@link mineHistory} found. */
+export interface MiningReport {
+  readonly messages: number;
+  readonly malformed: number;
+  /** The first malformed lines, with line numbers from 1. */
+  readonly problems: readonly { readonly line: number; readonly problem: string }[];
+  /** Messages whose recipient no record of their ticket holds: a template could not have sent them. */
+  readonly newRecipients: { readonly count: number; readonly rate: number; readonly interval: Interval };
+  /** Where the recipients that were found come from (`seller.email`), most frequent first. */
+  readonly recipientSources: readonly { readonly source: string; readonly count: number }[];
+  /** Clusters as candidate templates, biggest first. */
+  readonly candidates: readonly CandidateTemplate[];
+  readonly coverage: readonly CoveragePoint[];
+  /** Messages a day over the history's time span; undefined without `at` times. */
+  readonly messagesPerDay: number | undefined;
+}
+
+const day = 86_400_000;
+
+/**
+ * Words that vary inside many clusters (sign-offs, names of the staff who wrote): boilerplate of the
+ * history, not a choice a template would offer.
+ */
+function boilerplateOf(
+  clusters: readonly { size: number; words: Map<string, number> }[],
+  minSize: number,
+): Set<string> {
+  const spread = new Map<string, number>();
+  let counted = 0;
+  for (const cluster of clusters) {
+    if (cluster.size < minSize) continue;
+    counted += 1;
+    for (const [word, count] of cluster.words) {
+      if (count >= 2 && count < 0.6 * cluster.size) spread.set(word, (spread.get(word) ?? 0) + 1);
+    }
+  }
+  const boilerplate = new Set<string>();
+  for (const [word, clustersWithIt] of spread)
+    if (counted >= 3 && clustersWithIt >= counted / 3) boilerplate.add(word);
+  return boilerplate;
+}
+
+/**
+ * Mines a history of free-text messages (JSON lines, see {@link parseSentMessage}) for the templates
+ * that would replace them: masks each ticket's record values into placeholders, clusters the skeletons,
+ * and predicts the escalation rate of a catalog of the k biggest clusters. Streams: memory grows with
+ * clusters, not lines.
+ *
+ * @example
+ * import { mineHistory } from "formletter/mine";
+ * const report = await mineHistory(records, readLines("history.jsonl"));
+ */
+export async function mineHistory<S extends CollectionSchemas>(
+  definition: RecordsDefinition<S>,
+  lines: AsyncIterable<string> | Iterable<string>,
+  options: MineOptions = {},
+): Promise<MiningReport> {
+  const records = definition as unknown as RecordsDefinition;
+  const clusters = new Clusters(options);
+  const sources = new Map<string, number>();
+  const problems: { line: number; problem: string }[] = [];
+  const maxProblems = options.maxProblems ?? 20;
+  let lineNumber = 0;
+  let messages = 0;
+  let malformed = 0;
+  let newRecipients = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for await (const text of lines) {
+    lineNumber += 1;
+    if (text.trim() === "") continue;
+    const line = parseSentMessage(text);
+    if ("problem" in line) {
+      malformed += 1;
+      if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: line.problem });
+      continue;
+    }
+    messages += 1;
+    if (line.at !== undefined) {
+      first = Math.min(first, line.at);
+      last = Math.max(last, line.at);
+    }
+    const index = valueIndex(records, line.records, options);
+    const body = line.subject === undefined ? line.text : `${line.subject}\n${line.text}`;
+    const { skeleton } = maskMessage(body, index);
+    const source = recipientSource(records, line.records, line.to);
+    if (source === undefined) newRecipients += 1;
+    else sources.set(source, (sources.get(source) ?? 0) + 1);
+    const cluster = clusters.add(skeleton, source !== undefined);
+    options.onMessage?.(lineNumber, cluster.id);
+  }
+
+  const candidates = clusters.all
+    .map((cluster) => candidateOf(cluster, options, boilerplateOf(clusters.all, options.minSize ?? 3)))
+    .sort((a, b) => b.size - a.size || (a.skeleton < b.skeleton ? -1 : 1));
+  const span = last - first;
+  const messagesPerDay = messages > 1 && span > 0 ? (messages / span) * day : undefined;
+  const coverage: CoveragePoint[] = [];
+  let covered = 0;
+  const templatable = candidates.filter((candidate) => candidate.templatable);
+  for (const [at, candidate] of templatable.slice(0, options.maxTemplates ?? 20).entries()) {
+    covered += candidate.recipientsResolved;
+    const escalated = messages - covered;
+    const interval = wilsonInterval(escalated, messages);
+    coverage.push({
+      k: at + 1,
+      covered,
+      coverage: messages === 0 ? 0 : covered / messages,
+      escalationRate: messages === 0 ? 0 : escalated / messages,
+      interval,
+      humanPerDay:
+        messagesPerDay === undefined
+          ? undefined
+          : { low: interval.low * messagesPerDay, high: interval.high * messagesPerDay },
+    });
+  }
+  return {
+    messages,
+    malformed,
+    problems,
+    newRecipients: {
+      count: newRecipients,
+      rate: messages === 0 ? 0 : newRecipients / messages,
+      interval: wilsonInterval(newRecipients, messages),
+    },
+    recipientSources: [...sources]
+      .map(([source, count]) => ({ source, count }))
+      .sort((a, b) => b.count - a.count || (a.source < b.source ? -1 : 1)),
+    candidates,
+    coverage,
+    messagesPerDay,
+  };
+}
