@@ -44,12 +44,16 @@ export function completeLines(file: string): string[] {
   return lines.filter((line) => line !== "");
 }
 
-/** Waits until `ready()` holds, checking every few milliseconds; fails if a worker ends first. */
+/**
+ * Waits until `ready()` holds, checking every few milliseconds; fails if a worker ends first. The
+ * timeout guards against a hang, not a speed: workers compile TypeScript as they start, which takes
+ * seconds on a busy machine.
+ */
 export async function waitUntil(
   ready: () => boolean,
   workers: Worker | readonly Worker[],
   what: string,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<void> {
   const all = Array.isArray(workers) ? workers : [workers as Worker];
   let ended: Worker | undefined;

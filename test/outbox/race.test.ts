@@ -76,7 +76,7 @@ describe("two processes on one SQLite file", () => {
         `T-${i}: the other process got ${JSON.stringify(other)}`,
       ).toBe(true);
     }
-  }, 30_000);
+  }, 90_000);
 
   it("opening a new file at the same moment both succeed", async () => {
     // A correct store passes whatever the timing; a store whose first open races (the journal mode
@@ -89,5 +89,5 @@ describe("two processes on one SQLite file", () => {
         expect(exit, `pair ${i}: ${exit.stderr}`).toMatchObject({ code: 0, signal: null });
       expect(deliveries, `pair ${i}`).toHaveLength(1);
     }
-  }, 30_000);
+  }, 90_000);
 });
