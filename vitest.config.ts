@@ -20,6 +20,10 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
+    // A guard against hangs, not a speed check (benchmarks measure speed): property tests and the tests
+    // that start processes or servers take seconds on a busy 2-core machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
   },
 });
