@@ -12,7 +12,7 @@ import {
 } from "./providers.js";
 import { type ObjectSchema, objectSchema, type ToolSpec } from "./schema.js";
 import { buildStages, type Degradation, type ToolSource, type ToolsStage } from "./stages.js";
-import type { ToolsOptions } from "./tools.js";
+import { checkCache, type ToolsOptions } from "./tools.js";
 
 /**
  * Options of `catalog.proposalSchema()`: the same as the tools'.
@@ -63,10 +63,12 @@ export function createProposalSchema<P extends LlmProvider>(
 ): ProposalSchemaResult<P> {
   const provider = checkProvider("catalog.proposalSchema", options?.provider) as P;
   const rules = options.limits ?? defaultRules(provider);
+  const cache = checkCache("catalog.proposalSchema", options.cache);
   return buildStages<ProposalSchemaResult<P>>(
     source,
     ticket,
     rules,
+    cache,
     (specs) => [combine(specs)],
     ({ stage, specs, templates, omitted, widened, degraded, problems }, forTemplate) => {
       const combined = combine(specs);
