@@ -8,6 +8,8 @@ export type { DescribeOptions } from "../describe.js";
 export type { AiSdkTool, AiSdkTools } from "./ai-sdk.js";
 export type { AnthropicOutputFormat, AnthropicTool } from "./anthropic.js";
 export type { OmissionReason } from "./candidates.js";
+export type { CostCatalog, PromptCost, PromptCostOptions, TicketTokens } from "./cost.js";
+export { promptCost } from "./cost.js";
 export { noneValue, toolNames } from "./names.js";
 export type { OmittedTemplate } from "./offer.js";
 export type {
