@@ -8,3 +8,4 @@ await import("./outbox.js");
 await import("./replay.js");
 await import("./relay.js");
 await import("./postgres.js");
+await import("./tokens.js");
