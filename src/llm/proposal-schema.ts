@@ -11,7 +11,14 @@ import {
   shapeFormat,
 } from "./providers.js";
 import { type ObjectSchema, objectSchema, type ToolSpec } from "./schema.js";
-import { buildStages, type Degradation, type ToolSource, type ToolsStage } from "./stages.js";
+import {
+  buildStages,
+  type Degradation,
+  type ToolSource,
+  type ToolsCache,
+  type ToolsStage,
+} from "./stages.js";
+import { estimateTokens } from "./tokens.js";
 import { checkCache, type ToolsOptions } from "./tools.js";
 
 /**
@@ -43,6 +50,10 @@ export interface ProposalSchemaResult<P extends LlmProvider = LlmProvider> {
   readonly schema: ObjectSchema;
   /** The schema as the provider's structured-output parameter takes it; for "ai-sdk", the schema itself. */
   readonly format: ProviderFormats[P];
+  /** Whether the schema is this ticket's ("ticket") or shared by every ticket ("prefix"). */
+  readonly cache: ToolsCache;
+  /** The input tokens the format costs, estimated without a tokenizer (see `estimateTokens`). */
+  readonly tokens: number;
   readonly stage: ToolsStage;
   readonly templates: readonly string[];
   readonly omitted: readonly OmittedTemplate[];
@@ -72,11 +83,14 @@ export function createProposalSchema<P extends LlmProvider>(
     (specs) => [combine(specs)],
     ({ stage, specs, templates, omitted, widened, degraded, problems }, forTemplate) => {
       const combined = combine(specs);
+      const format = shapeFormat(provider, combined);
       return {
         provider,
         name: combined.name,
         schema: combined.parameters,
-        format: shapeFormat(provider, combined),
+        format,
+        cache,
+        tokens: estimateTokens(JSON.stringify(format)),
         stage,
         templates,
         omitted,

@@ -38,11 +38,15 @@ describe("estimateTokens, calibrated against gpt-tokenizer", { timeout: 120_000 
     expectWithinTolerance(instructions, "instructions");
   });
 
-  it("is what catalog.tools() reports as the tools' tokens", () => {
+  it("is what catalog.tools() and proposalSchema() report as their tokens", () => {
     for (const cache of cacheModes) {
       const result = catalog.tools(clinicTicket(), { provider: "anthropic", cache });
       expect(result.tokens).toBe(estimateTokens(JSON.stringify(result.tools)));
       expect(result.tokens).toBeGreaterThan(100);
+      expect(result.cache).toBe(cache);
+      const schema = catalog.proposalSchema(clinicTicket(), { provider: "openai", cache });
+      expect(schema.tokens).toBe(estimateTokens(JSON.stringify(schema.format)));
+      expect(schema.cache).toBe(cache);
     }
   });
 
