@@ -256,6 +256,32 @@ describe("one tool per template the ticket can fill, and escalate_to_human", () 
     expect(catalog.decide(proposal, ticket)).toMatchObject({ outcome: "send" });
   });
 
+  it("says a key's label only when it says more than the key", () => {
+    const { slot } = records;
+    const notice = defineTemplate(records, {
+      id: "fee_notice",
+      description: "Tell a patient about a fee",
+      audience: "patient",
+      channel: "email",
+      to: slot.ref("patients", { show: "email", as: format.email() }),
+      subject: "A fee",
+      body: "Your appointment {{appointment}}: {{fee}}.",
+      slots: {
+        appointment: slot.ref("appointments", { show: "room" }),
+        fee: slot.choice({
+          waived: "the fee is waived",
+          no_show: "a no show fee applies",
+          late: "you cancelled less than a day before, so half the fee is charged",
+        }),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+    const fees = createCatalog(records, [notice]);
+    const fee = openaiParameters(fees.tools(ticket, { provider: "openai" }), "fee_notice")?.properties.fee;
+    expect(fee?.enum).toEqual(["waived", "no_show", "late"]);
+    expect(fee?.description).toBe("late = you cancelled less than a day before, so half the fee is charged.");
+  });
+
   it("never offers derived slots to the model", () => {
     expect(openaiParameters(result, "clinician_handover")?.properties.visits).toBeUndefined();
   });
