@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { instructions } from "../../examples/agent-kit.js";
@@ -48,6 +51,16 @@ describe("estimateTokens, calibrated against gpt-tokenizer", { timeout: 120_000 
       expect(schema.tokens).toBe(estimateTokens(JSON.stringify(schema.format)));
       expect(schema.cache).toBe(cache);
     }
+  });
+
+  it("ships without a tokenizer: nothing under src/ imports one", () => {
+    const root = fileURLToPath(new URL("../../src/", import.meta.url));
+    const files = readdirSync(root, { recursive: true, encoding: "utf8" }).filter((file) =>
+      file.endsWith(".ts"),
+    );
+    expect(files.length).toBeGreaterThan(50);
+    for (const file of files)
+      expect(readFileSync(join(root, file), "utf8"), file).not.toMatch(/gpt-tokenizer/);
   });
 
   it("counts nothing for nothing, never throws, and stays linear on hostile text", () => {
