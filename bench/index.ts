@@ -9,3 +9,4 @@ await import("./replay.js");
 await import("./mine.js");
 await import("./relay.js");
 await import("./postgres.js");
+await import("./tokens.js");

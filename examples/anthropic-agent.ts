@@ -64,8 +64,11 @@ async function runTicket(
 ): Promise<{ output: unknown; retried: string[] }> {
   const { records } = ticket;
   let offer = sellerCatalog.tools(records, { provider: "anthropic" });
-  const system = `${instructions}\n\n${sellerCatalog.describe(records)}`;
-  const messages: Message[] = [{ role: "user", content: buyerText(ticket) }];
+  // Fixed text first and the ticket's records after it, so the start of every request is the same.
+  const system = instructions;
+  const messages: Message[] = [
+    { role: "user", content: `${sellerCatalog.describe(records)}\n\n${buyerText(ticket)}` },
+  ];
   const retried: string[] = [];
   let output: unknown = "";
   for (let turn = 1; turn <= maxCalls; turn++) {

@@ -64,8 +64,9 @@ async function runTicket(
   const { records } = ticket;
   let offer = sellerCatalog.tools(records, { provider: "openai" });
   const messages: ChatMessage[] = [
-    { role: "system", content: `${instructions}\n\n${sellerCatalog.describe(records)}` },
-    { role: "user", content: buyerText(ticket) },
+    // Fixed text first and the ticket's records after it, so the start of every request is the same.
+    { role: "system", content: instructions },
+    { role: "user", content: `${sellerCatalog.describe(records)}\n\n${buyerText(ticket)}` },
   ];
   const retried: string[] = [];
   let output: unknown = "";

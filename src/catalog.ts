@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { type DecideContext, decideProposal } from "./decide.js";
 import type { Decision } from "./decision.js";
-import { describeTicket } from "./describe.js";
+import { type DescribeOptions, describeTicket } from "./describe.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
 import { parseToolCall, type ToolCallProposal } from "./llm/parse-tool-call.js";
@@ -62,13 +62,18 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   decide(output: unknown, ticket: unknown): Decision;
   /** Each record's handle and label. Throws a `records_invalid` error when the records are invalid. */
   handles(ticketRecords: unknown): HandleTable;
-  /** Compact prompt text: the templates, each choosable record as `handle: label`, the escalation codes. */
-  describe(ticketRecords: unknown): string;
+  /**
+   * Compact prompt text: each choosable record of the ticket as `handle: label` (labels never enter a
+   * schema), and nothing the tools already say. With `{ cache: "prefix" }`, also the templates the
+   * ticket can fill; send it after the shared tools, so the tools stay a cached prefix.
+   */
+  describe(ticketRecords: unknown, options?: DescribeOptions): string;
   /**
    * This ticket's tools for an LLM API: one per template the ticket can fill (enums of its handles and
    * keys, every slot required, `strict`), plus `escalate_to_human`; two stages when they would exceed
-   * the provider's published limits. Schemas hold handles and keys, never record text: labels are in
-   * `describe()`. Throws a `records_invalid` error when the records are invalid.
+   * the provider's published limits. With `cache: "prefix"`, tools identical for every ticket instead
+   * (handles constrained by pattern, checked by `decide()`). Schemas hold handles and keys, never
+   * record text: labels are in `describe()`. Throws a `records_invalid` error when the records are invalid.
    */
   tools<P extends LlmProvider>(ticketRecords: unknown, options: ToolsOptions<P>): ToolsResult<P>;
   /** One JSON Schema for structured output instead of tools; parse its output with `parseToolCall(name, output)`. */
@@ -217,8 +222,8 @@ export function createCatalog<S extends CollectionSchemas>(
           entries.find((entry) => entry.collection === collection && entry.id === id)?.handle,
       };
     },
-    describe(ticketRecords) {
-      return describeTicket(catalog, prepareOrThrow(ticketRecords));
+    describe(ticketRecords, describeOptions) {
+      return describeTicket(catalog, prepareOrThrow(ticketRecords), describeOptions);
     },
     tools: (ticketRecords, toolOptions) => createTools(catalog, prepareOrThrow(ticketRecords), toolOptions),
     proposalSchema: (ticketRecords, schemaOptions) =>

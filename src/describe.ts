@@ -1,33 +1,45 @@
 import type { Catalog } from "./catalog.js";
+import { planOffer } from "./llm/offer.js";
+import type { ToolsCache } from "./llm/stages.js";
 import type { CollectionSchemas } from "./records.js";
 import { sanitizeValue } from "./sanitize.js";
-import type { CompiledSlot } from "./template.js";
 import type { PreparedTicket } from "./ticket.js";
 
 const maxLabel = 120;
 
 /**
- * The prompt text for one ticket: what each template is for and what its slots take, each record the
- * model may choose as `handle: label`, and the escalation codes. Labels are cleaned and cut so a record
- * cannot forge a line of this text.
+ * Options of `catalog.describe()`.
+ *
+ * @example
+ * import type { DescribeOptions } from "formletter/llm";
+ * const options: DescribeOptions = { cache: "prefix" };
+ */
+export interface DescribeOptions {
+  /**
+   * The cache mode of the tools the text goes with. "prefix" adds the templates this ticket can fill,
+   * which shared tools no longer say. @default "ticket"
+   */
+  readonly cache?: ToolsCache;
+}
+
+/**
+ * The prompt text for one ticket: each record the model may choose, as `handle: label`, by collection.
+ * It says only what the tools do not: templates, slots, keys and escalation codes are described in
+ * the tools (or the structured-output schema), once. Only collections some slot can take are listed.
+ * Labels are cleaned and cut so a record cannot forge a line of this text.
  */
 export function describeTicket<S extends CollectionSchemas>(
   catalog: Catalog<S>,
   ticket: PreparedTicket<S>,
+  options: DescribeOptions = {},
 ): string {
-  const lines: string[] = ["Templates: reply with exactly one, or escalate."];
+  const choosable = new Set<string>();
   for (const template of catalog.templates) {
-    lines.push(
-      `- ${template.id} (${template.channel} to ${template.audience}): ${oneLine(template.description)}`,
-    );
-    const slots = [...template.slots, template.recipient]
-      .filter((slot) => slot.slot.kind !== "derived")
-      .map(describeSlot);
-    if (slots.length > 0) lines.push(`  slots: ${slots.join("; ")}`);
+    for (const { slot } of template.resolveOrder) if (slot.kind === "ref") choosable.add(slot.collection);
   }
-  lines.push("", "Records of this ticket (handle: label):");
+  const lines: string[] = ["Records (handle: label):"];
   for (const [collection, prepared] of ticket.collections) {
-    if (prepared.records.length === 0) continue;
+    if (prepared.records.length === 0 || !choosable.has(collection)) continue;
     lines.push(`${collection}:`);
     prepared.records.forEach((record, index) => {
       lines.push(
@@ -35,18 +47,12 @@ export function describeTicket<S extends CollectionSchemas>(
       );
     });
   }
-  lines.push("", `Escalation codes: ${catalog.escalationCodes.join(", ")}`);
+  if (options.cache === "prefix") {
+    const { plans } = planOffer(catalog.templates, ticket);
+    const ids = plans.map((plan) => plan.template.id);
+    lines.push(`Templates these records can fill: ${ids.length === 0 ? "none; escalate" : ids.join(", ")}`);
+  }
   return lines.join("\n");
-}
-
-function describeSlot(compiled: CompiledSlot): string {
-  const { slot, name } = compiled;
-  const optional = slot.optional ? " (optional, null for none)" : "";
-  const about = slot.kind !== "derived" && slot.description ? ` (${oneLine(slot.description, 200)})` : "";
-  if (slot.kind === "choice")
-    return `${name}${optional} = one of ${[...compiled.keys.keys()].join("|")}${about}`;
-  if (slot.kind === "ref") return `${name}${optional} = a handle of ${slot.collection}${about}`;
-  return name;
 }
 
 function oneLine(text: string, max = maxLabel): string {

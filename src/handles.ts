@@ -56,7 +56,7 @@ export function createHandleMaker(
  * The shortest prefix of each collection name that no other collection shares ("orders" → "o",
  * "sellers" → "se", "shipments" → "sh"), so the model can tell collections apart by their handles.
  */
-function handlePrefixes(collections: readonly string[]): ReadonlyMap<string, string> {
+export function handlePrefixes(collections: readonly string[]): ReadonlyMap<string, string> {
   const prefixes = new Map<string, string>();
   for (const name of collections) {
     let length = 1;

@@ -16,22 +16,14 @@ const text = catalog.describe(ticket);
 const lines = text.split("\n");
 
 describe("catalog.describe", () => {
-  it("lists every template with its channel, audience, description and slots", () => {
+  it("says nothing the tools say: no template, slot, key or escalation code", () => {
     for (const template of templates) {
-      const line = lines.find((l) => l.startsWith(`- ${template.id} `));
-      expect(line, template.id).toBeDefined();
-      expect(line).toContain(template.channel);
-      expect(line).toContain(template.audience);
-      expect(line).toContain(template.description);
+      expect(text).not.toContain(template.id);
+      expect(text).not.toContain(template.description);
     }
-    expect(text).toMatch(/prep = one of fasting\|documents\|none/);
-    expect(text).toMatch(/urgency \(optional/);
-  });
-
-  it("does not offer derived slots to the model", () => {
-    const handover = lines[lines.findIndex((l) => l.startsWith("- clinician_handover")) + 1] ?? "";
-    expect(handover).toContain("appointment");
-    expect(handover).not.toContain("visits");
+    for (const word of ["fasting", "urgency", "Escalation", ...catalog.escalationCodes])
+      expect(text).not.toContain(word);
+    expect(lines[0]).toBe("Records (handle: label):");
   });
 
   it("lists each record as `handle: label`, with every handle of the ticket", () => {
@@ -42,10 +34,37 @@ describe("catalog.describe", () => {
     expect(text).toContain("appointment 2026-03-02, booked");
   });
 
-  it("lists the escalation codes", () => {
-    expect(lines.at(-1)).toBe(`Escalation codes: ${catalog.escalationCodes.join(", ")}`);
-    const custom = createCatalog(records, [reminder], { escalationCodes: ["complaint"] });
-    expect(custom.describe(ticket)).toContain("Escalation codes: complaint");
+  it("lists only collections some slot can take", () => {
+    const onlyReminder = createCatalog(records, [reminder]);
+    const taken = new Set(
+      reminder.resolveOrder.flatMap(({ slot }) => (slot.kind === "ref" ? [slot.collection] : [])),
+    );
+    const listed = onlyReminder
+      .describe(ticket)
+      .split("\n")
+      .filter((line) => /^[a-z_]+:$/.test(line))
+      .map((line) => line.slice(0, -1));
+    expect(listed.length).toBeGreaterThan(0);
+    for (const collection of listed) expect(taken.has(collection), collection).toBe(true);
+    expect(listed.length).toBeLessThan(
+      catalog
+        .describe(ticket)
+        .split("\n")
+        .filter((l) => /^[a-z_]+:$/.test(l)).length,
+    );
+  });
+
+  it('with { cache: "prefix" }, adds the templates this ticket can fill, after the records', () => {
+    const prefixed = catalog.describe(ticket, { cache: "prefix" });
+    expect(prefixed.startsWith(text)).toBe(true);
+    const fillable = catalog.tools(ticket, { provider: "openai" }).templates;
+    expect(prefixed.split("\n").at(-1)).toBe(`Templates these records can fill: ${fillable.join(", ")}`);
+    const noBooking = clinicTicket({ appointments: [] });
+    const fewer = catalog.tools(noBooking, { provider: "openai" }).templates;
+    expect(fewer.length).toBeLessThan(fillable.length);
+    expect(catalog.describe(noBooking, { cache: "prefix" }).split("\n").at(-1)).toBe(
+      `Templates these records can fill: ${fewer.length === 0 ? "none; escalate" : fewer.join(", ")}`,
+    );
   });
 
   it("shows no raw ids and nothing a label does not show", () => {
@@ -63,7 +82,7 @@ describe("catalog.describe", () => {
     });
     const forgedLines = catalog.describe(forged).split("\n");
     expect(forgedLines).toHaveLength(lines.length);
-    expect(forgedLines.filter((l) => l.startsWith("Escalation codes"))).toHaveLength(1);
+    expect(forgedLines.filter((l) => l.startsWith("Escalation codes"))).toHaveLength(0);
     expect(forgedLines.some((l) => l.startsWith("- c-0000"))).toBe(false);
     for (const line of forgedLines) {
       expect(line.length).toBeLessThanOrEqual(200);

@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { isFormletterError } from "../errors.js";
 import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
+import { registerCostCommand } from "./cost.js";
 import type { CliIo } from "./output.js";
 import { CliError, terminalSafe } from "./output.js";
 import { registerQueueCommands } from "./queue.js";
@@ -26,6 +27,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   registerReplayCommand(program, io);
   registerReportCommand(program, io);
   registerCapacityCommand(program, io);
+  registerCostCommand(program, io);
   registerCheckCommand(program, io);
   registerServeCommand(program, io);
   registerTokenCommand(program, io);

@@ -4,9 +4,12 @@
 
 // createTools and createProposalSchema stay internal: they take a prepared ticket, which
 // catalog.tools() and catalog.proposalSchema() make and validate; those methods are the way in.
+export type { DescribeOptions } from "../describe.js";
 export type { AiSdkTool, AiSdkTools } from "./ai-sdk.js";
 export type { AnthropicOutputFormat, AnthropicTool } from "./anthropic.js";
 export type { OmissionReason } from "./candidates.js";
+export type { CostCatalog, PromptCost, PromptCostOptions, TicketTokens } from "./cost.js";
+export { promptCost } from "./cost.js";
 export { noneValue, toolNames } from "./names.js";
 export type { OmittedTemplate } from "./offer.js";
 export type {
@@ -22,5 +25,6 @@ export { anthropicLimits, openaiLimits, preflight } from "./preflight.js";
 export type { ProposalSchemaOptions, ProposalSchemaResult } from "./proposal-schema.js";
 export type { LlmProvider, ProviderFormats, ProviderTools } from "./providers.js";
 export type { JsonSchema, ObjectSchema } from "./schema.js";
-export type { Degradation, ToolsStage } from "./stages.js";
+export type { Degradation, ToolsCache, ToolsStage } from "./stages.js";
+export { estimateTokens } from "./tokens.js";
 export type { ToolsOptions, ToolsResult } from "./tools.js";

@@ -50,3 +50,28 @@ export function planOffer(templates: readonly Template[], ticket: PreparedTicket
   }
   return { plans, omitted, widened };
 }
+
+/**
+ * Plans every template for tools that every ticket shares: each slot the model could fill (the
+ * recipient too), keys as declared, ref slots unlisted (decide() checks the handle against the
+ * ticket). A recipient takes "none" as well: decide() fills it when the records leave one.
+ */
+export function planCatalog(templates: readonly Template[]): Offer {
+  const plans: FillablePlan[] = [];
+  const omitted: OmittedTemplate[] = [];
+  for (const template of templates) {
+    if (reservedNames.has(template.id)) {
+      omitted.push({ template: template.id, reason: "reserved_name" });
+      continue;
+    }
+    const slots = template.resolveOrder
+      .filter((compiled) => compiled.slot.kind !== "derived")
+      .map((compiled) => ({
+        slot: compiled,
+        values: compiled.slot.kind === "choice" ? [...compiled.keys.values()] : [],
+        none: compiled.slot.optional || compiled === template.recipient,
+      }));
+    plans.push({ fillable: true, template, slots, widened: false });
+  }
+  return { plans, omitted, widened: [] };
+}

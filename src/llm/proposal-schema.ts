@@ -11,8 +11,15 @@ import {
   shapeFormat,
 } from "./providers.js";
 import { type ObjectSchema, objectSchema, type ToolSpec } from "./schema.js";
-import { buildStages, type Degradation, type ToolSource, type ToolsStage } from "./stages.js";
-import type { ToolsOptions } from "./tools.js";
+import {
+  buildStages,
+  type Degradation,
+  type ToolSource,
+  type ToolsCache,
+  type ToolsStage,
+} from "./stages.js";
+import { estimateTokens } from "./tokens.js";
+import { checkCache, type ToolsOptions } from "./tools.js";
 
 /**
  * Options of `catalog.proposalSchema()`: the same as the tools'.
@@ -43,6 +50,10 @@ export interface ProposalSchemaResult<P extends LlmProvider = LlmProvider> {
   readonly schema: ObjectSchema;
   /** The schema as the provider's structured-output parameter takes it; for "ai-sdk", the schema itself. */
   readonly format: ProviderFormats[P];
+  /** Whether the schema is this ticket's ("ticket") or shared by every ticket ("prefix"). */
+  readonly cache: ToolsCache;
+  /** The input tokens the format costs, estimated without a tokenizer (see `estimateTokens`). */
+  readonly tokens: number;
   readonly stage: ToolsStage;
   readonly templates: readonly string[];
   readonly omitted: readonly OmittedTemplate[];
@@ -63,18 +74,23 @@ export function createProposalSchema<P extends LlmProvider>(
 ): ProposalSchemaResult<P> {
   const provider = checkProvider("catalog.proposalSchema", options?.provider) as P;
   const rules = options.limits ?? defaultRules(provider);
+  const cache = checkCache("catalog.proposalSchema", options.cache);
   return buildStages<ProposalSchemaResult<P>>(
     source,
     ticket,
     rules,
+    cache,
     (specs) => [combine(specs)],
     ({ stage, specs, templates, omitted, widened, degraded, problems }, forTemplate) => {
       const combined = combine(specs);
+      const format = shapeFormat(provider, combined);
       return {
         provider,
         name: combined.name,
         schema: combined.parameters,
-        format: shapeFormat(provider, combined),
+        format,
+        cache,
+        tokens: estimateTokens(JSON.stringify(format)),
         stage,
         templates,
         omitted,

@@ -8,6 +8,8 @@ export type JsonSchema = {
   type?: "string" | "object";
   description?: string;
   enum?: string[];
+  /** A regular expression the whole string must match (`^…$`); only simple ones (classes, `+`, groups). */
+  pattern?: string;
   properties?: { [name: string]: JsonSchema };
   required?: string[];
   additionalProperties?: false;
@@ -41,7 +43,7 @@ export function objectSchema(properties: { [name: string]: JsonSchema }, descrip
   };
 }
 
-/** A string that must be one of `values`. */
+/** A string that must be one of `values`; an empty description is left out (it would only cost tokens). */
 export function enumSchema(values: readonly string[], description: string): JsonSchema {
-  return { type: "string", description, enum: [...values] };
+  return { type: "string", ...(description === "" ? {} : { description }), enum: [...values] };
 }

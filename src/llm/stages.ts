@@ -1,15 +1,24 @@
 import type { Template } from "../template.js";
 import type { PreparedTicket } from "../ticket.js";
-import { type FillablePlan, type OmittedTemplate, planOffer } from "./offer.js";
+import { handlePatterns } from "./handle-pattern.js";
+import { type FillablePlan, type OmittedTemplate, planCatalog, planOffer } from "./offer.js";
 import { type LimitRules, type PreflightInput, type PreflightProblem, preflight } from "./preflight.js";
 import type { ToolSpec } from "./schema.js";
-import { chooseTool, escalateTool, templateTool } from "./specs.js";
+import { chooseTool, escalateTool, routesDiffer, templateTool } from "./specs.js";
 
 /** What the tool builders read from a catalog. */
 export interface ToolSource {
   readonly templates: readonly Template[];
   readonly escalationCodes: readonly string[];
+  readonly records: { readonly names: readonly string[] };
 }
+
+/**
+ * "ticket": tools made for the ticket (enums of its handles, only the templates it can fill).
+ * "prefix": tools every ticket shares, so a provider's prompt cache holds them; the ticket's records
+ * are only in `describe()`, after the tools.
+ */
+export type ToolsCache = "ticket" | "prefix";
 
 /**
  * "single": one tool per template plus `escalate_to_human`. "choose_template": the tools did not fit
@@ -52,17 +61,27 @@ export function buildStages<R>(
   source: ToolSource,
   ticket: PreparedTicket,
   rules: LimitRules,
+  cache: ToolsCache,
   measure: (specs: readonly ToolSpec[]) => PreflightInput[],
   render: (stage: Stage, forTemplate: (templateId: string) => R | undefined) => R,
 ): R {
-  const { plans, omitted, widened } = planOffer(source.templates, ticket);
+  const offer = planOffer(source.templates, ticket);
+  const shared = cache === "prefix";
+  // Shared tools offer every template; `omitted` still tells the caller which ones this ticket cannot fill.
+  const { plans, widened } = shared ? planCatalog(source.templates) : offer;
+  const { omitted } = offer;
+  const pattern = handlePatterns(source.records.names);
+  const openOf = (plan: FillablePlan): Set<string> =>
+    new Set(shared ? plan.slots.filter(isRef).map((values) => values.slot.name) : []);
+  const sayRoute = routesDiffer(source.templates);
+  const tool = (plan: FillablePlan, open: ReadonlySet<string>) => templateTool(plan, pattern, open, sayRoute);
   const escalate = escalateTool(source.escalationCodes);
   const byId = new Map(plans.map((plan) => [plan.template.id, plan]));
   const make = (stage: Omit<Stage, "omitted" | "widened">): R => {
     const forTemplate = (templateId: string): R | undefined => {
       const plan = typeof templateId === "string" ? byId.get(templateId.toLowerCase()) : undefined;
       if (plan === undefined) return undefined;
-      const fitted = fitTemplate(plan, escalate, rules, measure);
+      const fitted = fitTemplate(plan, escalate, rules, measure, tool, openOf(plan));
       return make({
         stage: "slots",
         specs: fitted.specs,
@@ -75,7 +94,7 @@ export function buildStages<R>(
   };
 
   const ids = plans.map((plan) => plan.template.id);
-  const single = [...plans.map((plan) => templateTool(plan)), escalate];
+  const single = [...plans.map((plan) => tool(plan, openOf(plan))), escalate];
   const problems = preflight(measure(single), rules);
   // With no template to choose, a first stage would offer an empty list: report the problems instead.
   if (problems.length === 0 || plans.length === 0) {
@@ -103,21 +122,28 @@ function fitTemplate(
   escalate: ToolSpec,
   rules: LimitRules,
   measure: (specs: readonly ToolSpec[]) => PreflightInput[],
+  tool: (plan: FillablePlan, open: ReadonlySet<string>) => ToolSpec,
+  unlisted: ReadonlySet<string>,
 ): { specs: ToolSpec[]; problems: PreflightProblem[]; opened: string[]; causes: PreflightProblem[] } {
-  const open = new Set<string>();
-  let specs = [templateTool(plan, open), escalate];
+  const open = new Set<string>(unlisted);
+  let specs = [tool(plan, open), escalate];
   let problems = preflight(measure(specs), rules);
   const causes = problems;
   const largest = plan.slots
-    .filter((values) => values.slot.slot.kind === "ref")
+    .filter((values) => isRef(values) && !open.has(values.slot.name))
     .sort((a, b) => b.values.length - a.values.length);
   for (const values of largest) {
     if (!problems.some((problem) => enumRules.has(problem.rule))) break;
     open.add(values.slot.name);
-    specs = [templateTool(plan, open), escalate];
+    specs = [tool(plan, open), escalate];
     problems = preflight(measure(specs), rules);
   }
-  return { specs, problems, opened: [...open].map((slot) => `${plan.template.id}.${slot}`), causes };
+  const opened = [...open].filter((slot) => !unlisted.has(slot));
+  return { specs, problems, opened: opened.map((slot) => `${plan.template.id}.${slot}`), causes };
+}
+
+function isRef(values: FillablePlan["slots"][number]): boolean {
+  return values.slot.slot.kind === "ref";
 }
 
 /** Stage two keeps stage one's reason, and adds the slots it had to open. */

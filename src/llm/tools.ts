@@ -10,7 +10,14 @@ import {
   type ProviderTools,
   shapeTools,
 } from "./providers.js";
-import { buildStages, type Degradation, type ToolSource, type ToolsStage } from "./stages.js";
+import {
+  buildStages,
+  type Degradation,
+  type ToolSource,
+  type ToolsCache,
+  type ToolsStage,
+} from "./stages.js";
+import { estimateTokens } from "./tokens.js";
 
 /**
  * Options of `catalog.tools()`.
@@ -27,6 +34,16 @@ export interface ToolsOptions<P extends LlmProvider = LlmProvider> {
    * @default the provider's own; "both" for "ai-sdk", which may forward to either
    */
   readonly limits?: LimitRules;
+  /**
+   * "prefix": tools identical for every ticket (every template; ref slots take any handle of the
+   * collection's shape, checked by decide()), so a provider's prompt cache holds them; send
+   * `describe(ticket, { cache: "prefix" })` after them. Strict decoding then no longer refuses a
+   * handle of no record of this ticket: decide() does, with a hint for a retry. The limits apply to
+   * the catalog, not the ticket. "ticket": enums of this ticket's handles and only the templates it
+   * can fill.
+   * @default "ticket"
+   */
+  readonly cache?: ToolsCache;
 }
 
 /**
@@ -45,11 +62,21 @@ export interface ToolsOptions<P extends LlmProvider = LlmProvider> {
 export interface ToolsResult<P extends LlmProvider = LlmProvider> {
   readonly provider: P;
   readonly stage: ToolsStage;
+  /** Whether the tools are this ticket's ("ticket") or shared by every ticket ("prefix"). */
+  readonly cache: ToolsCache;
   /** The tools, as the provider's API takes them (a fresh value on every call: safe to change). */
   readonly tools: ProviderTools[P];
+  /**
+   * The input tokens the tools cost, estimated from their JSON text without a tokenizer (see
+   * `estimateTokens`); add `estimateTokens(describe(...))` and your instructions for the prompt.
+   */
+  readonly tokens: number;
   /** The template ids offered: as tools ("single"), in `choose_template` ("choose_template"), or the one ("slots"). */
   readonly templates: readonly string[];
-  /** Templates this ticket cannot fill, with the reason. */
+  /**
+   * Templates this ticket cannot fill, with the reason: left out of the tools, or, with
+   * `cache: "prefix"`, offered all the same (decide() escalates them).
+   */
   readonly omitted: readonly OmittedTemplate[];
   /**
    * Templates whose combinations of records were too many to check one by one: their ref slots list
@@ -77,27 +104,42 @@ export function createTools<P extends LlmProvider>(
 ): ToolsResult<P> {
   const provider = checkProvider("catalog.tools", options?.provider) as P;
   const rules = options.limits ?? defaultRules(provider);
+  const cache = checkCache("catalog.tools", options.cache);
   return buildStages<ToolsResult<P>>(
     source,
     ticket,
     rules,
+    cache,
     (specs) => [...specs],
-    ({ stage, specs, templates, omitted, widened, degraded, problems }, forTemplate) => ({
-      provider,
-      stage,
-      tools: shapeTools(provider, specs),
-      templates,
-      omitted,
-      widened,
-      ...(degraded === undefined ? {} : { degraded }),
-      problems,
-      forTemplate,
-      next(name, args) {
-        if (typeof name !== "string" || name.trim().toLowerCase() !== toolNames.choose) return undefined;
-        const chosen = readArgs(args);
-        const template = chosen.ok ? chosen.value?.template : undefined;
-        return typeof template === "string" ? forTemplate(template) : undefined;
-      },
-    }),
+    ({ stage, specs, templates, omitted, widened, degraded, problems }, forTemplate) => {
+      const tools = shapeTools(provider, specs);
+      return {
+        provider,
+        stage,
+        cache,
+        tools,
+        tokens: estimateTokens(JSON.stringify(tools)),
+        templates,
+        omitted,
+        widened,
+        ...(degraded === undefined ? {} : { degraded }),
+        problems,
+        forTemplate,
+        next(name, args) {
+          if (typeof name !== "string" || name.trim().toLowerCase() !== toolNames.choose) return undefined;
+          const chosen = readArgs(args);
+          const template = chosen.ok ? chosen.value?.template : undefined;
+          return typeof template === "string" ? forTemplate(template) : undefined;
+        },
+      };
+    },
+  );
+}
+
+/** The cache mode, checked: a wrong value is a programming error, reported at the call. */
+export function checkCache(method: string, cache: unknown): ToolsCache {
+  if (cache === undefined || cache === "ticket" || cache === "prefix") return cache ?? "ticket";
+  throw new TypeError(
+    `${method}: cache must be "ticket" or "prefix"; got ${JSON.stringify(cache) ?? String(cache)}`,
   );
 }

@@ -12,7 +12,7 @@ import {
   defineTemplate,
   type Template,
 } from "../../src/index.js";
-import type { LlmProvider, ProposalSchemaResult, ToolsResult } from "../../src/llm/index.js";
+import type { LlmProvider, ProposalSchemaResult, ToolsCache, ToolsResult } from "../../src/llm/index.js";
 
 export const providers: readonly LlmProvider[] = ["openai", "openai-responses", "anthropic", "ai-sdk"];
 
@@ -57,14 +57,22 @@ export function allSchemaStages<P extends LlmProvider>(
 /** What the tests read from a catalog of any records (a `Catalog<S>` is not a `Catalog<CollectionSchemas>`). */
 export type AnyCatalog = Pick<Catalog, "tools" | "proposalSchema" | "handles" | "prepare">;
 
-/** Every schema (as JSON text) that `catalog` generates for a ticket, for every provider and stage. */
+/** Both cache modes: tools made for the ticket, and tools every ticket shares. */
+export const cacheModes: readonly ToolsCache[] = ["ticket", "prefix"];
+
+/**
+ * Every schema (as JSON text) that `catalog` generates for a ticket, for every provider, cache mode
+ * and stage.
+ */
 export function everySchemaText(catalog: AnyCatalog, ticket: unknown): string[] {
   const texts: string[] = [];
-  for (const provider of providers) {
-    for (const stage of allStages(catalog.tools(ticket, { provider })))
-      texts.push(JSON.stringify(stage.tools));
-    for (const stage of allSchemaStages(catalog.proposalSchema(ticket, { provider }))) {
-      texts.push(JSON.stringify(stage.format), JSON.stringify(stage.schema));
+  for (const cache of cacheModes) {
+    for (const provider of providers) {
+      for (const stage of allStages(catalog.tools(ticket, { provider, cache })))
+        texts.push(JSON.stringify(stage.tools));
+      for (const stage of allSchemaStages(catalog.proposalSchema(ticket, { provider, cache }))) {
+        texts.push(JSON.stringify(stage.format), JSON.stringify(stage.schema));
+      }
     }
   }
   return texts;

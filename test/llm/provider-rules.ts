@@ -36,6 +36,7 @@ const known = new Set([
   "type",
   "description",
   "enum",
+  "pattern",
   "properties",
   "required",
   "additionalProperties",

@@ -121,10 +121,21 @@ describe("one tool per template the ticket can fill, and escalate_to_human", () 
     for (const template of templates) {
       const tool = result.tools.find((candidate) => candidate.function.name === template.id);
       expect(tool?.function.description).toContain(template.description);
-      expect(tool?.function.description).toContain(`${template.channel} message to the ${template.audience}`);
+      // The clinic's templates go to different audiences: each tool says which.
+      expect(tool?.function.description).toContain(`${template.channel} to the ${template.audience}`);
     }
     const cancellation = result.tools.find((tool) => tool.function.name === "cancellation_notice");
-    expect(cancellation?.function.description).toMatch(/A person approves it/);
+    expect(cancellation?.function.description).toMatch(/a person approves it first/);
+  });
+
+  it("says a channel and audience every template shares nowhere, rather than in every tool", () => {
+    const patientsOnly = createCatalog(
+      records,
+      templates.filter((template) => template.audience === "patient" && template.channel === "email"),
+    );
+    const tools = patientsOnly.tools(ticket, { provider: "openai" }).tools;
+    expect(tools.length).toBeGreaterThan(1);
+    for (const tool of tools) expect(tool.function.description).not.toMatch(/ to the patient/);
   });
 
   it("requires every parameter and allows no other", () => {
@@ -185,9 +196,6 @@ describe("one tool per template the ticket can fill, and escalate_to_human", () 
   it("leaves out a recipient that the records fix, and decide() fills it", () => {
     for (const tool of result.tools)
       expect(Object.keys(tool.function.parameters.properties)).not.toContain("to");
-    expect(result.tools.find((tool) => tool.function.name === "oncall_page")?.function.description).toMatch(
-      /recipient follows from the records/,
-    );
   });
 
   it("asks for the recipient when the records leave a choice, listing only those that fit", () => {
@@ -246,6 +254,32 @@ describe("one tool per template the ticket can fill, and escalate_to_human", () 
       slots: { appointment: h("appointments", "A-1"), patient: h("patients", "P-1"), urgency: null },
     });
     expect(catalog.decide(proposal, ticket)).toMatchObject({ outcome: "send" });
+  });
+
+  it("says a key's label only when it says more than the key", () => {
+    const { slot } = records;
+    const notice = defineTemplate(records, {
+      id: "fee_notice",
+      description: "Tell a patient about a fee",
+      audience: "patient",
+      channel: "email",
+      to: slot.ref("patients", { show: "email", as: format.email() }),
+      subject: "A fee",
+      body: "Your appointment {{appointment}}: {{fee}}.",
+      slots: {
+        appointment: slot.ref("appointments", { show: "room" }),
+        fee: slot.choice({
+          waived: "the fee is waived",
+          no_show: "a no show fee applies",
+          late: "you cancelled less than a day before, so half the fee is charged",
+        }),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+    const fees = createCatalog(records, [notice]);
+    const fee = openaiParameters(fees.tools(ticket, { provider: "openai" }), "fee_notice")?.properties.fee;
+    expect(fee?.enum).toEqual(["waived", "no_show", "late"]);
+    expect(fee?.description).toBe("late = you cancelled less than a day before, so half the fee is charged.");
   });
 
   it("never offers derived slots to the model", () => {

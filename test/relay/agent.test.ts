@@ -178,7 +178,8 @@ describe("GET /v1/tools and /v1/describe", () => {
     const token = await relay.mintTaskToken({ ticketId: "T-11", runId: "run-11" });
     const answer = await call(url, "/v1/describe", { token });
     expect(answer.status).toBe(200);
-    expect(answer.body.description).toContain("visit_request");
+    // The records only: templates, slots and keys are in the tools (GET /v1/tools), said once.
+    expect(answer.body.description).toContain("Records (handle: label):");
     expect(answer.body.description).toContain("contractor Builder T-11");
     expect(answer.body.description).not.toContain("T-12");
   });
