@@ -10,7 +10,7 @@
  * "12.50" and "v2.1" are not hosts, while "invoice.pdf" or "St.Louis" are (by shape they could be).
  * Labels are letters, marks and digits of any script, "-" and "_".
  */
-import { classesAt, hostDot, isLabelAt, letter, mark, widthAt } from "./characters.js";
+import { classesAt, hostDot, isLabelAt, letter, mark, previousStart, widthAt } from "./characters.js";
 
 /** Where the label chain read by {@link readHost} ended, host or not. */
 export interface ChainEnd {
@@ -115,22 +115,37 @@ function beforeAddressHost(text: string, index: number, chain: ChainEnd): boolea
 /**
  * Calls `found(start, end)` for every host in `text` that is not part of an e-mail address: neither
  * its domain nor its local part ("ada.lovelace@example.org"), which the scan reads whole as an
- * address. Linear: each chain is read at most twice.
+ * address. Linear: only chains around a dot are read, each at most twice.
  */
 export function forEachHost(text: string, found: (start: number, end: number) => void): void {
   const chain: ChainEnd = { end: 0 };
-  let index = 0;
-  while (index < text.length) {
-    if (!isLabelAt(text, index)) {
-      index += widthAt(text, index);
-      continue;
+  const other = otherDots.test(text);
+  let done = 0;
+  for (let dot = nextDot(text, 0, other); dot !== -1; dot = nextDot(text, dot + 1, other)) {
+    if (dot < done || dot === 0 || !isLabelAt(text, dot - 1) || !isLabelAt(text, dot + 1)) continue;
+    // Back to where the chain holding this dot starts: over labels and the dots joining them.
+    let start = dot;
+    while (start > done) {
+      const previous = previousStart(text, start);
+      if (isLabelAt(text, previous)) start = previous;
+      else if (previous > done && dotLength(text, previous, false) === 1 && isLabelAt(text, previous - 1))
+        start = previous;
+      else break;
     }
-    const hostEnd = readHost(text, index, false, chain);
-    const end = chain.end;
-    if (hostEnd !== -1 && !afterAt(text, index) && !beforeAddressHost(text, end, chain))
-      found(index, hostEnd);
-    index = end;
+    const hostEnd = readHost(text, start, false, chain);
+    done = chain.end;
+    if (hostEnd !== -1 && !afterAt(text, start) && !beforeAddressHost(text, done, chain))
+      found(start, hostEnd);
   }
+}
+
+// Dots other than "." are rare: when a text has none, only "." is looked for, natively.
+const otherDots = /[\u3002\uFF0E\uFF61]/;
+
+function nextDot(text: string, from: number, other: boolean): number {
+  if (!other) return text.indexOf(".", from);
+  for (let i = from; i < text.length; i++) if ((classesAt(text, i) & hostDot) !== 0) return i;
+  return -1;
 }
 
 /** Whether `text` holds a dot a host could be built on, so whole passes can be skipped when it cannot. */

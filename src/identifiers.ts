@@ -26,12 +26,25 @@ export type TokenFound = (start: number, end: number) => boolean;
 // cleaner puts for brackets: a reader still writes to "eve [at] evil [dot] com".
 const atSign = /[@\uFF20\uFE6B]|[([{\u2774\u2039] ?(?:at|@) ?[)\]}\u2775\u203A]/gi;
 
+/** A quick, native test for what {@link atSign} matches: an "@", or a closing bracket after "at". */
+function mayHoldAtSign(text: string): boolean {
+  if (text.indexOf("@") !== -1 || text.indexOf("\uFF20") !== -1 || text.indexOf("\uFE6B") !== -1) return true;
+  for (const closer of ")]}\u2775\u203A") {
+    for (let i = text.indexOf(closer); i !== -1; i = text.indexOf(closer, i + 1)) {
+      const before = text.slice(Math.max(0, i - 4), i).toLowerCase();
+      if (/[([{\u2774\u2039] ?at ?$/.test(before)) return true;
+    }
+  }
+  return false;
+}
+
 /**
  * E-mail addresses: an at-sign (see above) followed by a host (see hosts.ts), its dots possibly
  * written out ("[.]", "(dot)"), with the local part before it (letters, digits and `._%+-'!#$&*=?^~`,
  * starting with a letter or digit). The local part may be empty: "@host" is flagged too.
  */
 export function forEachAddress(text: string, found: TokenFound): void {
+  if (!mayHoldAtSign(text)) return;
   const chain: ChainEnd = { end: 0 };
   // matchAll works on a copy of the pattern: `found` may itself scan another text for addresses.
   for (const match of text.matchAll(atSign)) {
@@ -48,7 +61,9 @@ export function forEachAddress(text: string, found: TokenFound): void {
   }
 }
 
-const localPunctuation = "._%+-'!#$&*=?^~";
+// The punctuation an address's local part may hold, indexed by character code.
+const localPunctuation = new Uint8Array(0x80);
+for (const char of "._%+-'!#$&*=?^~") localPunctuation[char.charCodeAt(0)] = 1;
 
 function isLocalAt(text: string, index: number): boolean {
   const code = text.charCodeAt(index);
@@ -57,7 +72,7 @@ function isLocalAt(text: string, index: number): boolean {
       (code >= 0x61 && code <= 0x7a) ||
       (code >= 0x41 && code <= 0x5a) ||
       (code >= 0x30 && code <= 0x39) ||
-      localPunctuation.includes(text.charAt(index))
+      localPunctuation[code] === 1
     );
   }
   return (classesAt(text, index) & (letter | mark | digit | hostDot)) !== 0;
@@ -71,8 +86,7 @@ function localStart(text: string, atStart: number): number {
     if (!isLocalAt(text, previous)) break;
     start = previous;
   }
-  while (start < atStart && text.charCodeAt(start) < 0x80 && localPunctuation.includes(text.charAt(start)))
-    start++;
+  while (start < atStart && localPunctuation[text.charCodeAt(start)] === 1) start++;
   return start;
 }
 
@@ -83,6 +97,7 @@ const isDigitAt = (text: string, index: number): boolean => {
   if (code >= 0x30 && code <= 0x39) return true;
   return code >= 0x80 && (classesAt(text, index) & digit) !== 0;
 };
+const digitOrOther = /[0-9\u0080-\uFFFF]/g;
 const isSeparatorAt = (text: string, index: number): boolean =>
   (classesAt(text, index) & phoneSeparator) !== 0;
 const isLetterAt = (text: string, index: number): boolean => (classesAt(text, index) & (letter | mark)) !== 0;
@@ -100,8 +115,13 @@ export function forEachPhoneNumber(
 ): void {
   let index = 0;
   while (index < text.length) {
+    // The regular expression skips, natively, to the next ASCII digit or non-ASCII character (which
+    // may be a digit of another script). lastIndex is set before each use: `found` may scan too.
+    digitOrOther.lastIndex = index;
+    if (digitOrOther.exec(text) === null) return;
+    index = digitOrOther.lastIndex - 1;
     if (!isDigitAt(text, index)) {
-      index += widthAt(text, index);
+      index++;
       continue;
     }
     const firstStart = index;
@@ -174,8 +194,16 @@ export const actionSchemes = [
   "intent",
   "market",
 ];
-const schemeChars = /[A-Za-z0-9+.-]/;
 const maxScheme = 32;
+
+const isSchemeAt = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x30 && code <= 0x39) ||
+  code === 0x2b ||
+  code === 0x2e ||
+  code === 0x2d;
+const isAsciiLetter = (code: number): boolean => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
 
 /**
  * The scheme ending at the ":" at `colon`: `{ start, name }` when a client would act on it, either any
@@ -184,28 +212,39 @@ const maxScheme = 32;
  */
 export function schemeAt(text: string, colon: number): { start: number; name: string } | undefined {
   let start = colon;
-  while (start > 0 && colon - start < maxScheme && schemeChars.test(text.charAt(start - 1))) start--;
-  if (start === colon) return undefined;
+  while (start > 0 && colon - start < maxScheme && isSchemeAt(text.charCodeAt(start - 1))) start--;
+  if (start === colon || colon + 1 >= text.length || isSpace(text.charCodeAt(colon + 1))) return undefined;
   const run = text.slice(start, colon).toLowerCase();
-  if (colon + 1 >= text.length || /\s/.test(text.charAt(colon + 1))) return undefined;
   let best = "";
   for (const scheme of actionSchemes) if (scheme.length > best.length && run.endsWith(scheme)) best = scheme;
   if (best !== "") return { start: colon - best.length, name: best };
-  if (text.startsWith("//", colon + 1) && /[a-z]/.test(run)) {
+  if (text.startsWith("//", colon + 1)) {
     let first = 0;
-    while (!/[a-z]/.test(run.charAt(first))) first++;
-    return { start: start + first, name: run.slice(first) };
+    while (first < run.length && !isAsciiLetter(run.charCodeAt(first))) first++;
+    if (first < run.length) return { start: start + first, name: run.slice(first) };
   }
   return undefined;
 }
 
-const urlStop = /[\s<>"'`\u2039\u203A]/;
+const isSpace = (code: number): boolean =>
+  code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x80 && /\s/.test(String.fromCharCode(code)));
+
+/** Where a URL's path stops: a space, a quote, a markup bracket or its look-alike. */
+const isUrlStop = (code: number): boolean =>
+  isSpace(code) ||
+  code === 0x3c ||
+  code === 0x3e ||
+  code === 0x22 ||
+  code === 0x27 ||
+  code === 0x60 ||
+  code === 0x2039 ||
+  code === 0x203a;
 const trailing = ".,;:!?)]}'\u3002";
 
-/** The end of a URL's path, query and fragment from `from`: up to a space or quote, less trailing punctuation. */
+/** The end of a URL's path, query and fragment from `from`: up to a stop, less trailing punctuation. */
 function pathEnd(text: string, from: number): number {
   let end = from;
-  while (end < text.length && !urlStop.test(text.charAt(end))) end++;
+  while (end < text.length && !isUrlStop(text.charCodeAt(end))) end++;
   while (end > from && trailing.includes(text.charAt(end - 1))) end--;
   return end;
 }

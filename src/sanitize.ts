@@ -4,7 +4,6 @@
  * line (header injection), or become a link or markup the recipient's client would act on.
  */
 
-import { classesAt, hostDot } from "./characters.js";
 import { forEachHost } from "./hosts.js";
 import { schemeAt } from "./identifiers.js";
 
@@ -89,59 +88,65 @@ export function neutralize(value: string): string {
 }
 
 function defangSchemes(value: string): string {
-  let out = "";
+  const parts: string[] = [];
   let copied = 0;
   for (let colon = value.indexOf(":"); colon !== -1; colon = value.indexOf(":", colon + 1)) {
     const scheme = schemeAt(value, colon);
     if (scheme === undefined) continue;
-    out += `${value.slice(copied, scheme.start)}${defangScheme(scheme.name)}[:]`;
+    parts.push(value.slice(copied, scheme.start), defangScheme(scheme.name), "[:]");
     copied = colon + 1;
   }
-  return copied === 0 ? value : out + value.slice(copied);
+  if (copied === 0) return value;
+  parts.push(value.slice(copied));
+  return parts.join("");
 }
 
 function defangScheme(scheme: string): string {
   return scheme.startsWith("http") ? `hxxp${scheme.slice(4)}` : scheme;
 }
 
+// The dots characters.ts counts as host dots; NFKC has already folded "．" and "｡" into "." and "。".
+const hostDots = /[.\u3002\uFF0E\uFF61]/g;
+
 function defangHosts(value: string): string {
-  let out = "";
+  const parts: string[] = [];
   let copied = 0;
   forEachHost(value, (start, end) => {
-    for (let i = start; i < end; i++) {
-      if ((classesAt(value, i) & hostDot) === 0) continue;
-      out += `${value.slice(copied, i)}[.]`;
-      copied = i + 1;
-    }
+    parts.push(value.slice(copied, start), value.slice(start, end).replace(hostDots, "[.]"));
+    copied = end;
   });
-  return copied === 0 ? value : out + value.slice(copied);
+  if (copied === 0) return value;
+  parts.push(value.slice(copied));
+  return parts.join("");
 }
 
-const replacements: Readonly<Record<string, string>> = {
-  "<": "\u2039",
-  ">": "\u203A",
-  "{": "\u2774",
-  "}": "\u2775",
-  "[": "(",
-  "]": ")",
-  "|": "\u00A6",
-  "`": "'",
-};
+// Indexed by character code: what each markup, template or code character becomes.
+const replacements: (string | undefined)[] = [];
+replacements[0x3c] = "\u2039"; // <
+replacements[0x3e] = "\u203A"; // >
+replacements[0x7b] = "\u2774"; // {
+replacements[0x7d] = "\u2775"; // }
+replacements[0x5b] = "("; // [
+replacements[0x5d] = ")"; // ]
+replacements[0x7c] = "\u00A6"; // |
+replacements[0x60] = "'"; // `
 
 function replaceCharacters(value: string): string {
-  let out = "";
+  const parts: string[] = [];
   let copied = 0;
   for (let i = 0; i < value.length; i++) {
-    const char = value.charAt(i);
-    const replacement = replacements[char];
+    const code = value.charCodeAt(i);
+    const replacement = code < 0x80 ? replacements[code] : undefined;
     if (replacement === undefined) continue;
     // "[.]" and "[:]" are the defanged forms themselves: kept, so cleaning twice changes nothing.
-    if (char === "[" && (value.startsWith(".]", i + 1) || value.startsWith(":]", i + 1))) {
+    if (code === 0x5b && (value.startsWith(".]", i + 1) || value.startsWith(":]", i + 1))) {
       i += 2;
       continue;
     }
-    out += value.slice(copied, i) + replacement;
+    parts.push(value.slice(copied, i), replacement);
     copied = i + 1;
   }
-  return copied === 0 ? value : out + value.slice(copied);
+  if (copied === 0) return value;
+  parts.push(value.slice(copied));
+  return parts.join("");
 }

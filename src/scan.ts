@@ -50,6 +50,7 @@ export function scanMessage(text: string, allowance: ScanAllowance): Finding | u
   // Id-shaped tokens can only come from record text values: look there, not through all template text.
   for (const value of allowance.whole) {
     if (finding !== undefined) break;
+    if (!hasLongRun(value)) continue;
     forEachId(value, (start, end) => {
       const token = value.slice(start, end);
       if (token.length !== value.length && !allowed.has("id", token)) finding = "id";
@@ -111,6 +112,7 @@ function tokensOfLiteral(kind: Kind, literal: string, entry: LiteralEntry): Set<
 /** Whole-token look-ups against one message's allowance; sources are tokenised only when a token could match. */
 class Allowed {
   readonly #allowance: ScanAllowance;
+  #codes: Map<string, Set<string>> | undefined;
 
   constructor(allowance: ScanAllowance) {
     this.#allowance = allowance;
@@ -130,8 +132,20 @@ class Allowed {
 
   /** Whether `token` is a whole token of a record text value that is one code: no spaces, so no sentence. */
   isCode(kind: Kind, token: string): boolean {
-    for (const value of this.#allowance.whole)
-      if (value.includes(token) && !/\s/.test(value) && tokensOf(kind, value).has(token)) return true;
+    for (const value of this.#allowance.whole) {
+      // The common case: the value is the number itself, then it is one whole token.
+      if (value === token) return true;
+      if (!value.includes(token) || /\s/.test(value)) continue;
+      // The same code often shows twice (subject and body): its tokens are found once per message.
+      const cacheKey = `${kind}\u0000${value}`;
+      this.#codes ??= new Map();
+      let tokens = this.#codes.get(cacheKey);
+      if (tokens === undefined) {
+        tokens = tokensOf(kind, value);
+        this.#codes.set(cacheKey, tokens);
+      }
+      if (tokens.has(token)) return true;
+    }
     return false;
   }
 }
@@ -139,4 +153,22 @@ class Allowed {
 /** A cheap test before tokenising: a whole token is a substring first. */
 function contains(source: string, key: string, kind: Kind): boolean {
   return (caseless(kind) ? source.toLowerCase() : source).includes(key);
+}
+
+/** True when the value holds 20 or more id characters in a row (letters, digits, "-", "_"). */
+function hasLongRun(value: string): boolean {
+  if (value.length < 20) return false;
+  let run = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const idCharacter =
+      (code >= 48 && code <= 57) ||
+      (code >= 65 && code <= 90) ||
+      (code >= 97 && code <= 122) ||
+      code === 45 ||
+      code === 95;
+    run = idCharacter ? run + 1 : 0;
+    if (run >= 20) return true;
+  }
+  return false;
 }

@@ -27,6 +27,7 @@ const pieces = [
   "[:]",
   "[[.]]",
   "{{x}}",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a merge tag written into a record, on purpose.
   "${x}",
   "{%x%}",
   "<%= x %>",
