@@ -11,8 +11,14 @@ export const mark = 2;
 export const digit = 4;
 /** What a person puts between the digit groups of a phone number: spaces, dashes, dots, commas, brackets… */
 export const phoneSeparator = 8;
-/** A full stop that separates the labels of a host name, as browsers read them: ".", "。", "．", "｡". */
+/**
+ * A dot that separates the labels of a host name: those browsers accept (".", "。", "．", "｡") and the
+ * look-alikes a reader takes for one ("·", "‧", "∙", "⋅", "・", "⸱", "ꓸ", "܁", "܂").
+ */
 export const hostDot = 16;
+/** The characters of {@link hostDot}, for building regular expressions. */
+export const hostDotCharacters =
+  ".\\u3002\\uFF0E\\uFF61\\u00B7\\u2027\\u2219\\u22C5\\u30FB\\u2E31\\uA4F8\\u0701\\u0702";
 
 const letterPattern = /\p{L}/u;
 const markPattern = /\p{M}/u;
@@ -21,7 +27,7 @@ const digitPattern = /\p{Nd}/u;
 // apostrophes and brackets people group digits with (the look-alikes the cleaner puts for "<>{}" too).
 const separatorPattern =
   /[\s\p{Pd}\u2212.,_/\\'()[\]\u00B7\u2022\u2024\u2027\u2219\u22C5\u30FB\u3001\u3002\u060C\uFF0C\uFF0E\uFF61\u2018\u2019\u2039\u203A\u2774\u2775]/u;
-const hostDotPattern = /[.\u3002\uFF0E\uFF61]/u;
+const hostDotPattern = new RegExp(`[${hostDotCharacters}]`, "u");
 
 // Classes of the Basic Multilingual Plane, computed once per code unit on first use: the scanner
 // looks at every character of a message, and a table read is far cheaper than a regular expression.
@@ -85,5 +91,7 @@ export function isLabelAt(text: string, index: number): boolean {
       code === 0x5f
     );
   }
-  return (classesAt(text, index) & (letter | mark | digit)) !== 0;
+  // A look-alike dot that is also a letter (the Lisu "ꓸ") joins labels rather than extending one.
+  const classes = classesAt(text, index);
+  return (classes & (letter | mark | digit)) !== 0 && (classes & hostDot) === 0;
 }

@@ -4,13 +4,22 @@
  * agree on where a host starts and ends.
  *
  * A host is a chain of two or more labels joined by dots ("." or a dot browsers accept: "。", "．",
- * "｡") whose last label is a top-level-domain shape: two or more letters of any script (so a
+ * "｡", or a look-alike a reader takes for one: "·", "・", "ꓸ"…) whose last label is a top-level-domain shape: two or more letters of any script (so a
  * mixed-script "evil.сom" counts), or punycode ("xn--p1ai"). A chain of four short numbers is an IPv4
  * address. A chain whose first label is "www" is a host whatever follows. So "e.g.", "approx.3",
  * "12.50" and "v2.1" are not hosts, while "invoice.pdf" or "St.Louis" are (by shape they could be).
  * Labels are letters, marks and digits of any script, "-" and "_".
  */
-import { classesAt, hostDot, isLabelAt, letter, mark, previousStart, widthAt } from "./characters.js";
+import {
+  classesAt,
+  hostDot,
+  hostDotCharacters,
+  isLabelAt,
+  letter,
+  mark,
+  previousStart,
+  widthAt,
+} from "./characters.js";
 
 /** Where the label chain read by {@link readHost} ended, host or not. */
 export interface ChainEnd {
@@ -82,7 +91,7 @@ export function dotLength(text: string, index: number, defanged: boolean): numbe
  * Length of a bracketed word at `index`, such as "[.]", "(dot)" or "(at)", with at most one space on
  * either side; 0 when there is none. Brackets include the look-alikes the cleaner puts for "<>{}".
  */
-export function bracketed(text: string, index: number, words: readonly string[]): number {
+function bracketed(text: string, index: number, words: readonly string[]): number {
   let at = index;
   if (text.charCodeAt(at) === 0x20) at++;
   const opener = openers.indexOf(text.charAt(at));
@@ -140,18 +149,10 @@ export function forEachHost(text: string, found: (start: number, end: number) =>
 }
 
 // Dots other than "." are rare: when a text has none, only "." is looked for, natively.
-const otherDots = /[\u3002\uFF0E\uFF61]/;
+const otherDots = new RegExp(`[${hostDotCharacters.slice(1)}]`);
 
 function nextDot(text: string, from: number, other: boolean): number {
   if (!other) return text.indexOf(".", from);
   for (let i = from; i < text.length; i++) if ((classesAt(text, i) & hostDot) !== 0) return i;
   return -1;
-}
-
-/** Whether `text` holds a dot a host could be built on, so whole passes can be skipped when it cannot. */
-export function mayHoldHost(text: string): boolean {
-  for (let i = text.indexOf("."); i !== -1; i = text.indexOf(".", i + 1)) {
-    if (i > 0 && i + 1 < text.length && isLabelAt(text, i + 1)) return true;
-  }
-  return /[\u3002\uFF0E\uFF61]/.test(text);
 }

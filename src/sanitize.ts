@@ -4,6 +4,7 @@
  * line (header injection), or become a link or markup the recipient's client would act on.
  */
 
+import { hostDotCharacters } from "./characters.js";
 import { forEachHost } from "./hosts.js";
 import { schemeAt } from "./identifiers.js";
 
@@ -83,9 +84,11 @@ for (const char of "<>[]`{}|:.") special[char.charCodeAt(0)] = 1;
  * "¦" (so "*|TAG|*" dies), "`" becomes "'". Linear in the length of the value.
  */
 export function neutralize(value: string): string {
-  if (!/[:.<>[\]`{}|\u3002]/.test(value)) return value;
+  if (!mayNeedNeutralizing.test(value)) return value;
   return replaceCharacters(defangHosts(defangSchemes(value)));
 }
+
+const mayNeedNeutralizing = new RegExp(`[:<>[\\]\`{}|${hostDotCharacters}]`);
 
 function defangSchemes(value: string): string {
   const parts: string[] = [];
@@ -105,8 +108,8 @@ function defangScheme(scheme: string): string {
   return scheme.startsWith("http") ? `hxxp${scheme.slice(4)}` : scheme;
 }
 
-// The dots characters.ts counts as host dots; NFKC has already folded "．" and "｡" into "." and "。".
-const hostDots = /[.\u3002\uFF0E\uFF61]/g;
+// The dots characters.ts counts as host dots.
+const hostDots = new RegExp(`[${hostDotCharacters}]`, "g");
 
 function defangHosts(value: string): string {
   const parts: string[] = [];

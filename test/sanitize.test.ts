@@ -123,6 +123,11 @@ describe("host names by shape, with no list of top-level domains", () => {
     ["punycode", "see xn--e1afmkfd.xn--p1ai", "see xn--e1afmkfd[.]xn--p1ai"],
     ["a mixed-script host", "see evil.\u0441om", "see evil[.]\u0441om"],
     ["an ideographic full stop", "see evil\u3002lol", "see evil[.]lol"],
+    [
+      "a look-alike dot (middle dot, Lisu letter)",
+      "see evil\u00B7lol or evil\uA4F8lol",
+      "see evil[.]lol or evil[.]lol",
+    ],
     ["a protocol-relative URL", "see //evil.lol/x", "see //evil[.]lol/x"],
     ["a host with a trailing number label", "see evil.lol.1", "see evil[.]lol.1"],
     ["an IPv4 address", "see 10.0.0.1/admin", "see 10[.]0[.]0[.]1/admin"],

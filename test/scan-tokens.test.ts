@@ -113,6 +113,7 @@ describe("hosts are found by shape, with no list of top-level domains", () => {
     ["the cleaner's own look-alike brackets", "eve\u2774at\u2775evil\u2774.\u2775lol"],
     ["no local part", "@evil.lol"],
     ["a mixed-script domain", "eve@\u0435vil.lol"],
+    ["a look-alike dot", "eve@evil\u30FBlol"],
   ])("an address with %s → email", (_name, address) => {
     expect(scanMessage(`Write to ${address} now`, none)).toEqual({ kind: "email" });
   });
