@@ -4,6 +4,7 @@
  */
 process.stdout.write(`node ${process.version}, ${process.platform}/${process.arch}\n\n`);
 await import("./decide.js");
+await import("./scan.js");
 await import("./outbox.js");
 await import("./replay.js");
 await import("./mine.js");

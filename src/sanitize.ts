@@ -4,42 +4,21 @@
  * line (header injection), or become a link or markup the recipient's client would act on.
  */
 
-// C0/C1 controls except tab and newline, which are handled by the line rules below.
-const controls = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
-// Bidi embeddings, overrides, isolates and marks, zero-width characters, BOM, soft hyphen,
-// interlinear annotations and Unicode tag characters: all can hide or reorder what a reader sees.
-const invisible =
-  /[\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u206F\u3164\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}]|\u034F|[\uFE00-\uFE0F]/gu;
-const lineBreaks = /\r\n|[\r\n\u0085\u2028\u2029]/g;
-const spaceRuns = /[ \t\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]+/g;
+import { hostDotCharacters } from "./characters.js";
+import { forEachHost } from "./hosts.js";
+import { schemeAt } from "./identifiers.js";
 
-// A scheme followed by ":" and something, or "www.", or a host with a well-known top-level domain.
-const schemeUrl = /\b([a-z][a-z0-9+.-]{1,20}):(\/\/|(?=[^\s]))/gi;
-const linkySchemes = new Set([
-  "http",
-  "https",
-  "ftp",
-  "ftps",
-  "file",
-  "mailto",
-  "javascript",
-  "vbscript",
-  "data",
-  "tel",
-  "sms",
-  "ws",
-  "wss",
-  "ssh",
-  "sftp",
-  "git",
-  "irc",
-  "news",
-  "blob",
-]);
-export const topLevelDomains =
-  "com|net|org|io|co|ai|app|dev|info|biz|me|ly|gl|gg|to|cc|tv|xyz|site|online|link|click|top|ru|cn|de|uk|fr|nl|es|it|pl|eu|us|ca|au|in|br|jp|kr|ch|se|no|dk|fi|be|at|cz|pt|ie|nz|sh|tk|ml|ga|cf|gq|zip|mov|page|store|shop|live|xn--[a-z0-9-]+";
-// Hosts inside e-mail addresses are left alone: the scanner must still see (and flag) the address.
-const hostLike = new RegExp(`(?<![@\\w.-])((?:[a-z0-9-]+\\.)+)(${topLevelDomains})\\b`, "gi");
+// Hidden characters, by Unicode property rather than by list: every format character (Cf: bidi
+// controls, zero-width characters, BOM, invisible operators, interlinear annotations, tags), every
+// Default_Ignorable_Code_Point (also variation selectors U+FE00–FE0F and U+E0100–E01EF, Hangul
+// fillers, the combining grapheme joiner and code points reserved as ignorable), lone surrogates,
+// noncharacters, and C0/C1 controls but tab, LF and CR (the line rules below handle those). The
+// zero-width joiner goes too: an emoji sequence shows as its parts, which is the price of safety.
+const hidden =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\p{Cf}\p{Default_Ignorable_Code_Point}\p{Cs}\p{Noncharacter_Code_Point}]/gu;
+const lineBreaks = /\r\n|[\r\n\u2028\u2029]/g;
+// Spaces NFKC keeps: tab, the Ogham space mark and the blank Braille pattern, which reads as a space.
+const spaceRuns = /[ \t\u1680\u2800]+/g;
 
 /** Options of {@link sanitizeValue}. */
 export interface SanitizeOptions {
@@ -50,13 +29,18 @@ export interface SanitizeOptions {
 }
 
 /**
- * Folds compatibility characters (NFKC), strips control, bidi and zero-width characters, folds line breaks (single-line values become one line),
- * collapses runs of spaces, and neutralises URLs and markup so no client renders them as links or tags.
+ * Strips hidden characters (controls, format characters, default-ignorable code points), folds
+ * compatibility characters (NFKC), folds line breaks (single-line values become one line), collapses
+ * runs of spaces, and neutralises URLs, host names, markup and template brackets so no client renders
+ * them as links or tags and no merge-tag engine evaluates them. Idempotent and linear in the length
+ * of the value.
  */
 export function sanitizeValue(raw: string, options: SanitizeOptions = {}): string {
   if (isPlain(raw)) return raw;
   // NFKC folds look-alikes a client may fold too ("evil．com", "eve＠evil.example") before they are checked.
-  let value = raw.normalize("NFKC").replace(invisible, "").replace(controls, "");
+  // Hidden characters go before NFKC, so they cannot keep a letter and its accent apart, and after it,
+  // for the few it makes (a halfwidth Hangul filler becomes a full one).
+  let value = raw.replace(hidden, "").normalize("NFKC").replace(hidden, "");
   if (options.multiline === true) {
     value = value
       .replace(lineBreaks, "\n")
@@ -72,26 +56,14 @@ export function sanitizeValue(raw: string, options: SanitizeOptions = {}): strin
 }
 
 /**
- * The common case, checked in one loop: printable ASCII, no markup or link characters, single spaces,
- * no leading or trailing space. Such a value comes out of the full pipeline unchanged.
+ * The common case, checked in one loop: printable ASCII, no markup, link or template characters,
+ * single spaces, no leading or trailing space. Such a value comes out of the full pipeline unchanged.
  */
 function isPlain(value: string): boolean {
   let previousSpace = true;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    if (code < 0x20 || code > 0x7e) return false;
-    // < > [ ] ` : and "." (URLs and host names) go through the full pipeline.
-    if (
-      code === 0x3c ||
-      code === 0x3e ||
-      code === 0x5b ||
-      code === 0x5d ||
-      code === 0x60 ||
-      code === 0x3a ||
-      code === 0x2e
-    ) {
-      return false;
-    }
+    if (code < 0x20 || code > 0x7e || special[code] === 1) return false;
     const space = code === 0x20;
     if (space && previousSpace) return false;
     previousSpace = space;
@@ -99,25 +71,85 @@ function isPlain(value: string): boolean {
   return !previousSpace || value.length === 0;
 }
 
-/** Defangs URLs ("hxxps://evil[.]com") and replaces markup brackets with look-alikes that no client parses. */
+// What neutralize() may change: markup and template brackets, backtick, pipe, and ":" and "." (URLs,
+// host names). Anything else ASCII passes as it is.
+const special = new Uint8Array(0x80);
+for (const char of "<>[]`{}|:.") special[char.charCodeAt(0)] = 1;
+
+/**
+ * Defangs URLs ("hxxps[:]//evil[.]com") and every host name by shape (see hosts.ts), but the domain
+ * of an e-mail address, which the scan must see whole; replaces markup and template brackets with
+ * look-alikes no client or merge-tag engine parses: "<" ">" become "‹" "›", "{" "}" become "❴" "❵"
+ * (so "{{", "{%", "${", "%}", "{#" die, and with "<" also "<%"), "[" "]" become "(" ")", "|" becomes
+ * "¦" (so "*|TAG|*" dies), "`" becomes "'". Linear in the length of the value.
+ */
 export function neutralize(value: string): string {
-  if (!/[:.<>[\]`]/.test(value)) return value;
-  return value
-    .replace(schemeUrl, (match, scheme: string, slashes: string) =>
-      linkySchemes.has(scheme.toLowerCase()) ? `${defangScheme(scheme)}[:]${slashes}` : match,
-    )
-    .replace(
-      hostLike,
-      (_match, labels: string, tld: string) => `${labels.slice(0, -1).replaceAll(".", "[.]")}[.]${tld}`,
-    )
-    .replace(/</g, "\u2039")
-    .replace(/>/g, "\u203A")
-    .replace(/\[(?!\.\]|:\])/g, "(")
-    .replace(/(?<!\[[.:])\]/g, ")")
-    .replace(/`/g, "'");
+  if (!mayNeedNeutralizing.test(value)) return value;
+  return replaceCharacters(defangHosts(defangSchemes(value)));
+}
+
+const mayNeedNeutralizing = new RegExp(`[:<>[\\]\`{}|${hostDotCharacters}]`);
+
+function defangSchemes(value: string): string {
+  const parts: string[] = [];
+  let copied = 0;
+  for (let colon = value.indexOf(":"); colon !== -1; colon = value.indexOf(":", colon + 1)) {
+    const scheme = schemeAt(value, colon);
+    if (scheme === undefined) continue;
+    parts.push(value.slice(copied, scheme.start), defangScheme(scheme.name), "[:]");
+    copied = colon + 1;
+  }
+  if (copied === 0) return value;
+  parts.push(value.slice(copied));
+  return parts.join("");
 }
 
 function defangScheme(scheme: string): string {
-  const lower = scheme.toLowerCase();
-  return lower.startsWith("http") ? `hxxp${lower.slice(4)}` : lower;
+  return scheme.startsWith("http") ? `hxxp${scheme.slice(4)}` : scheme;
+}
+
+// The dots characters.ts counts as host dots.
+const hostDots = new RegExp(`[${hostDotCharacters}]`, "g");
+
+function defangHosts(value: string): string {
+  const parts: string[] = [];
+  let copied = 0;
+  forEachHost(value, (start, end) => {
+    parts.push(value.slice(copied, start), value.slice(start, end).replace(hostDots, "[.]"));
+    copied = end;
+  });
+  if (copied === 0) return value;
+  parts.push(value.slice(copied));
+  return parts.join("");
+}
+
+// Indexed by character code: what each markup, template or code character becomes.
+const replacements: (string | undefined)[] = [];
+replacements[0x3c] = "\u2039"; // <
+replacements[0x3e] = "\u203A"; // >
+replacements[0x7b] = "\u2774"; // {
+replacements[0x7d] = "\u2775"; // }
+replacements[0x5b] = "("; // [
+replacements[0x5d] = ")"; // ]
+replacements[0x7c] = "\u00A6"; // |
+replacements[0x60] = "'"; // `
+
+function replaceCharacters(value: string): string {
+  const parts: string[] = [];
+  let copied = 0;
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    const replacement = code < 0x80 ? replacements[code] : undefined;
+    if (replacement === undefined) continue;
+    // "[.]" and "[:]" are the defanged forms themselves: kept, so cleaning twice changes nothing.
+    if (code === 0x5b && (value.startsWith(".]", i + 1) || value.startsWith(":]", i + 1))) {
+      i += 2;
+      continue;
+    }
+    parts.push(value.slice(copied, i), replacement);
+    copied = i + 1;
+  }
+  if (copied === 0) return value;
+  parts.push(value.slice(copied));
+  return parts.join("");
 }

@@ -1,4 +1,4 @@
-import { topLevelDomains } from "./sanitize.js";
+import { forEachAddress, forEachId, forEachLink, forEachPhoneNumber } from "./identifiers.js";
 
 /** What the scanner found that it could not account for. */
 export interface Finding {
@@ -11,123 +11,163 @@ export interface ScanAllowance {
   readonly literal: string;
   /** Values built by code (dates, money, phones, e-mails, numbers, choice labels): tokens inside them are fine. */
   readonly formatted: readonly string[];
-  /** Text values taken from records: a number or id is fine only inside a value that is one code (no spaces). */
+  /** Text values taken from records: a number or id is fine only when the value is that one code (no spaces). */
   readonly whole: readonly string[];
 }
 
-// Letters of any script: an address spelled with look-alike letters (a Cyrillic "е" or "о") still reaches
-// someone. Only text holding an "@" is searched.
-const email = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
-const url = new RegExp(
-  `\\b[a-z][a-z0-9+.-]{1,20}:\\/\\/[^\\s<>"']+|\\bwww\\.[^\\s<>"']+|(?<![@\\w.-])(?:[a-z0-9-]+\\.)+(?:${topLevelDomains})\\b(?:\\/[^\\s<>"']*)?`,
-  "gi",
-);
-// Digit runs with separators between the groups; 8+ digits, or 7+ after a "+", look like a phone or
-// account number. Separators are spaces, brackets, dots, slashes and every dash, minus or middle dot
-// (NFKC leaves "‑", "–", "−" and "·" as they are), up to three together (" - ").
-// Runs glued to letters are part of a code (a parcel number such as "1ZLBAWYN0869556164"), not a number.
-const separator = "[\\s()./\\-\\u00B7\\u2010-\\u2015\\u2027\\u2212\\u30FB]{0,3}";
-const phone = new RegExp(`(?<![A-Za-z0-9])\\+?\\d(?:${separator}\\d){6,}(?![A-Za-z0-9])`, "g");
-// Digits of any script count: a number written in Arabic-Indic or Devanagari digits is still a number.
-// These slower patterns run only on text that holds such digits.
-const anyScriptPhone = new RegExp(
-  `(?<![\\p{L}\\p{Nd}])\\+?\\p{Nd}(?:${separator}\\p{Nd}){6,}(?![\\p{L}\\p{Nd}])`,
-  "gu",
-);
-const otherDigit = /[^\P{Nd}0-9]/u;
-const uuid = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
-// Long tokens mixing letters and digits: API keys, session tokens, internal ids.
-const longToken = /\b(?=[A-Za-z0-9_-]*\d)(?=[A-Za-z0-9_-]*[A-Za-z])[A-Za-z0-9_-]{20,}\b/g;
+type Kind = Finding["kind"];
 
 /**
  * Defence in depth after rendering: every e-mail address, phone-like number or URL in the rendered
- * text, and every id-shaped token in a record's text value, must be template text or a resolved value.
- * Anything else means a record smuggled one in.
+ * text, and every id-shaped token in a record's text value, must be a whole token of template text or
+ * of a value built by code — found by the same finder, so "shop@lumen.co" is not accepted because
+ * "shop@lumen.com" is. A number or id may also be a record text value that is wholly that one code.
+ * Anything else means a record smuggled one in. Linear in the length of the text and values.
  */
 export function scanMessage(text: string, allowance: ScanAllowance): Finding | undefined {
-  if (text.indexOf("@") !== -1) {
-    for (const token of matches(email, text)) {
-      // Addresses only ever come from e-mail fields or template text: a text field holding one is a leak.
-      if (!byCode(token, allowance) && !byCode(token.toLowerCase(), allowance)) return { kind: "email" };
-    }
+  const allowed = new Allowed(allowance);
+  let finding: Kind | undefined;
+  forEachAddress(text, (start, end) => {
+    if (!allowed.has("email", text.slice(start, end))) finding = "email";
+    return finding !== undefined;
+  });
+  if (finding === undefined) {
+    forEachPhoneNumber(text, (start, end, international) => {
+      const token = text.slice(start, end);
+      // A bare digit run may be a text value that is one code (an order, tracking or reference number);
+      // a "+number", or digits inside a sentence, may not.
+      if (!allowed.has("phone", token) && (international || !allowed.isCode("phone", token)))
+        finding = "phone";
+      return finding !== undefined;
+    });
   }
-  const otherScripts = otherDigit.test(text);
-  if ((otherScripts ? anyScriptSevenDigits : sevenDigits).test(text)) {
-    for (const token of matches(otherScripts ? anyScriptPhone : phone, text)) {
-      const international = token.charCodeAt(0) === 0x2b;
-      if (countDigits(token) < (international ? 7 : 8)) continue;
-      // A bare digit run may come from a text value that is one code (an order, tracking or
-      // reference number, a UUID); a "+number", or digits inside a sentence, may not.
-      if ((international || !insideCode(token, allowance.whole)) && !byCode(token, allowance)) {
-        return { kind: "phone" };
-      }
-    }
-  }
-  if (mayHoldHost(text)) {
-    for (const token of matches(url, text)) if (!byCode(token, allowance)) return { kind: "url" };
+  if (finding === undefined) {
+    forEachLink(text, (start, end) => {
+      if (!allowed.has("url", text.slice(start, end))) finding = "url";
+      return finding !== undefined;
+    });
   }
   // Id-shaped tokens can only come from record text values: look there, not through all template text.
   for (const value of allowance.whole) {
+    if (finding !== undefined) break;
     if (!hasLongRun(value)) continue;
-    for (const pattern of [uuid, longToken]) {
-      for (const token of matches(pattern, value))
-        if (token !== value && !byCode(token, allowance)) return { kind: "id" };
+    forEachId(value, (start, end) => {
+      const token = value.slice(start, end);
+      if (token.length !== value.length && !allowed.has("id", token)) finding = "id";
+      return finding !== undefined;
+    });
+  }
+  return finding === undefined ? undefined : { kind: finding };
+}
+
+const finders: Record<Kind, (text: string, found: (start: number, end: number) => boolean) => void> = {
+  email: forEachAddress,
+  phone: forEachPhoneNumber,
+  url: forEachLink,
+  id: forEachId,
+};
+
+/** Addresses and host names compare without case; numbers and ids as written. */
+const caseless = (kind: Kind): boolean => kind === "email" || kind === "url";
+
+/** The tokens of `kind` in `source`, each as compared (lower-cased for addresses and URLs). */
+function tokensOf(kind: Kind, source: string): Set<string> {
+  const text = caseless(kind) ? source.toLowerCase() : source;
+  const tokens = new Set<string>();
+  finders[kind](text, (start, end) => {
+    tokens.add(text.slice(start, end));
+    return false;
+  });
+  return tokens;
+}
+
+// Template text is the same string for every message of a template: it is lower-cased and its tokens
+// found once, not per message.
+interface LiteralEntry {
+  readonly lower: string;
+  readonly tokens: Map<Kind, Set<string>>;
+}
+const literals = new Map<string, LiteralEntry>();
+const maxCachedLiterals = 1024;
+
+function literalEntry(literal: string): LiteralEntry {
+  let entry = literals.get(literal);
+  if (entry === undefined) {
+    if (literals.size >= maxCachedLiterals) literals.clear();
+    entry = { lower: literal.toLowerCase(), tokens: new Map() };
+    literals.set(literal, entry);
+  }
+  return entry;
+}
+
+function tokensOfLiteral(kind: Kind, literal: string, entry: LiteralEntry): Set<string> {
+  let tokens = entry.tokens.get(kind);
+  if (tokens === undefined) {
+    tokens = tokensOf(kind, literal);
+    entry.tokens.set(kind, tokens);
+  }
+  return tokens;
+}
+
+/** Whole-token look-ups against one message's allowance; sources are tokenised only when a token could match. */
+class Allowed {
+  readonly #allowance: ScanAllowance;
+  #codes: Map<string, Set<string>> | undefined;
+
+  constructor(allowance: ScanAllowance) {
+    this.#allowance = allowance;
+  }
+
+  /** Whether `token` is a whole token of the template text or of a value built by code. */
+  has(kind: Kind, token: string): boolean {
+    const key = caseless(kind) ? token.toLowerCase() : token;
+    const literal = this.#allowance.literal;
+    const entry = literalEntry(literal);
+    const searched = caseless(kind) ? entry.lower : literal;
+    if (searched.includes(key) && tokensOfLiteral(kind, literal, entry).has(key)) return true;
+    for (const value of this.#allowance.formatted)
+      if (contains(value, key, kind) && tokensOf(kind, value).has(key)) return true;
+    return false;
+  }
+
+  /** Whether `token` is a whole token of a record text value that is one code: no spaces, so no sentence. */
+  isCode(kind: Kind, token: string): boolean {
+    for (const value of this.#allowance.whole) {
+      // The common case: the value is the number itself, then it is one whole token.
+      if (value === token) return true;
+      if (!value.includes(token) || /\s/.test(value)) continue;
+      // The same code often shows twice (subject and body): its tokens are found once per message.
+      const cacheKey = `${kind}\u0000${value}`;
+      this.#codes ??= new Map();
+      let tokens = this.#codes.get(cacheKey);
+      if (tokens === undefined) {
+        tokens = tokensOf(kind, value);
+        this.#codes.set(cacheKey, tokens);
+      }
+      if (tokens.has(token)) return true;
     }
+    return false;
   }
-  return undefined;
 }
 
-/** Whether the token lies inside a text value that is a single code: no spaces, so no sentence. */
-function insideCode(token: string, values: readonly string[]): boolean {
-  for (const value of values) if (value.includes(token) && !/\s/.test(value)) return true;
-  return false;
+/** A cheap test before tokenising: a whole token is a substring first. */
+function contains(source: string, key: string, kind: Kind): boolean {
+  return (caseless(kind) ? source.toLowerCase() : source).includes(key);
 }
 
-function byCode(token: string, allowance: ScanAllowance): boolean {
-  for (const value of allowance.formatted) if (value.includes(token)) return true;
-  return allowance.literal.includes(token);
-}
-
-function matches(pattern: RegExp, text: string): string[] {
-  const found: string[] = [];
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) found.push(match[0]);
-  return found;
-}
-
-function countDigits(token: string): number {
-  let count = 0;
-  for (let i = 0; i < token.length; i++) {
-    const code = token.charCodeAt(i);
-    if (code >= 48 && code <= 57) count++;
-  }
-  // Digits of other scripts, counted only when there are any.
-  return count === 0 || otherDigit.test(token) ? token.replace(/\P{Nd}/gu, "").length : count;
-}
-
-const sevenDigits = /(?:\d\D*){7}/;
-const anyScriptSevenDigits = /(?:\p{Nd}\P{Nd}*){7}/u;
-/** A "." followed by a letter, or ":/": where a host name or a URL may start. indexOf beats a regex here. */
-function mayHoldHost(text: string): boolean {
-  for (let i = text.indexOf("."); i !== -1; i = text.indexOf(".", i + 1)) {
-    const next = text.charCodeAt(i + 1) | 0x20;
-    if (next >= 0x61 && next <= 0x7a) return true;
-  }
-  return text.includes(":/");
-}
-
-/** True when the value holds 20 or more token characters in a row (letters, digits, "-", "_"). */
+/** True when the value holds 20 or more id characters in a row (letters, digits, "-", "_"). */
 function hasLongRun(value: string): boolean {
+  if (value.length < 20) return false;
   let run = 0;
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
-    const token =
+    const idCharacter =
       (code >= 48 && code <= 57) ||
       (code >= 65 && code <= 90) ||
       (code >= 97 && code <= 122) ||
       code === 45 ||
       code === 95;
-    run = token ? run + 1 : 0;
+    run = idCharacter ? run + 1 : 0;
     if (run >= 20) return true;
   }
   return false;

@@ -82,8 +82,16 @@ describe("mustache in values is text", () => {
   ])("%s is rendered literally and not interpreted", (tag) => {
     const decision = expectSend(decideReminder(withClinicianName(`Dr ${tag} Hopper`)));
     const shown = decision.values.clinician as string;
-    // Markup brackets may be defused ("<" and ">" neutralised); the braces and the tag name stay as text.
-    expect(shown.replace(/[\u2039\u203A]/g, (c) => (c === "\u2039" ? "<" : ">"))).toBe(`Dr ${tag} Hopper`);
+    // Markup and template brackets are defused ("<>" to "‹›", "{}" to "❴❵"), a host-shaped name such as
+    // "prep.fasting" too ("prep[.]fasting"); the tag name stays as text.
+    expect(
+      shown
+        .replace(
+          /[\u2039\u203A\u2774\u2775]/g,
+          (c) => ({ "\u2039": "<", "\u203A": ">", "\u2774": "{", "\u2775": "}" })[c] ?? c,
+        )
+        .replaceAll("[.]", "."),
+    ).toBe(`Dr ${tag} Hopper`);
     expect(decision.message.text).toContain(`with ${shown}.`);
     // The patient's name appears once: from its own slot, not from a tag inside a value.
     expect(decision.message.text.split("Ada Lovelace")).toHaveLength(2);

@@ -23,6 +23,31 @@ describe("sanitizeValue strips what can hide or reorder text", () => {
     expect(clean).not.toMatch(invisibleOrControl);
   });
 
+  it.each([
+    ["variation selectors supplement", "a\u{E0100}b\u{E01EF}c", "abc"],
+    ["Mongolian free variation selectors and vowel separator", "a\u180Bb\u180Ec", "abc"],
+    ["combining grapheme joiner", "a\u034Fb", "ab"],
+    ["Arabic number sign and end of ayah (format characters)", "a\u0600b\u06DDc", "abc"],
+    ["interlinear annotation marks", "a\uFFF9b\uFFFBc", "abc"],
+    ["shorthand format controls", "a\u{1BCA0}b", "ab"],
+    ["musical invisible formatting", "a\u{1D173}b", "ab"],
+    ["Egyptian hieroglyph format controls", "a\u{13430}b", "ab"],
+    ["code points reserved as ignorable", "a\u2065b\uFFF0c\u{E0FFF}d", "abcd"],
+    ["a lone surrogate", "a\uD800b", "ab"],
+    ["noncharacters", "a\uFDD0b\uFFFFc", "abc"],
+    [
+      "a Hangul filler NFKC makes from a halfwidth one, between a letter and its accent",
+      "e\uFFA0\u0301",
+      "\u00E9",
+    ],
+  ])("by property, not by list: %s", (_name, raw, expected) => {
+    expect(sanitizeValue(raw)).toBe(expected);
+  });
+
+  it("splits emoji joined by a zero-width joiner into their parts, and drops emoji variation selectors", () => {
+    expect(sanitizeValue("\u{1F469}\u200D\u2695\uFE0F")).toBe("\u{1F469}\u2695");
+  });
+
   it("composes to NFC so look-alike sequences compare equal", () => {
     expect(sanitizeValue("Jose\u0301")).toBe("Jos\u00E9");
   });
@@ -61,6 +86,68 @@ describe("line breaks and spaces", () => {
     ["each line is trimmed and its spaces collapsed", "  a   b  \n\t c ", "a b\nc"],
   ])("multi-line: %s", (_name, raw, expected) => {
     expect(sanitizeValue(raw, { multiline: true, neutralize: false })).toBe(expected);
+  });
+});
+
+describe("template syntax a downstream merge-tag engine would evaluate is neutralised", () => {
+  const live = /\{|\}|<|>|\*\||\|\*|\|/;
+  it.each([
+    ["Mustache / Handlebars", "{{user.password}}"],
+    ["triple Mustache", "{{{html}}}"],
+    ["Liquid / Jinja tags", "{% include 'x' %}"],
+    ["Jinja comments", "{# note #}"],
+    ["JavaScript / Freemarker interpolation", "$" + "{process.env.KEY}"],
+    ["Ruby / Pug interpolation", "#{system('id')}"],
+    ["ERB / EJS", "<%= secret %>"],
+    ["Salesforce merge fields", "{!Contact.Email}"],
+    ["Smarty", "{$smarty.server}"],
+    ["Mailchimp merge tags", "*|EMAIL|*"],
+    ["a tag split across a line break", "{\n{x}\n}"],
+  ])("%s", (_name, raw) => {
+    const clean = sanitizeValue(raw, { multiline: true });
+    expect(clean).not.toMatch(live);
+    expect(sanitizeValue(clean, { multiline: true })).toBe(clean);
+  });
+
+  it("keeps the text readable: braces become look-alike brackets", () => {
+    expect(sanitizeValue("Dr {{patient}} Hopper")).toBe("Dr \u2774\u2774patient\u2775\u2775 Hopper");
+    expect(sanitizeValue("A | B")).toBe("A \u00A6 B");
+  });
+});
+
+describe("host names by shape, with no list of top-level domains", () => {
+  it.each([
+    ["an unlisted top-level domain", "see evil.lol", "see evil[.]lol"],
+    ["a new generic one", "see evil.photography/x", "see evil[.]photography/x"],
+    ["IDN", "see пример.рф", "see пример[.]рф"],
+    ["punycode", "see xn--e1afmkfd.xn--p1ai", "see xn--e1afmkfd[.]xn--p1ai"],
+    ["a mixed-script host", "see evil.\u0441om", "see evil[.]\u0441om"],
+    ["an ideographic full stop", "see evil\u3002lol", "see evil[.]lol"],
+    [
+      "a look-alike dot (middle dot, Lisu letter)",
+      "see evil\u00B7lol or evil\uA4F8lol",
+      "see evil[.]lol or evil[.]lol",
+    ],
+    ["a protocol-relative URL", "see //evil.lol/x", "see //evil[.]lol/x"],
+    ["a host with a trailing number label", "see evil.lol.1", "see evil[.]lol.1"],
+    ["an IPv4 address", "see 10.0.0.1/admin", "see 10[.]0[.]0[.]1/admin"],
+    ["a www host with a one-letter label", "see www.x", "see www[.]x"],
+    ["a file name, a host by shape", "invoice.pdf attached", "invoice[.]pdf attached"],
+    ["a scheme hidden behind a dot", "x.https://evil", "x[.]hxxps[:]//evil"],
+    ["a custom scheme with //", "zoommtg://evil/join", "zoommtg[:]//evil/join"],
+  ])("%s is defanged", (_name, raw, expected) => {
+    expect(sanitizeValue(raw)).toBe(expected);
+  });
+
+  it.each(["e.g. this", "i.e. that", "approx.3 kg", "12.50 EUR", "v2.1 and 1.2.3", "Ph.D., a.m.", "U.S.A."])(
+    "%s is ordinary text and stays as it is",
+    (text) => {
+      expect(sanitizeValue(text)).toBe(text);
+    },
+  );
+
+  it("leaves both parts of an e-mail address intact, so the scan sees it whole", () => {
+    expect(sanitizeValue("mail ada.lovelace@example.org now")).toBe("mail ada.lovelace@example.org now");
   });
 });
 

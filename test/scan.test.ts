@@ -56,6 +56,11 @@ describe("the scanner accepts what code wrote", () => {
     expect(expectSend(decideWith({ room: "202604017" })).message.text).toContain("room 202604017.");
   });
 
+  it("a host on any top-level domain, defanged before rendering", () => {
+    const text = expectSend(decideWith({ room: "B12 (map: www.evil.lol)" })).message.text;
+    expect(text).toContain("www[.]evil[.]lol");
+  });
+
   it("a record value that is wholly a UUID", () => {
     expectSend(decideWith({ room: "123e4567-e89b-12d3-a456-426614174000" }));
   });
@@ -71,7 +76,8 @@ describe("the scanner flags what a record smuggled in", () => {
     ["an international number, even as a whole value", { room: "+4915123456789" }],
     ["a long number inside text", { room: "Room 202604017" }],
     ["a phone number in the subject's value", { clinician: "Dr Grace 0151 2345 6789" }],
-    ["a www host", { room: "B12 (map: www.evil.lol)" }],
+    ["an address whose dots are written defanged", { room: "B12 (mail: eve@evil[.]lol)" }],
+    ["an address with a bracketed at-sign", { room: "B12 (mail: eve (at) evil [dot] lol)" }],
     ["a UUID inside text", { room: "B12 ref 123e4567-e89b-12d3-a456-426614174000" }],
     ["a token inside text", { room: "B12 key AKIAIOSFODNN7EXAMPLE9" }],
   ])("%s → content_flagged", (_name, overrides) => {

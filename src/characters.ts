@@ -1,0 +1,97 @@
+/**
+ * Character classes shared by the value cleaner and the outbound scan, so both draw token boundaries
+ * the same way. Classes are Unicode properties, not lists: a digit, letter or dash of any script counts.
+ */
+
+/** A letter of any script (`\p{L}`). */
+export const letter = 1;
+/** A combining mark (`\p{M}`): part of the letter before it. */
+export const mark = 2;
+/** A decimal digit of any script (`\p{Nd}`): Arabic-Indic or Devanagari digits are digits too. */
+export const digit = 4;
+/** What a person puts between the digit groups of a phone number: spaces, dashes, dots, commas, brackets… */
+export const phoneSeparator = 8;
+/**
+ * A dot that separates the labels of a host name: those browsers accept (".", "。", "．", "｡") and the
+ * look-alikes a reader takes for one ("·", "‧", "∙", "⋅", "・", "⸱", "ꓸ", "܁", "܂").
+ */
+export const hostDot = 16;
+/** The characters of {@link hostDot}, for building regular expressions. */
+export const hostDotCharacters =
+  ".\\u3002\\uFF0E\\uFF61\\u00B7\\u2027\\u2219\\u22C5\\u30FB\\u2E31\\uA4F8\\u0701\\u0702";
+
+const letterPattern = /\p{L}/u;
+const markPattern = /\p{M}/u;
+const digitPattern = /\p{Nd}/u;
+// Every space and dash of any script, the minus sign, and the dots, commas, slashes, underscores,
+// apostrophes and brackets people group digits with (the look-alikes the cleaner puts for "<>{}" too).
+const separatorPattern =
+  /[\s\p{Pd}\u2212.,_/\\'()[\]\u00B7\u2022\u2024\u2027\u2219\u22C5\u30FB\u3001\u3002\u060C\uFF0C\uFF0E\uFF61\u2018\u2019\u2039\u203A\u2774\u2775]/u;
+const hostDotPattern = new RegExp(`[${hostDotCharacters}]`, "u");
+
+// Classes of the Basic Multilingual Plane, computed once per code unit on first use: the scanner
+// looks at every character of a message, and a table read is far cheaper than a regular expression.
+const known = 0x80;
+const table = new Uint8Array(0x10000);
+
+function compute(char: string): number {
+  let classes = 0;
+  if (letterPattern.test(char)) classes |= letter;
+  else if (markPattern.test(char)) classes |= mark;
+  else if (digitPattern.test(char)) classes |= digit;
+  if (separatorPattern.test(char)) classes |= phoneSeparator;
+  if (hostDotPattern.test(char)) classes |= hostDot;
+  return classes;
+}
+
+/** The classes of the code point at `index` (a lone surrogate has none). */
+export function classesAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const point = text.codePointAt(index) as number;
+    return point > 0xffff ? compute(String.fromCodePoint(point)) : 0;
+  }
+  let entry = table[code] as number;
+  if (entry === 0) {
+    entry = compute(String.fromCharCode(code)) | known;
+    table[code] = entry;
+  }
+  return entry & ~known;
+}
+
+/** UTF-16 length of the code point at `index`: 2 for a surrogate pair, else 1. */
+export function widthAt(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const next = text.charCodeAt(index + 1);
+    if (next >= 0xdc00 && next <= 0xdfff) return 2;
+  }
+  return 1;
+}
+
+/** The start of the code point that ends just before `index` (steps back over a surrogate pair). */
+export function previousStart(text: string, index: number): number {
+  const code = text.charCodeAt(index - 1);
+  if (code >= 0xdc00 && code <= 0xdfff && index >= 2) {
+    const high = text.charCodeAt(index - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return index - 2;
+  }
+  return index - 1;
+}
+
+/** A character of a host label: letter, mark or digit of any script, "-" or "_". */
+export function isLabelAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) {
+    return (
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      code === 0x2d ||
+      code === 0x5f
+    );
+  }
+  // A look-alike dot that is also a letter (the Lisu "ꓸ") joins labels rather than extending one.
+  const classes = classesAt(text, index);
+  return (classes & (letter | mark | digit)) !== 0 && (classes & hostDot) === 0;
+}

@@ -1,0 +1,158 @@
+/**
+ * Host names by shape, with no list of top-level domains: a new or local domain is as reachable as a
+ * well-known one. The value cleaner defangs what this finds and the outbound scan flags it, so both
+ * agree on where a host starts and ends.
+ *
+ * A host is a chain of two or more labels joined by dots ("." or a dot browsers accept: "。", "．",
+ * "｡", or a look-alike a reader takes for one: "·", "・", "ꓸ"…) whose last label is a top-level-domain shape: two or more letters of any script (so a
+ * mixed-script "evil.сom" counts), or punycode ("xn--p1ai"). A chain of four short numbers is an IPv4
+ * address. A chain whose first label is "www" is a host whatever follows. So "e.g.", "approx.3",
+ * "12.50" and "v2.1" are not hosts, while "invoice.pdf" or "St.Louis" are (by shape they could be).
+ * Labels are letters, marks and digits of any script, "-" and "_".
+ */
+import {
+  classesAt,
+  hostDot,
+  hostDotCharacters,
+  isLabelAt,
+  letter,
+  mark,
+  previousStart,
+  widthAt,
+} from "./characters.js";
+
+/** Where the label chain read by {@link readHost} ended, host or not. */
+export interface ChainEnd {
+  end: number;
+}
+
+const openers = "([{\u2774\u2039";
+const closers = ")]}\u2775\u203A";
+
+/**
+ * Reads the label chain starting at `start` and returns the end of the longest host it begins with,
+ * or -1. `chain.end` is set to where the chain stopped. With `defanged`, dots written to dodge a
+ * link ("[.]", "(dot)", " [.] ") join labels too: an address stays an address to a reader.
+ */
+export function readHost(text: string, start: number, defanged: boolean, chain: ChainEnd): number {
+  chain.end = start;
+  if (start >= text.length || !isLabelAt(text, start)) return -1;
+  let index = start;
+  let labels = 0;
+  let shortNumbers = 0;
+  let hostEnd = -1;
+  let www = false;
+  for (;;) {
+    const labelStart = index;
+    let lettersOnly = true;
+    let digitsOnly = true;
+    while (index < text.length && isLabelAt(text, index)) {
+      const code = text.charCodeAt(index);
+      if (code === 0x2d || code === 0x5f) {
+        lettersOnly = false;
+        digitsOnly = false;
+      } else if (code >= 0x30 && code <= 0x39) {
+        lettersOnly = false;
+      } else {
+        digitsOnly = false;
+        if (code >= 0x80 && (classesAt(text, index) & (letter | mark)) === 0) lettersOnly = false;
+      }
+      index += widthAt(text, index);
+    }
+    const length = index - labelStart;
+    labels++;
+    if (labels === 1) www = length === 3 && text.slice(labelStart, index).toLowerCase() === "www";
+    if (digitsOnly && length <= 3) shortNumbers++;
+    if (labels >= 2) {
+      const topShape = (lettersOnly && length >= 2) || isPunycode(text, labelStart, index);
+      if (topShape || www) hostEnd = index;
+    }
+    const dot = dotLength(text, index, defanged);
+    if (dot === 0 || !(index + dot < text.length && isLabelAt(text, index + dot))) break;
+    index += dot;
+  }
+  chain.end = index;
+  if (hostEnd === -1 && labels === 4 && shortNumbers === 4) hostEnd = index;
+  return hostEnd;
+}
+
+function isPunycode(text: string, start: number, end: number): boolean {
+  return end - start > 4 && text.slice(start, start + 4).toLowerCase() === "xn--";
+}
+
+/** Length of the dot at `index` (0 when there is none): a real dot, or with `defanged` a written-out one. */
+export function dotLength(text: string, index: number, defanged: boolean): number {
+  if (index >= text.length) return 0;
+  if ((classesAt(text, index) & hostDot) !== 0) return 1;
+  return defanged ? bracketed(text, index, [".", "dot"]) : 0;
+}
+
+/**
+ * Length of a bracketed word at `index`, such as "[.]", "(dot)" or "(at)", with at most one space on
+ * either side; 0 when there is none. Brackets include the look-alikes the cleaner puts for "<>{}".
+ */
+function bracketed(text: string, index: number, words: readonly string[]): number {
+  let at = index;
+  if (text.charCodeAt(at) === 0x20) at++;
+  const opener = openers.indexOf(text.charAt(at));
+  if (opener === -1) return 0;
+  at++;
+  if (text.charCodeAt(at) === 0x20) at++;
+  for (const word of words) {
+    if (text.slice(at, at + word.length).toLowerCase() !== word) continue;
+    let end = at + word.length;
+    if (text.charCodeAt(end) === 0x20) end++;
+    if (text.charAt(end) !== closers.charAt(opener)) continue;
+    end++;
+    if (text.charCodeAt(end) === 0x20) end++;
+    return end - index;
+  }
+  return 0;
+}
+
+/** Whether the character before `index` is an "@" (after NFKC, also what "＠" and "﹫" became). */
+export function afterAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index - 1);
+  return code === 0x40 || code === 0xff20 || code === 0xfe6b;
+}
+
+/** Whether an "@" at `index` is followed by a host: the chain before it is then a local part. */
+function beforeAddressHost(text: string, index: number, chain: ChainEnd): boolean {
+  return afterAt(text, index + 1) && readHost(text, index + 1, false, chain) !== -1;
+}
+
+/**
+ * Calls `found(start, end)` for every host in `text` that is not part of an e-mail address: neither
+ * its domain nor its local part ("ada.lovelace@example.org"), which the scan reads whole as an
+ * address. Linear: only chains around a dot are read, each at most twice.
+ */
+export function forEachHost(text: string, found: (start: number, end: number) => void): void {
+  const chain: ChainEnd = { end: 0 };
+  const other = otherDots.test(text);
+  let done = 0;
+  for (let dot = nextDot(text, 0, other); dot !== -1; dot = nextDot(text, dot + 1, other)) {
+    if (dot < done || dot === 0 || !isLabelAt(text, dot - 1) || !isLabelAt(text, dot + 1)) continue;
+    // Back to where the chain holding this dot starts: over labels and the dots joining them.
+    let start = dot;
+    while (start > done) {
+      const previous = previousStart(text, start);
+      if (isLabelAt(text, previous)) start = previous;
+      else if (previous > done && dotLength(text, previous, false) === 1 && isLabelAt(text, previous - 1))
+        start = previous;
+      else break;
+    }
+    const hostEnd = readHost(text, start, false, chain);
+    done = chain.end;
+    if (hostEnd !== -1 && !afterAt(text, start) && !beforeAddressHost(text, done, chain))
+      found(start, hostEnd);
+  }
+}
+
+// Dots other than "." are rare: when a text has none, only "." is looked for, natively.
+const otherDots = new RegExp(`[${hostDotCharacters.slice(1)}]`);
+
+function nextDot(text: string, from: number, other: boolean): number {
+  if (!other) return text.indexOf(".", from);
+  for (let i = from; i < text.length; i++) if ((classesAt(text, i) & hostDot) !== 0) return i;
+  return -1;
+}

@@ -1,0 +1,329 @@
+/**
+ * The identifiers the outbound scan looks for: e-mail addresses, phone numbers, URLs and id-shaped
+ * tokens. Each finder is a hand-written loop that reads every character a bounded number of times, so
+ * a long or hostile value is scanned in linear time (no regular expression can backtrack on it).
+ * Each calls `found(start, end)` per token, in order, and stops as soon as `found` returns true.
+ */
+import {
+  classesAt,
+  digit,
+  hostDot,
+  isLabelAt,
+  letter,
+  mark,
+  phoneSeparator,
+  previousStart,
+  widthAt,
+} from "./characters.js";
+import { type ChainEnd, forEachHost, readHost } from "./hosts.js";
+
+/** Called per token found; returning true stops the search. */
+export type TokenFound = (start: number, end: number) => boolean;
+
+// ---- e-mail addresses -----------------------------------------------------------------------------
+
+// An "@" (also fullwidth or small), or a bracketed "(at)", "[@]", "{ at }" with the look-alikes the
+// cleaner puts for brackets: a reader still writes to "eve [at] evil [dot] com".
+const atSign = /[@\uFF20\uFE6B]|[([{\u2774\u2039] ?(?:at|@) ?[)\]}\u2775\u203A]/gi;
+
+/** A quick, native test for what {@link atSign} matches: an "@", or a closing bracket after "at". */
+function mayHoldAtSign(text: string): boolean {
+  if (text.indexOf("@") !== -1 || text.indexOf("\uFF20") !== -1 || text.indexOf("\uFE6B") !== -1) return true;
+  for (const closer of ")]}\u2775\u203A") {
+    for (let i = text.indexOf(closer); i !== -1; i = text.indexOf(closer, i + 1)) {
+      const before = text.slice(Math.max(0, i - 4), i).toLowerCase();
+      if (/[([{\u2774\u2039] ?at ?$/.test(before)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * E-mail addresses: an at-sign (see above) followed by a host (see hosts.ts), its dots possibly
+ * written out ("[.]", "(dot)"), with the local part before it (letters, digits and `._%+-'!#$&*=?^~`,
+ * starting with a letter or digit). The local part may be empty: "@host" is flagged too.
+ */
+export function forEachAddress(text: string, found: TokenFound): void {
+  if (!mayHoldAtSign(text)) return;
+  const chain: ChainEnd = { end: 0 };
+  // matchAll works on a copy of the pattern: `found` may itself scan another text for addresses.
+  for (const match of text.matchAll(atSign)) {
+    let atStart = match.index;
+    let atEnd = atStart + match[0].length;
+    if (match[0].length > 1) {
+      // A space on either side belongs to a bracketed at-sign.
+      if (text.charCodeAt(atStart - 1) === 0x20) atStart--;
+      if (text.charCodeAt(atEnd) === 0x20) atEnd++;
+    }
+    if (atEnd >= text.length || !isLabelAt(text, atEnd)) continue;
+    const hostEnd = readHost(text, atEnd, true, chain);
+    if (hostEnd !== -1 && found(localStart(text, atStart), hostEnd)) return;
+  }
+}
+
+// The punctuation an address's local part may hold, indexed by character code.
+const localPunctuation = new Uint8Array(0x80);
+for (const char of "._%+-'!#$&*=?^~") localPunctuation[char.charCodeAt(0)] = 1;
+
+function isLocalAt(text: string, index: number): boolean {
+  const code = text.charCodeAt(index);
+  if (code < 0x80) {
+    return (
+      (code >= 0x61 && code <= 0x7a) ||
+      (code >= 0x41 && code <= 0x5a) ||
+      (code >= 0x30 && code <= 0x39) ||
+      localPunctuation[code] === 1
+    );
+  }
+  return (classesAt(text, index) & (letter | mark | digit | hostDot)) !== 0;
+}
+
+/** Where the local part ending at `atStart` begins: back over local characters, then to the first letter or digit. */
+function localStart(text: string, atStart: number): number {
+  let start = atStart;
+  while (start > 0) {
+    const previous = previousStart(text, start);
+    if (!isLocalAt(text, previous)) break;
+    start = previous;
+  }
+  while (start < atStart && localPunctuation[text.charCodeAt(start)] === 1) start++;
+  return start;
+}
+
+// ---- phone numbers --------------------------------------------------------------------------------
+
+const isDigitAt = (text: string, index: number): boolean => {
+  const code = text.charCodeAt(index);
+  if (code >= 0x30 && code <= 0x39) return true;
+  return code >= 0x80 && (classesAt(text, index) & digit) !== 0;
+};
+const digitOrOther = /[0-9\u0080-\uFFFF]/g;
+const isSeparatorAt = (text: string, index: number): boolean =>
+  (classesAt(text, index) & phoneSeparator) !== 0;
+const isLetterAt = (text: string, index: number): boolean => (classesAt(text, index) & (letter | mark)) !== 0;
+
+/**
+ * Phone-like numbers: groups of digits (of any script) joined by runs of separators of any length
+ * (spaces and line breaks, every dash, dots, commas, underscores, slashes, apostrophes and brackets),
+ * with 8 or more digits, or 7 or more after a "+". A group glued to a letter belongs to a code (a
+ * parcel number such as "1ZLBAWYN0869556164"), not to a number, and is left out.
+ * `found` also learns whether the number starts with "+".
+ */
+export function forEachPhoneNumber(
+  text: string,
+  found: (start: number, end: number, international: boolean) => boolean,
+): void {
+  let index = 0;
+  while (index < text.length) {
+    // The regular expression skips, natively, to the next ASCII digit or non-ASCII character (which
+    // may be a digit of another script). lastIndex is set before each use: `found` may scan too.
+    digitOrOther.lastIndex = index;
+    if (digitOrOther.exec(text) === null) return;
+    index = digitOrOther.lastIndex - 1;
+    if (!isDigitAt(text, index)) {
+      index++;
+      continue;
+    }
+    const firstStart = index;
+    let groups = 0;
+    let digits = 0;
+    let firstDigits = 0;
+    let secondStart = 0;
+    let lastStart = index;
+    let lastDigits = 0;
+    let beforeLastEnd = 0;
+    let end = index;
+    for (;;) {
+      lastStart = index;
+      let count = 0;
+      while (index < text.length && isDigitAt(text, index)) {
+        count++;
+        index += widthAt(text, index);
+      }
+      groups++;
+      digits += count;
+      if (groups === 1) {
+        firstDigits = count;
+      } else if (groups === 2) secondStart = lastStart;
+      beforeLastEnd = end;
+      end = index;
+      lastDigits = count;
+      let next = index;
+      while (next < text.length && isSeparatorAt(text, next)) next += widthAt(text, next);
+      if (next === index || next >= text.length || !isDigitAt(text, next)) break;
+      index = next;
+    }
+    const gluedBefore = firstStart > 0 && isLetterAt(text, previousStart(text, firstStart));
+    const gluedAfter = end < text.length && isLetterAt(text, end);
+    if (groups - (gluedBefore ? 1 : 0) - (gluedAfter ? 1 : 0) <= 0) continue;
+    const kept = digits - (gluedBefore ? firstDigits : 0) - (gluedAfter ? lastDigits : 0);
+    const plus = text.charCodeAt(firstStart - 1);
+    const international = !gluedBefore && (plus === 0x2b || plus === 0xff0b);
+    if (kept < (international ? 7 : 8)) continue;
+    const start = gluedBefore ? secondStart : international ? firstStart - 1 : firstStart;
+    if (found(start, gluedAfter ? beforeLastEnd : end, international)) return;
+  }
+}
+
+// ---- URLs -----------------------------------------------------------------------------------------
+
+/** Schemes a client acts on even without "//": mail, calls, scripts, inline data. */
+export const actionSchemes = [
+  "http",
+  "https",
+  "ftp",
+  "ftps",
+  "sftp",
+  "file",
+  "mailto",
+  "javascript",
+  "vbscript",
+  "data",
+  "blob",
+  "tel",
+  "sms",
+  "callto",
+  "facetime",
+  "skype",
+  "ws",
+  "wss",
+  "ssh",
+  "git",
+  "irc",
+  "news",
+  "intent",
+  "market",
+];
+const maxScheme = 32;
+
+const isSchemeAt = (code: number): boolean =>
+  (code >= 0x61 && code <= 0x7a) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x30 && code <= 0x39) ||
+  code === 0x2b ||
+  code === 0x2e ||
+  code === 0x2d;
+const isAsciiLetter = (code: number): boolean => (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a;
+
+/**
+ * The scheme ending at the ":" at `colon`: `{ start, name }` when a client would act on it, either any
+ * scheme followed by "//" or an action scheme (see {@link actionSchemes}) followed by anything but a
+ * space. `name` is the part a client reads: "https" in "x.https://". Undefined otherwise.
+ */
+export function schemeAt(text: string, colon: number): { start: number; name: string } | undefined {
+  let start = colon;
+  while (start > 0 && colon - start < maxScheme && isSchemeAt(text.charCodeAt(start - 1))) start--;
+  if (start === colon || colon + 1 >= text.length || isSpace(text.charCodeAt(colon + 1))) return undefined;
+  const run = text.slice(start, colon).toLowerCase();
+  let best = "";
+  for (const scheme of actionSchemes) if (scheme.length > best.length && run.endsWith(scheme)) best = scheme;
+  if (best !== "") return { start: colon - best.length, name: best };
+  if (text.startsWith("//", colon + 1)) {
+    let first = 0;
+    while (first < run.length && !isAsciiLetter(run.charCodeAt(first))) first++;
+    if (first < run.length) return { start: start + first, name: run.slice(first) };
+  }
+  return undefined;
+}
+
+const isSpace = (code: number): boolean =>
+  code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x80 && /\s/.test(String.fromCharCode(code)));
+
+/** Where a URL's path stops: a space, a quote, a markup bracket or its look-alike. */
+const isUrlStop = (code: number): boolean =>
+  isSpace(code) ||
+  code === 0x3c ||
+  code === 0x3e ||
+  code === 0x22 ||
+  code === 0x27 ||
+  code === 0x60 ||
+  code === 0x2039 ||
+  code === 0x203a;
+const trailing = ".,;:!?)]}'\u3002";
+
+/** The end of a URL's path, query and fragment from `from`: up to a stop, less trailing punctuation. */
+function pathEnd(text: string, from: number): number {
+  let end = from;
+  while (end < text.length && !isUrlStop(text.charCodeAt(end))) end++;
+  while (end > from && trailing.includes(text.charAt(end - 1))) end--;
+  return end;
+}
+
+/**
+ * URLs: a scheme URL (see {@link schemeAt}) to the end of its path, and every host (see hosts.ts) that
+ * is not an e-mail domain, with the port, path, query or fragment right after it.
+ */
+export function forEachLink(text: string, found: TokenFound): void {
+  for (let colon = text.indexOf(":"); colon !== -1; colon = text.indexOf(":", colon + 1)) {
+    const scheme = schemeAt(text, colon);
+    if (scheme !== undefined && found(scheme.start, Math.max(colon + 1, pathEnd(text, colon + 1)))) return;
+  }
+  let stopped = false;
+  forEachHost(text, (start, hostEnd) => {
+    if (stopped) return;
+    const next = text.charAt(hostEnd);
+    const end = next !== "" && ":/?#".includes(next) ? Math.max(hostEnd, pathEnd(text, hostEnd)) : hostEnd;
+    stopped = found(start, end);
+  });
+}
+
+// ---- id-shaped tokens -----------------------------------------------------------------------------
+
+const isIdAt = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) ||
+  (code >= 0x41 && code <= 0x5a) ||
+  (code >= 0x61 && code <= 0x7a) ||
+  code === 0x2d ||
+  code === 0x5f;
+
+/**
+ * Id-shaped tokens: a run of 20 or more of `A-Z a-z 0-9 - _` holding a letter and a digit (API keys,
+ * session tokens, internal ids), and UUIDs (8-4-4-4-12 hexadecimal digits) inside any run.
+ */
+export function forEachId(text: string, found: TokenFound): void {
+  let index = 0;
+  while (index < text.length) {
+    if (!isIdAt(text.charCodeAt(index))) {
+      index++;
+      continue;
+    }
+    const start = index;
+    let letters = false;
+    let digits = false;
+    while (index < text.length && isIdAt(text.charCodeAt(index))) {
+      const code = text.charCodeAt(index);
+      if (code <= 0x39 && code >= 0x30) digits = true;
+      else if (code !== 0x2d && code !== 0x5f) letters = true;
+      index++;
+    }
+    if (index - start >= 20 && letters && digits) {
+      if (found(start, index)) return;
+      continue;
+    }
+    const uuid = index - start >= 36 ? uuidIn(text, start, index) : -1;
+    if (uuid !== -1 && found(uuid, uuid + 36)) return;
+  }
+}
+
+const uuidGroups = [8, 4, 4, 4, 12];
+
+/** Start of the first UUID inside the run [start, end), or -1. Each "-"-separated segment is read once. */
+function uuidIn(text: string, start: number, end: number): number {
+  const segments: [number, number, boolean][] = [];
+  let segmentStart = start;
+  for (let i = start; i <= end; i++) {
+    if (i === end || text.charCodeAt(i) === 0x2d) {
+      segments.push([segmentStart, i - segmentStart, /^[0-9a-f]*$/i.test(text.slice(segmentStart, i))]);
+      segmentStart = i + 1;
+    }
+  }
+  for (let first = 0; first + uuidGroups.length <= segments.length; first++) {
+    let fits = true;
+    for (let k = 0; k < uuidGroups.length && fits; k++) {
+      const [, length, hex] = segments[first + k] as [number, number, boolean];
+      fits = hex && length === uuidGroups[k];
+    }
+    if (fits) return (segments[first] as [number, number, boolean])[0];
+  }
+  return -1;
+}
