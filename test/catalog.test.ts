@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   createCatalog,
-  DefinitionError,
   defineRecords,
   defineTemplate,
   format,
@@ -18,18 +17,7 @@ import {
   smsReminder,
   templates,
 } from "./fixtures/clinic.js";
-import { expectEscalation, expectSend } from "./fixtures/expect.js";
-
-function thrown(define: () => unknown): DefinitionError {
-  let caught: unknown;
-  try {
-    define();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, "expected a definition error").toBeInstanceOf(DefinitionError);
-  return caught as DefinitionError;
-}
+import { expectEscalation, expectSend, thrown } from "./fixtures/expect.js";
 
 describe("createCatalog", () => {
   it("holds the templates by id and reports them in order", () => {

@@ -2,7 +2,6 @@ import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   createCatalog,
-  DefinitionError,
   defineRecords,
   defineTemplate,
   format,
@@ -11,18 +10,7 @@ import {
   untrusted,
 } from "../src/index.js";
 import { labelTree } from "../src/label-tree.js";
-
-/** Runs `define` and returns what it threw, failing when it did not throw. */
-function thrown(define: () => unknown): DefinitionError {
-  let caught: unknown;
-  try {
-    define();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, "expected a definition error").toBeInstanceOf(DefinitionError);
-  return caught as DefinitionError;
-}
+import { thrown } from "./fixtures/expect.js";
 
 const buyerText = () => untrusted("buyer", z.string());
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  DefinitionError,
   defineRecords,
   defineTemplate,
   FormletterError,
@@ -11,6 +10,7 @@ import {
   type TemplateConfig,
 } from "../src/index.js";
 import { records } from "./fixtures/clinic.js";
+import { thrown } from "./fixtures/expect.js";
 
 const { slot } = records;
 
@@ -36,18 +36,6 @@ function config(overrides: Overrides = {}): TemplateConfig {
 }
 
 const phoneTo = slot.ref("patients", { show: "phone", as: format.phone({ defaultCountry: "DE" }) });
-
-/** Runs `define` and returns what it threw, failing when it did not throw. */
-function thrown(define: () => unknown): DefinitionError {
-  let caught: unknown;
-  try {
-    define();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, "expected a definition error").toBeInstanceOf(DefinitionError);
-  return caught as DefinitionError;
-}
 
 describe("defineTemplate accepts a sound template", () => {
   it("compiles the base config and freezes it", () => {
