@@ -129,4 +129,19 @@ report("decide(), prepared ticket (decisions/s)", figure(prepared_));
 report("decide(), JSON string output, prepared (decisions/s)", figure(fromJson));
 report("decide(), raw records validated per call (decisions/s)", figure(raw));
 report("ratio baseline / decide() (goal ≤ 1.5)", (direct / prepared_).toFixed(2));
+report("CPU µs a decision, best of 15 rounds (steadier on a busy machine)", cpuMicroseconds().toFixed(2));
 report("goal ≥ 200,000 decisions/s", prepared_ >= 200_000 ? "met" : "NOT met");
+
+/** CPU time (user + system) per decision, the best of 15 rounds: what wall-clock rates hide on a shared machine. */
+function cpuMicroseconds(): number {
+  if (!prepared.ok) return Number.NaN;
+  const { ticket: ready } = prepared;
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 15; round++) {
+    const start = process.cpuUsage();
+    for (let i = 0; i < 20_000; i++) sellerCatalog.decide(output, ready);
+    const used = process.cpuUsage(start);
+    best = Math.min(best, (used.user + used.system) / 20_000);
+  }
+  return best;
+}

@@ -10,7 +10,7 @@ import type { PreparedTicket } from "./ticket.js";
 export type ChosenValue = { readonly collection: string; readonly id: string } | string;
 
 // Bumped if the encoding ever changes, so two encodings can never produce the same hash input.
-const version = "formletter-key/2";
+const version = "formletter-key/3";
 
 /**
  * The idempotency key of a send: ticket, template and what each chosen slot names (a record's collection
@@ -45,35 +45,52 @@ export function keyOf(
   choices: Readonly<Record<string, string>>,
 ): string {
   const chosen: [string, ChosenValue][] = [];
-  const byName = new Map(template.resolveOrder.map((compiled) => [compiled.name, compiled]));
-  for (const name of template.keyOrder) {
+  for (const [name, collection] of keySlotsOf(template)) {
     const choice = Object.hasOwn(choices, name) ? choices[name] : undefined;
     if (choice === undefined) continue;
-    const slot = byName.get(name)?.slot;
-    if (slot?.kind !== "ref") {
+    if (collection === undefined) {
       chosen.push([name, choice]);
       continue;
     }
-    const record = ticket.collections.get(slot.collection)?.byHandle.get(choice);
+    const record = ticket.collections.get(collection)?.byHandle.get(choice);
     // decide() resolved this handle in this ticket a moment ago; a record is always found.
-    chosen.push([name, { collection: slot.collection, id: record?.id ?? `\u0000handle:${choice}` }]);
+    chosen.push([name, { collection, id: record?.id ?? `\u0000handle:${choice}` }]);
   }
   return keyFrom(ticket.ticketId, template.id, chosen);
 }
 
+const keySlots = new WeakMap<Template, readonly (readonly [string, string | undefined])[]>();
+
+/** The chosen slots in key order, each with its collection (undefined for a choice): once per template. */
+function keySlotsOf(template: Template): readonly (readonly [string, string | undefined])[] {
+  let slots = keySlots.get(template);
+  if (slots === undefined) {
+    const byName = new Map(template.resolveOrder.map((compiled) => [compiled.name, compiled.slot]));
+    slots = template.keyOrder.map((name) => {
+      const slot = byName.get(name);
+      return [name, slot?.kind === "ref" ? slot.collection : undefined] as const;
+    });
+    keySlots.set(template, slots);
+  }
+  return slots;
+}
+
 /**
- * Hashes a structured encoding: JSON arrays of strings, each quoted and escaped, so no choice can end
- * where another begins (`a` + `bc` and `ab` + `c` encode differently), and a record (an array) can never
- * encode like a choice key (a string).
+ * Hashes a prefix-free encoding: every string is written as its length, ":" and itself, and each chosen
+ * value is tagged ("k" a choice key, "r" a record's collection and id), so no choice can end where
+ * another begins (`a` + `bc` and `ab` + `c` encode differently) and a record never encodes like a key.
  */
 function keyFrom(ticketId: string, template: string, chosen: readonly [string, ChosenValue][]): string {
-  const encoded = JSON.stringify([
-    version,
-    ticketId,
-    template,
-    chosen.map(([name, value]) =>
-      typeof value === "string" ? [name, value] : [name, [value.collection, value.id]],
-    ),
-  ]);
+  let encoded = field(version) + field(ticketId) + field(template);
+  for (const [name, value] of chosen) {
+    encoded +=
+      typeof value === "string"
+        ? `${field(name)}k${field(value)}`
+        : `${field(name)}r${field(value.collection)}${field(value.id)}`;
+  }
   return `fl_${hash("sha256", encoded, "hex").slice(0, 32)}`;
+}
+
+function field(text: string): string {
+  return `${text.length}:${text}`;
 }
