@@ -15,6 +15,11 @@ export interface ValueIndexOptions {
   readonly timeZone?: string;
   /** Shortest value looked for: shorter ones ("1", "EU") match too much ordinary text. @default 3 */
   readonly minLength?: number;
+  /**
+   * The text the index is for, when known: numbers and phone numbers whose digits it does not hold are
+   * not rendered (rendering them in every locale is most of the index's cost, and they cannot match).
+   */
+  readonly text?: string;
 }
 
 /** Every rendering of every value of a ticket's records, mapped to its placeholder. */
@@ -46,6 +51,17 @@ export function valueIndex<S extends CollectionSchemas>(
   const minLength = options.minLength ?? 3;
   const found = new Map<string, string>();
   const phones = new Map<string, string>();
+  // The text's digits with everything else removed: a number written with any grouping is a run here.
+  const digits = options.text === undefined ? undefined : options.text.replace(/\D+/g, "");
+  const mayHold = (value: unknown): boolean => {
+    if (digits === undefined) return true;
+    if (typeof value === "number") return digits.includes(String(Math.trunc(Math.abs(value))));
+    // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
+    if (typeof value !== "string" || !/^\+?[\d\s().-]{7,24}$/.test(value) || /^\d{4}-\d{2}-\d{2}/.test(value))
+      return true;
+    // A phone number as written anywhere keeps at least its last seven digits together.
+    return digits.includes(value.replace(/\D/g, "").slice(-7));
+  };
   const add = (rendering: string, placeholder: string) => {
     if (rendering.length < minLength || found.has(rendering)) return;
     found.set(rendering, placeholder);
@@ -73,8 +89,9 @@ export function valueIndex<S extends CollectionSchemas>(
       }
       return;
     }
+    if (!mayHold(value)) return;
     for (const rendering of renderings(value, currency, timeZone)) add(rendering, `{{${path}}}`);
-    for (const digits of phoneDigits(value)) if (!phones.has(digits)) phones.set(digits, `{{${path}}}`);
+    for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, `{{${path}}}`);
   }
   return { values: [...found].sort((a, b) => b[0].length - a[0].length), phones };
 }

@@ -113,8 +113,8 @@ export async function mineHistory<S extends CollectionSchemas>(
       first = Math.min(first, line.at);
       last = Math.max(last, line.at);
     }
-    const index = valueIndex(records, line.records, options);
     const body = line.subject === undefined ? line.text : `${line.subject}\n${line.text}`;
+    const index = valueIndex(records, line.records, { ...options, text: body });
     const { skeleton } = maskMessage(body, index);
     const source = recipientSource(records, line.records, line.to);
     if (source === undefined) newRecipients += 1;

@@ -8,6 +8,8 @@
 export const signatureLength = 64;
 const bands = 32;
 const rows = signatureLength / bands;
+/** Most entries one bucket holds; an entry is still found through its other bands. */
+const maxBucket = 32;
 
 // Fixed seeds: the same history always gives the same clusters.
 const seeds = Uint32Array.from({ length: signatureLength }, (_, i) =>
@@ -42,7 +44,9 @@ export class SignatureIndex<T> {
     for (const key of bandKeys(of)) {
       const bucket = this.buckets.get(key);
       if (bucket === undefined) this.buckets.set(key, [entry]);
-      else bucket.push(entry);
+      // A full bucket takes no more: messages that share a band with very many clusters (free text
+      // from a small vocabulary) would otherwise make each look-up, and the whole run, quadratic.
+      else if (bucket.length < maxBucket) bucket.push(entry);
     }
   }
 

@@ -14,6 +14,7 @@ import {
   recipientSource,
   valueIndex,
 } from "../../src/mine/index.js";
+import { SignatureIndex, signature } from "../../src/mine/minhash.js";
 import { hostileStrings } from "../../src/testing/index.js";
 
 async function mined(corpus: readonly CorpusLine[]) {
@@ -156,6 +157,23 @@ describe("masking", () => {
     expect(maskMessage(text, index).skeleton).toBe(skeleton);
   });
 
+  it.each([
+    "refund €1,234.50 or 1.234,50 € now",
+    "call LUCÍA ortega on 0151 2345678 or +49 151 2345678",
+    "Order 4471-2290 is late",
+  ])("an index built for the text masks %s as the full index does", (text) => {
+    expect(maskMessage(text, valueIndex(records, ticket, { text })).skeleton).toBe(
+      maskMessage(text, index).skeleton,
+    );
+  });
+
+  it("an index built for a text leaves out numbers and phone numbers whose digits it does not hold", () => {
+    const lean = valueIndex(records, ticket, { text: "nothing numeric here" });
+    expect(lean.phones.size).toBe(0);
+    expect(lean.values.some(([, placeholder]) => placeholder === "{{order.total}}")).toBe(false);
+    expect(lean.values.some(([, placeholder]) => placeholder === "{{people.name}}")).toBe(true);
+  });
+
   it("masks a value only as a whole word or number, never inside a longer one", () => {
     expect(maskMessage("ref 94471-22901 and 4471-2290x", index).skeleton).toBe(
       "ref 94471-22901 and 4471-2290x",
@@ -222,5 +240,17 @@ describe("recipientSource", () => {
     ).toEqual({
       problem: "message.subject is not a string",
     });
+  });
+});
+
+describe("the signature index", () => {
+  it("holds a bounded number of entries per bucket, so look-ups stay short on repetitive text", () => {
+    const index = new SignatureIndex<number>();
+    const same = signature(new Set(["the", "same", "words"]));
+    for (let entry = 0; entry < 1000; entry++) index.add(same, entry);
+    const found = index.candidates(same);
+    expect(found.size).toBeGreaterThan(0);
+    expect(found.size).toBeLessThanOrEqual(32);
+    expect(found.has(0)).toBe(true);
   });
 });
