@@ -1,7 +1,7 @@
 import { isChatId } from "./channels.js";
 import type { Decision, EscalateDecision } from "./decision.js";
 import { derivedValue, passes, whereContext } from "./fits.js";
-import { describeType } from "./format.js";
+import { describeType, fieldsRead } from "./format.js";
 import { keyOf } from "./idempotency.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { EscalationReason } from "./reasons.js";
@@ -303,7 +303,7 @@ function formatField(
   if (raw === undefined || raw === null || raw === "") {
     return rejected(`${where()} of ${template.id} has no value on the chosen record`);
   }
-  const result = field.format.apply(raw, field.reads.length === 0 ? noFields : pick(record, field.reads));
+  const result = field.format.apply(raw, fieldsRead(record, field.reads));
   if (!result.ok) return rejected(`${where()} of ${template.id}: the value ${result.problem}`);
   const value = sanitizeValue(result.value, {
     multiline: field.format.multiline,
@@ -316,15 +316,6 @@ function formatField(
     );
   }
   return value;
-}
-
-const noFields: Readonly<Record<string, unknown>> = Object.freeze({});
-
-/** Only the fields a format declared it reads: those were label-checked, the rest of the record was not. */
-function pick(record: AnyRecord, fields: readonly string[]): Readonly<Record<string, unknown>> {
-  const picked: Record<string, unknown> = {};
-  for (const field of fields) if (Object.hasOwn(record, field)) picked[field] = record[field];
-  return picked;
 }
 
 function recipientOf(template: Template, field: CompiledField, record: AnyRecord): string | Escalation {

@@ -369,6 +369,22 @@ function number(options: Intl.NumberFormatOptions & { readonly locale?: string }
   };
 }
 
+const noFields: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * What a format is given of its record: only the fields it declared it reads (`Format.reads`), which
+ * were label-checked for the audience; the rest of the record was not.
+ */
+export function fieldsRead(
+  record: Readonly<Record<string, unknown>>,
+  reads: readonly string[],
+): Readonly<Record<string, unknown>> {
+  if (reads.length === 0) return noFields;
+  const picked: Record<string, unknown> = {};
+  for (const field of reads) if (Object.hasOwn(record, field)) picked[field] = record[field];
+  return picked;
+}
+
 /** A short, content-free description of a value's type, safe to put in a detail message. */
 export function describeType(value: unknown): string {
   if (value === null) return "null";

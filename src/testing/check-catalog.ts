@@ -2,6 +2,7 @@ import { renderParts } from "../body.js";
 import type { Catalog } from "../catalog.js";
 import { escapeHtml, foldLine, noEscape } from "../channels.js";
 import type { Decision, SendDecision } from "../decision.js";
+import { fieldsRead } from "../format.js";
 import { escalationReasons } from "../reasons.js";
 import type { AnyRecord, CollectionSchemas } from "../records.js";
 import { sanitizeValue } from "../sanitize.js";
@@ -185,7 +186,7 @@ function checkSend<S extends CollectionSchemas>(
     if (record === undefined) continue;
     for (const shown of compiled.fields) {
       if (compiled === recipient && !(shown.tag in decision.values)) continue;
-      const formatted = shown.format.apply(record[shown.field], record);
+      const formatted = shown.format.apply(record[shown.field], fieldsRead(record, shown.reads));
       if (!formatted.ok) {
         problems.push({
           property: "message_is_template_and_values",

@@ -13,7 +13,7 @@ type Schema = { safeParse(value: unknown): { success: boolean } };
 
 /**
  * A copy of the ticket with a canary written into every string under a label, at any depth (nested
- * objects, arrays, records, maps), where the collection's schema still accepts it. A message that holds a
+ * objects, arrays, sets, records, maps), where the collection's schema still accepts it. A message that holds a
  * canary shows that place's value; a reader its labels keep it from must never get one.
  */
 export function withLabelCanaries(records: RecordsDefinition, ticket: unknown, seed: number): CanaryTicket {
@@ -32,10 +32,13 @@ export function withLabelCanaries(records: RecordsDefinition, ticket: unknown, s
       return canary;
     }
     if (Array.isArray(value)) return value.map((item) => mark(item, node.items, labels));
+    if (value instanceof Set) return new Set([...value].map((item) => mark(item, node.items, labels)));
     if (value instanceof Map) {
       return new Map([...value].map(([key, item]) => [key, mark(item, node.items, labels)]));
     }
-    if (typeof value !== "object" || value === null) return value;
+    // Dates and other class instances hold no labelled text of their own: kept as they are.
+    if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+      return value;
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       out[key] = mark(item, node.fields.get(key) ?? node.rest ?? node.items, labels);

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { Catalog, Decision, FieldLabel } from "../../src/index.js";
+import { defineRecords, untrusted } from "../../src/index.js";
 import { checkCatalog, hostileOutputs, hostileStrings } from "../../src/testing/index.js";
 import { leakedCanaries, withLabelCanaries } from "../../src/testing/label-canaries.js";
 import { customerCatalog } from "../../templates/customer.js";
@@ -144,5 +146,29 @@ describe("checkCatalog", () => {
     expect(hostileStrings.some((text) => text.includes("\r\nBcc:"))).toBe(true);
     expect(hostileStrings.some((text) => text.length >= 100_000)).toBe(true);
     expect(hostileOutputs).toContainEqual({ template: "x", bcc: "eve@evil.example" });
+  });
+});
+
+describe("label canaries", () => {
+  it("are written inside sets, maps and nested objects, and keep dates as they are", () => {
+    const records = defineRecords({
+      notes: z.object({
+        id: z.string(),
+        at: z.date(),
+        tags: z.set(untrusted("buyer", z.string())),
+        byKey: z.map(z.string(), z.object({ text: untrusted("buyer", z.string()) })),
+      }),
+    });
+    const at = new Date(0);
+    const ticket = {
+      ticketId: "T-1",
+      notes: [{ id: "n1", at, tags: new Set(["a"]), byKey: new Map([["k", { text: "b" }]]) }],
+    };
+    const { records: marked, canaries } = withLabelCanaries(records as never, ticket, 1);
+    const note = (marked as { notes: Record<string, unknown>[] }).notes[0] as Record<string, unknown>;
+    expect(canaries.size).toBe(2);
+    expect(note.at).toEqual(at);
+    expect([...(note.tags as Set<string>)][0]).toMatch(/LBL$/);
+    expect((note.byKey as Map<string, { text: string }>).get("k")?.text).toMatch(/LBL$/);
   });
 });
