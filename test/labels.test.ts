@@ -286,6 +286,23 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
       limits: { perTicket: 1, perDay: 10 },
     });
 
+  /** One order of seller s1 whose buyer-written claim names `claimed`, and the given sellers. */
+  const ticketWith = (claimed: string, sellers: readonly Record<string, string>[]) => ({
+    ticketId: "T-1",
+    orders: [
+      {
+        id: "o1",
+        number: "4471",
+        total: 5,
+        currency: "EUR",
+        sellerId: "s1",
+        claimedSellerId: claimed,
+        privateSellerId: "s1",
+      },
+    ],
+    sellers,
+  });
+
   it("accepts the sound template", () => {
     expect(base({}).id).toBe("seller_note");
   });
@@ -350,21 +367,9 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
     const template = base({ slots: { order: slot.ref("orders", { show: "number", as: snooping }) } });
     const decision = createCatalog(records, [template]).decide(
       { template: "seller_note", slots: {} },
-      {
-        ticketId: "T-1",
-        orders: [
-          {
-            id: "o1",
-            number: "4471",
-            total: 5,
-            currency: "EUR",
-            sellerId: "s1",
-            claimedSellerId: "s1",
-            privateSellerId: "s1",
-          },
-        ],
-        sellers: [{ id: "s1", email: "shop@example.com", backupEmail: "x@example.com", claimedId: "s1" }],
-      },
+      ticketWith("s1", [
+        { id: "s1", email: "shop@example.com", backupEmail: "x@example.com", claimedId: "s1" },
+      ]),
     );
     expect(decision.outcome).toBe("send");
     expect(seen).toEqual(["{}"]);
@@ -402,24 +407,10 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
     });
     const decision = createCatalog(records, [template]).decide(
       { template: "seller_note", slots: {} },
-      {
-        ticketId: "T-1",
-        orders: [
-          {
-            id: "o1",
-            number: "4471",
-            total: 5,
-            currency: "EUR",
-            sellerId: "s1",
-            claimedSellerId: "s2",
-            privateSellerId: "s1",
-          },
-        ],
-        sellers: [
-          { id: "s1", email: "shop@example.com", backupEmail: "x@example.com", claimedId: "s2" },
-          { id: "s2", email: "attacker@example.com", backupEmail: "x@example.com", claimedId: "s2" },
-        ],
-      },
+      ticketWith("s2", [
+        { id: "s1", email: "shop@example.com", backupEmail: "x@example.com", claimedId: "s2" },
+        { id: "s2", email: "attacker@example.com", backupEmail: "x@example.com", claimedId: "s2" },
+      ]),
     );
     expect(decision.outcome).toBe("escalate");
     expect(decision.outcome === "escalate" && decision.reason).toBe("slot_rejected");
