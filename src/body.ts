@@ -51,16 +51,27 @@ export function compileBody(
   return { parts, tags, literal: literal.join("") };
 }
 
+/**
+ * Mustache.parse builds a text token one character at a time, so its text is a chain of hundreds of
+ * joined pieces; every message rendered from it would walk that chain again when it is read. One flat
+ * copy at definition spares each message the walk (about a quarter of decide()'s time).
+ */
+function flatCopy(text: string): string {
+  return text.split("").join("");
+}
+
 function convert(tokens: readonly Token[], field: string, tags: TagUse[], literal: string[]): Part[] {
   const parts: Part[] = [];
   for (const [type, value, , , children] of tokens) {
     const problem = forbidden[type];
     if (problem !== undefined) throw new BodyError(`${field}: ${problem}`);
     switch (type) {
-      case "text":
-        literal.push(value);
-        parts.push({ type: "text", text: value });
+      case "text": {
+        const text = flatCopy(value);
+        literal.push(text);
+        parts.push({ type: "text", text });
         break;
+      }
       case "name":
         tags.push({ tag: value, section: false });
         parts.push({ type: "value", tag: value });
