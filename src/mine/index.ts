@@ -4,6 +4,8 @@
  */
 export type { CandidateOptions, CandidateTemplate } from "./candidate.js";
 export type { ClusterOptions } from "./clusters.js";
+export type { CatalogDraft, DraftChoiceSlot, DraftOptions, DraftRefSlot, DraftTemplate } from "./draft.js";
+export { draftTemplates } from "./draft.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
 export type { MaskedMessage, ValueIndex, ValueIndexOptions } from "./mask.js";

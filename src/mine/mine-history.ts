@@ -119,7 +119,8 @@ export async function mineHistory<S extends CollectionSchemas>(
     const source = recipientSource(records, line.records, line.to);
     if (source === undefined) newRecipients += 1;
     else sources.set(source, (sources.get(source) ?? 0) + 1);
-    const cluster = clusters.add(skeleton, source !== undefined);
+    const channel = line.to.includes("@") ? "email" : "sms";
+    const cluster = clusters.add(skeleton, source === undefined ? undefined : `${channel}:${source}`);
     options.onMessage?.(lineNumber, cluster.id);
   }
 
