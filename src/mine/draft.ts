@@ -1,6 +1,7 @@
 import { smsSize } from "../channels.js";
 import { isFormletterError } from "../errors.js";
 import { format } from "../format.js";
+import { checkNotUntrusted, checkReadable } from "../label-checks.js";
 import type { CollectionSchemas, RecordsDefinition } from "../records.js";
 import type { Slot } from "../slots.js";
 import { defineTemplate, type TemplateConfig } from "../template.js";
@@ -123,6 +124,21 @@ function draftOne(
   if (toCollection === undefined || !Object.hasOwn(fieldsOf(records, toCollection), field)) {
     return { reason: `recipient field ${recipient.source} is not declared` };
   }
+  const audience = sanitizeName(singular(toCollection), "recipient");
+  // A field the audience may not read (by its labels) is left out of the text, as a value is.
+  const readable = (collection: string, shown: string): boolean => {
+    try {
+      checkReadable("draft", "slot", records, audience, collection, shown, "shows");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    checkNotUntrusted("draft", "to", records, toCollection, field, "sends to");
+  } catch {
+    return { reason: `recipient field ${recipient.source} is written by an outsider` };
+  }
 
   const refs = new Map<string, { collection: string; show: Record<string, string> }>();
   const slotOf = (collection: string): string => {
@@ -140,7 +156,8 @@ function draftOne(
     if (
       collection === undefined ||
       deeper.length > 0 ||
-      !Object.hasOwn(fieldsOf(records, collection), tagField)
+      !Object.hasOwn(fieldsOf(records, collection), tagField) ||
+      !readable(collection, tagField)
     )
       return undefined;
     const name = slotOf(collection);
@@ -186,7 +203,7 @@ function draftOne(
         0,
         300,
       ),
-      audience: sanitizeName(singular(toCollection), "recipient"),
+      audience,
       channel,
       to: {
         collection: toCollection,

@@ -246,7 +246,8 @@ describe("formletter mine on a hostile history", () => {
   const values = hostileStrings.filter((value) => value.trim().length >= 3 && value.length < 1000);
   // The same in every message, so its words become template text: nothing in it may break the literal.
   const fixed =
-    'your parcel ships today </script><script>alert(1)</script> "; process.exit(1); // ` ${globalThis} */ {{to}} {{{body}}} {{#x}}hidden{{/x}} \u202Eevil\u2028\u2029 {{person.constructor}} {{ghost.name}} \\u0022';
+    'your parcel ships today </script><script>alert(1)</script> "; process.exit(1); // ` $' +
+    "{globalThis} */ {{to}} {{{body}}} {{#x}}hidden{{/x}} \u202Eevil\u2028\u2029 {{person.constructor}} {{ghost.name}} \\u0022";
   let source: string;
   let text: Awaited<ReturnType<typeof cli>>;
   let html: string;
