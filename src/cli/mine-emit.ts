@@ -1,5 +1,5 @@
 import { dirname, extname, relative, sep } from "node:path";
-import type { CatalogDraft, DraftTemplate } from "../mine/draft.js";
+import type { CatalogDraft, DraftRefSlot, DraftTemplate } from "../mine/draft.js";
 
 /** Where the emitted catalog finds the records definition. */
 export interface RecordsImport {
@@ -50,7 +50,13 @@ export function emitCatalog(
       : records.exportName === "records"
         ? `import { records } from ${from};`
         : `import { ${identifier.test(records.exportName) ? records.exportName : literal(records.exportName)} as records } from ${from};`;
-  const usesFormat = draft.templates.some((template) => template.to.as !== undefined);
+  const usesFormat = draft.templates.some(
+    (template) =>
+      template.to.as !== undefined ||
+      template.slots.some(
+        (slot) => slot.kind === "ref" && Object.values(slot.show).some((shown) => shown.as !== undefined),
+      ),
+  );
   const leftOut = draft.leftOut.map(
     (entry) =>
       ` * - cluster ${entry.cluster}: ${entry.reason.replace(/\*\//g, "* /").replace(/[^\x20-\x7e]/g, " ")}`,
@@ -80,7 +86,7 @@ function templateSource(template: DraftTemplate): string {
   const slots = template.slots.map((slot) => {
     if (slot.kind === "ref") {
       const show = Object.entries(slot.show)
-        .map(([alias, field]) => `${literal(alias)}: ${literal(field)}`)
+        .map(([alias, shown]) => `${literal(alias)}: ${shownSource(shown)}`)
         .join(", ");
       return `${indent}${slot.name}: slot.ref(${literal(slot.collection)}, { show: { ${show} } }),`;
     }
@@ -106,6 +112,15 @@ function templateSource(template: DraftTemplate): string {
     "  })",
   ];
   return lines.join("\n");
+}
+
+function shownSource(shown: DraftRefSlot["show"][string]): string {
+  if (shown.as === undefined) return literal(shown.field);
+  const as =
+    shown.as.kind === "money"
+      ? `format.money({ currencyField: ${literal(shown.as.currencyField)} })`
+      : "format.number()";
+  return `{ field: ${literal(shown.field)}, as: ${as} }`;
 }
 
 /** A file name for a comment: printable ASCII, and never the end of the comment. */

@@ -3,7 +3,7 @@ import { isFormletterError } from "../errors.js";
 import { format } from "../format.js";
 import { checkNotUntrusted, checkReadable } from "../label-checks.js";
 import type { CollectionSchemas, RecordsDefinition } from "../records.js";
-import type { Slot } from "../slots.js";
+import type { ShownField, Slot } from "../slots.js";
 import { defineTemplate, type TemplateConfig } from "../template.js";
 import type { CandidateTemplate } from "./candidate.js";
 import { singular } from "./mask.js";
@@ -14,9 +14,14 @@ export interface DraftRefSlot {
   readonly kind: "ref";
   readonly name: string;
   readonly collection: string;
-  /** Alias in the template (`{{order.number}}`) → field of the collection. */
-  readonly show: Readonly<Record<string, string>>;
+  /** Alias in the template (`{{order.number}}`) → field of the collection, and its format if not text. */
+  readonly show: Readonly<Record<string, { readonly field: string; readonly as: DraftFormat | undefined }>>;
 }
+
+/** The format of a shown number: money when its record has a readable `currency` field. */
+export type DraftFormat =
+  | { readonly kind: "number" }
+  | { readonly kind: "money"; readonly currencyField: string };
 
 /** A choice slot of a drafted template: the words that varied between the cluster's messages. */
 export interface DraftChoiceSlot {
@@ -140,7 +145,8 @@ function draftOne(
     return { reason: `recipient field ${recipient.source} is written by an outsider` };
   }
 
-  const refs = new Map<string, { collection: string; show: Record<string, string> }>();
+  type Shown = { field: string; as: DraftFormat | undefined };
+  const refs = new Map<string, { collection: string; show: Record<string, Shown> }>();
   const slotOf = (collection: string): string => {
     for (const [name, ref] of refs) if (ref.collection === collection) return name;
     let name = sanitizeName(singular(collection), "record");
@@ -161,8 +167,16 @@ function draftOne(
     )
       return undefined;
     const name = slotOf(collection);
-    const ref = refs.get(name) as { show: Record<string, string> };
-    ref.show[tagField] = tagField;
+    const ref = refs.get(name) as { show: Record<string, Shown> };
+    const fields = fieldsOf(records, collection);
+    ref.show[tagField] = {
+      field: tagField,
+      as: !isNumberField(fields[tagField])
+        ? undefined
+        : isStringField(fields.currency) && readable(collection, "currency")
+          ? { kind: "money", currencyField: "currency" }
+          : { kind: "number" },
+    };
     return { slot: name, alias: tagField };
   });
   const choices = choicesOf(candidate);
@@ -174,8 +188,8 @@ function draftOne(
       .replace(/\{\{[^}]*\}\}/g, " ")
       .replace(/\s+/g, " ")
       .trim();
-    const words = literal.match(/[\p{L}\p{N}]+/gu) ?? [];
-    const id = uniqueId(idOf(words), taken);
+    const topic = topicWords(body);
+    const id = uniqueId(idOf(topic), taken);
     const channel = recipient.channel;
     const size = channel === "sms" ? smsSize(literal).segments : 0;
     const perDay =
@@ -199,7 +213,7 @@ function draftOne(
       id,
       cluster: candidate.id,
       size: candidate.size,
-      description: `Mined from ${candidate.size} past messages: ${words.slice(0, 12).join(" ")}`.slice(
+      description: `Mined from ${candidate.size} past messages: ${firstSentence(body).join(" ")}`.slice(
         0,
         300,
       ),
@@ -210,7 +224,7 @@ function draftOne(
         field,
         as: channel === "sms" ? "phone" : isEmailField(recipientField) ? undefined : "email",
       },
-      subject: channel === "email" ? subjectOf(words) : undefined,
+      subject: channel === "email" ? subjectOf(firstSentence(body)) : undefined,
       body,
       slots,
       limits: { perTicket: 1, perDay },
@@ -332,8 +346,56 @@ function sanitizeName(text: string, fallback: string): string {
   return slotName.test(name) ? name : fallback;
 }
 
+/**
+ * The words a template is named and titled by: the text after a salutation ("Hi {{seller.shopName}},"),
+ * so a greeting does not name every template.
+ */
+/** The words of the first sentence after the salutation: what a subject or description can say. */
+function firstSentence(body: string): string[] {
+  const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:]/.exec(body);
+  const rest = salutation === null ? body : body.slice(salutation[0].length);
+  const sentence = /^[^.!?]*/.exec(rest.replace(/\{\{[^}]*\}\}/g, " "))?.[0] ?? "";
+  const words = sentence.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > 0 ? words : topicWords(body);
+}
+
+function topicWords(body: string): string[] {
+  const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:]/.exec(body);
+  const rest = salutation === null ? body : body.slice(salutation[0].length);
+  const words = rest.replace(/\{\{[^}]*\}\}/g, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > 0 ? words : (body.replace(/\{\{[^}]*\}\}/g, " ").match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+const minorWords = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "for",
+  "and",
+  "or",
+  "on",
+  "in",
+  "is",
+  "are",
+  "be",
+  "we",
+  "you",
+  "your",
+  "our",
+  "us",
+  "it",
+  "this",
+  "that",
+  "with",
+]);
+
 function idOf(words: readonly string[]): string {
-  const id = asciiOf(words.slice(0, 5).join(" ")).slice(0, 56).replace(/_+$/, "");
+  const named = words.filter((word) => !minorWords.has(word.toLowerCase()));
+  const id = asciiOf((named.length > 0 ? named : words).slice(0, 4).join(" "))
+    .slice(0, 56)
+    .replace(/_+$/, "");
   return /^[a-z]/.test(id) ? id : `template_${id}`.replace(/_+$/, "");
 }
 
@@ -349,8 +411,22 @@ function subjectOf(words: readonly string[]): string {
     if (`${subject} ${next}`.trim().length > 60) break;
     subject = `${subject} ${next}`.trim();
   }
-  return subject === "" ? "Message" : subject;
+  return subject === "" ? "Message" : subject.charAt(0).toUpperCase() + subject.slice(1);
 }
+
+/** The zod type under optional, nullable and default wrappers. */
+function typeOf(schema: unknown): string | undefined {
+  let current = schema as { _zod?: { def?: { type?: string; innerType?: unknown } } } | undefined;
+  for (let depth = 0; depth < 8 && current !== undefined; depth++) {
+    const def = current._zod?.def;
+    if (def?.innerType === undefined) return def?.type;
+    current = def.innerType as typeof current;
+  }
+  return undefined;
+}
+
+const isNumberField = (schema: unknown) => typeOf(schema) === "number";
+const isStringField = (schema: unknown) => typeOf(schema) === "string";
 
 function isEmailField(schema: unknown): boolean {
   let current = schema as { format?: unknown; _zod?: { def?: { innerType?: unknown } } } | undefined;
@@ -361,13 +437,27 @@ function isEmailField(schema: unknown): boolean {
   return false;
 }
 
+function shownOf(slot: DraftRefSlot): Record<string, string | ShownField<Record<string, unknown>>> {
+  const show: Record<string, string | ShownField<Record<string, unknown>>> = {};
+  for (const [alias, { field, as }] of Object.entries(slot.show)) {
+    show[alias] =
+      as === undefined
+        ? field
+        : {
+            field,
+            as: as.kind === "money" ? format.money({ currencyField: as.currencyField }) : format.number(),
+          };
+  }
+  return show;
+}
+
 /** The draft as `defineTemplate` takes it: built with the records' own slot builder, as the emitted code does. */
 export function configOf(records: RecordsDefinition, draft: DraftTemplate): TemplateConfig {
   const slots: Record<string, Slot> = {};
   for (const slot of draft.slots) {
     slots[slot.name] =
       slot.kind === "ref"
-        ? records.slot.ref(slot.collection, { show: slot.show })
+        ? records.slot.ref(slot.collection, { show: shownOf(slot) })
         : records.slot.choice(slot.choices);
   }
   const as = draft.to.as === "email" ? format.email() : draft.to.as === "phone" ? format.phone() : undefined;

@@ -4,7 +4,14 @@
  */
 export type { CandidateOptions, CandidateTemplate } from "./candidate.js";
 export type { ClusterOptions } from "./clusters.js";
-export type { CatalogDraft, DraftChoiceSlot, DraftOptions, DraftRefSlot, DraftTemplate } from "./draft.js";
+export type {
+  CatalogDraft,
+  DraftChoiceSlot,
+  DraftFormat,
+  DraftOptions,
+  DraftRefSlot,
+  DraftTemplate,
+} from "./draft.js";
 export { draftTemplates } from "./draft.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";

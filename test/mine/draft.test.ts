@@ -41,8 +41,8 @@ describe("draftTemplates", () => {
       "Hello {{seller.shopName}}, order {{order.number}} ships today with margin as agreed.",
     );
     expect(template?.slots).toEqual([
-      { kind: "ref", name: "seller", collection: "sellers", show: { shopName: "shopName" } },
-      { kind: "ref", name: "order", collection: "orders", show: { number: "number" } },
+      { kind: "ref", name: "seller", collection: "sellers", show: { shopName: { field: "shopName", as: undefined } } },
+      { kind: "ref", name: "order", collection: "orders", show: { number: { field: "number", as: undefined } } },
     ]);
     expect(template?.audience).toBe("seller");
   });
