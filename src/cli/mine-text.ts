@@ -10,12 +10,17 @@ const listedClusters = 20;
 const interval = (row: { low: number; high: number }) => `${percent(row.low)}–${percent(row.high)}`;
 const count = (value: number) => value.toLocaleString("en-US");
 
-/** Human decisions a day as a band: one decimal under ten, whole numbers above. */
+/**
+ * Human decisions a day as a band, rounded outwards as the escalation report's projection is: one
+ * decimal under ten, whole numbers above.
+ */
 export function perDayBand(band: { low: number; high: number } | undefined): string {
   if (band === undefined) return "-";
   const small = band.high < 10;
-  const show = (value: number) => (small ? value.toFixed(1) : Math.round(value).toLocaleString("en-US"));
-  return `${show(band.low)}–${show(band.high)}`;
+  const down = (value: number) => (small ? Math.floor(value * 10) / 10 : Math.floor(value));
+  const up = (value: number) => (small ? Math.ceil(value * 10) / 10 : Math.ceil(value));
+  const show = (value: number) => (small ? value.toFixed(1) : value.toLocaleString("en-US"));
+  return `${show(down(band.low))}–${show(up(band.high))}`;
 }
 
 /** The coverage curve's rows, shared by the text and HTML reports. */

@@ -74,7 +74,7 @@ describe("formletter mine on the bundled history", () => {
     expect(text.stdout).toContain("messages read: 400 · malformed lines: 0");
     expect(text.stdout).toMatch(/new recipients .*: 16 of 400 = 4\.0% \(95% CI 2\.5%–6\.4%\)/);
     expect(text.stdout).toContain("k  coverage  escalation  95% CI       human decisions a day");
-    expect(text.stdout).toMatch(/\n8 +86\.0% +14\.0% +10\.9%–17\.7% +16–26\n/);
+    expect(text.stdout).toMatch(/\n8 +86\.0% +14\.0% +10\.9%–17\.7% +15–26\n/);
     expect(text.stdout).toContain(
       "skeleton: Hello {{seller.shopName}}, could you please share the tracking number for order {{order.number}}?",
     );
