@@ -1,18 +1,16 @@
-import { createReadStream, existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, statSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
-import { createInterface } from "node:readline";
 import type { Command } from "commander";
 import { draftTemplates } from "../mine/draft.js";
 import { type MiningReport, mineHistory } from "../mine/mine-history.js";
 import { emitCatalog } from "./mine-emit.js";
 import { renderMiningHtml } from "./mine-html.js";
+import { historyLines } from "./mine-lines.js";
 import { loadRecords } from "./mine-records.js";
 import { formatMining } from "./mine-text.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";
-import { type Progress, progressBar } from "./progress.js";
-
-const progressEvery = 1024;
+import { progressBar } from "./progress.js";
 
 /**
  * `formletter mine --records MODULE HISTORY.jsonl [--json] [--html FILE] [--emit FILE] [--top K]`: mines a
@@ -36,18 +34,20 @@ export function registerMineCommand(program: Command, io: CliIo): void {
         throw new CliError("--top: give a whole number from 1 to 200");
       if (!existsSync(history) || !statSync(history).isFile())
         throw new CliError(`no history file at ${history}`);
+      if (!isTimeZone(options.timeZone))
+        throw new CliError(`--time-zone ${options.timeZone}: give an IANA zone such as UTC or Europe/Berlin`);
       const loaded = await loadRecords(options.records);
       const bar = progressBar(io, "mine");
       let report: MiningReport;
       try {
-        report = await mineHistory(loaded.records, readLines(history, bar), {
-          maxTemplates: top,
-          timeZone: options.timeZone,
-        });
-      } catch (error) {
-        if (error instanceof RangeError)
-          throw new CliError(`--time-zone ${options.timeZone}: ${error.message}`);
-        throw error;
+        report = await mineHistory(
+          loaded.records,
+          historyLines(history, bar === undefined ? {} : { onProgress: (progress) => bar.update(progress) }),
+          {
+            maxTemplates: top,
+            timeZone: options.timeZone,
+          },
+        );
       } finally {
         bar?.stop();
       }
@@ -94,6 +94,15 @@ export function miningJson(report: MiningReport) {
   };
 }
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Writes an output file; a path that cannot be written is a one-line error. */
 function writeOut(path: string, text: string): void {
   try {
@@ -102,25 +111,5 @@ function writeOut(path: string, text: string): void {
     throw new CliError(
       `cannot write ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
     );
-  }
-}
-
-/** The file's lines, one at a time (memory holds one line), reporting progress to the bar if any. */
-async function* readLines(path: string, bar: Progress | undefined): AsyncGenerator<string> {
-  const totalBytes = statSync(path).size;
-  const input = createReadStream(path, "utf8");
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
-  let count = 0;
-  try {
-    for await (const line of lines) {
-      count += 1;
-      if (bar !== undefined && count % progressEvery === 0)
-        bar.update({ lines: count, bytes: input.bytesRead, totalBytes });
-      yield line;
-    }
-    bar?.update({ lines: count, bytes: totalBytes, totalBytes });
-  } finally {
-    lines.close();
-    input.destroy();
   }
 }

@@ -17,6 +17,6 @@ export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
 export type { MaskedMessage, ValueIndex, ValueIndexOptions } from "./mask.js";
 export { maskMessage, valueIndex } from "./mask.js";
-export type { CoveragePoint, MineOptions, MiningReport } from "./mine-history.js";
+export type { CoveragePoint, LineProblem, MineOptions, MiningReport } from "./mine-history.js";
 export { mineHistory } from "./mine-history.js";
 export { recipientSource } from "./recipient.js";

@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { historyLines } from "../../src/cli/mine-lines.js";
 import { hostileStrings } from "../../src/testing/index.js";
 import { typecheck } from "./mine-typecheck.js";
 import { cli } from "./run.js";
@@ -200,6 +202,86 @@ describe("formletter mine on bad input", () => {
     );
   });
 
+  it("counts a line that is not UTF-8 or too long as malformed, without holding it", async () => {
+    const good = readFileSync(bundledHistory, "utf8").split("\n").slice(0, 2).join("\n");
+    const file = join(directory, "bytes.jsonl");
+    writeFileSync(
+      file,
+      Buffer.concat([
+        Buffer.from(`${good}\r\n`),
+        Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]),
+        Buffer.from(`${"x".repeat(300)}\n{"partial":`),
+      ]),
+    );
+    const read: unknown[] = [];
+    for await (const line of historyLines(file, { maxLineBytes: 200 })) read.push(line);
+    expect(read.slice(2)).toEqual([
+      { problem: "not valid UTF-8" },
+      { problem: "longer than 200 bytes" },
+      '{"partial":',
+    ]);
+    const { code, stdout } = await cli(["mine", "--records", corpusModule, file]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("messages read: 2 · malformed lines: 3");
+    expect(stdout).toContain("  line 3: not valid UTF-8\n  line 4: not JSON\n  line 5: not JSON");
+  });
+
+  it("draws a progress bar only on a terminal", async () => {
+    let drawn = "";
+    const sink = (isTTY: boolean) =>
+      Object.assign(
+        new Writable({
+          write(chunk, _encoding, done) {
+            drawn += String(chunk);
+            done();
+          },
+        }),
+        { isTTY, columns: 100 },
+      );
+    const shown = await cli(["mine", "--records", corpusModule, bundledHistory, "--json"], {
+      progress: sink(true),
+    });
+    expect(shown.code).toBe(0);
+    expect(drawn).toContain("mine |");
+    expect(() => JSON.parse(shown.stdout)).not.toThrow();
+    drawn = "";
+    const quiet = await cli(["mine", "--records", corpusModule, bundledHistory], { progress: sink(false) });
+    expect(quiet.stderr).toBe("");
+    expect(drawn).toBe("");
+  });
+
+  it("takes the records definition from a default export or from the only one exported", async () => {
+    const body = `import { defineRecords } from "formletter";
+import { z } from "zod";
+const people = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
+`;
+    const history = write(
+      "people.jsonl",
+      JSON.stringify({
+        ticketId: "T-1",
+        records: { people: [{ id: "p", email: "a@b.example" }] },
+        message: { to: "a@b.example", text: "Hello" },
+      }),
+    );
+    for (const [name, exported, shown] of [
+      ["default-export.ts", "export default people;", "export default"],
+      ["named-export.ts", "export const contacts = people;\nexport const other = 1;", "export contacts"],
+    ] as const) {
+      const module = write(name, `${body}${exported}\n`);
+      const { code, stdout, stderr } = await cli(["mine", "--records", module, history]);
+      expect(stderr).toBe("");
+      expect(code).toBe(0);
+      expect(stdout).toContain(`records from ${name} (${shown})`);
+      expect(stdout).toContain("recipients found in: people.email 1");
+    }
+    const two = write("two-exports.ts", `${body}export const a = people;\nexport const b = people;\n`);
+    const { code, stderr } = await cli(["mine", "--records", two, history]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `formletter: ${two} exports 2 records definitions (a, b); export the one to mine with as default or as "records"\n`,
+    );
+  });
+
   it("names what a records module should export when it exports no definition, in one line", async () => {
     const module = write("no-records.ts", "export const answer = 42;\nexport default { collections: {} };\n");
     const { code, stdout, stderr } = await cli(["mine", "--records", module, bundledHistory]);
@@ -219,6 +301,10 @@ describe("formletter mine on bad input", () => {
     [
       ["mine", "--records", corpusModule, bundledHistory, "--top", "0"],
       "formletter: --top: give a whole number from 1 to 200\n",
+    ],
+    [
+      ["mine", "--records", corpusModule, bundledHistory, "--time-zone", "Mars/Olympus"],
+      "formletter: --time-zone Mars/Olympus: give an IANA zone such as UTC or Europe/Berlin\n",
     ],
   ])("%j is a one-line error", async (argv, message) => {
     const { code, stderr } = await cli(argv);
