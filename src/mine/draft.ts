@@ -322,7 +322,9 @@ function bodyOf(pieces: readonly Piece[], dropped: ReadonlySet<string>, choice: 
 function choicesOf(candidate: CandidateTemplate): Record<string, string> | undefined {
   const choices: Record<string, string> = {};
   for (const { word: text } of candidate.choiceWords) {
-    if (!/^[\p{L}\p{N}]+$/u.test(text)) continue;
+    // A word with a digit is data (a room, an amount, a short value too short to be masked), not a
+    // phrase someone chose: it is never written into code.
+    if (!/^\p{L}+$/u.test(text)) continue;
     let key = asciiOf(text).slice(0, 60) || `option_${Object.keys(choices).length + 1}`;
     if (!/^[a-z0-9]/.test(key)) key = `k${key}`;
     while (Object.hasOwn(choices, key)) key = `${key}_2`;

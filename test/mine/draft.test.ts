@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createCatalog, defineRecords, defineTemplate, readableBy } from "../../src/index.js";
+import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "../../src/index.js";
 import { configOf } from "../../src/mine/draft.js";
 import { draftTemplates, mineHistory } from "../../src/mine/index.js";
 import type { RecordsDefinition } from "../../src/records.js";
@@ -41,8 +41,18 @@ describe("draftTemplates", () => {
       "Hello {{seller.shopName}}, order {{order.number}} ships today with margin as agreed.",
     );
     expect(template?.slots).toEqual([
-      { kind: "ref", name: "seller", collection: "sellers", show: { shopName: { field: "shopName", as: undefined } } },
-      { kind: "ref", name: "order", collection: "orders", show: { number: { field: "number", as: undefined } } },
+      {
+        kind: "ref",
+        name: "seller",
+        collection: "sellers",
+        show: { shopName: { field: "shopName", as: undefined } },
+      },
+      {
+        kind: "ref",
+        name: "order",
+        collection: "orders",
+        show: { number: { field: "number", as: undefined } },
+      },
     ]);
     expect(template?.audience).toBe("seller");
   });
@@ -72,9 +82,9 @@ describe("draftTemplates", () => {
     );
   });
 
-  it("makes the words that varied a choice slot with keys by the naming rules", async () => {
+  it("makes the words that varied a choice slot with keys by the naming rules, leaving numbers out", async () => {
     const records = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
-    const words = ["Zoë", "Zoe", "déjà", "123abc", "Ünal"];
+    const words = ["Zoë", "Zoe", "déjà", "12", "Ünal"];
     const lines = history(20, (n) => ({
       records: { people: [{ id: "p", email: `p${n}@mail.example` }] },
       message: {
@@ -87,9 +97,24 @@ describe("draftTemplates", () => {
     expect(choice).toEqual({
       kind: "choice",
       name: "choice",
-      choices: { "123abc": "123abc", deja: "déjà", unal: "ünal", zoe: "zoe", zoe_2: "zoë" },
+      choices: { deja: "déjà", unal: "ünal", zoe: "zoe", zoe_2: "zoë" },
     });
     expect(draft.templates[0]?.body).toBe("Your parcel arrived {{choice}} and we are sorry about it.");
+  });
+
+  it("never sends to an address an outsider wrote: such a cluster is left out", async () => {
+    const records = defineRecords({
+      people: z.object({ id: z.string(), email: untrusted("customer", z.email()) }),
+    });
+    const lines = history(5, (n) => ({
+      records: { people: [{ id: "p", email: `p${n}@mail.example` }] },
+      message: { to: `p${n}@mail.example`, text: "Your parcel arrived and we are sorry about it." },
+    }));
+    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    expect(draft.templates).toEqual([]);
+    expect(draft.leftOut).toEqual([
+      { cluster: 0, reason: "recipient field people.email is written by an outsider" },
+    ]);
   });
 
   it("lists a cluster whose recipients no record holds as left out, never drafting it", async () => {
