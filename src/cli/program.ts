@@ -4,6 +4,7 @@ import { isFormletterError } from "../errors.js";
 import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
 import { registerCostCommand } from "./cost.js";
+import { registerMineCommand } from "./mine.js";
 import type { CliIo } from "./output.js";
 import { CliError, terminalSafe } from "./output.js";
 import { registerQueueCommands } from "./queue.js";
@@ -31,6 +32,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   registerCheckCommand(program, io);
   registerServeCommand(program, io);
   registerTokenCommand(program, io);
+  registerMineCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

@@ -19,6 +19,13 @@ export interface CandidateTemplate {
   readonly residue: number;
   /** Members whose recipient is in their ticket's records. */
   readonly recipientsResolved: number;
+  /**
+   * Where most of those recipients were found, as `collection.field` (`seller.email`) with the channel
+   * that address is for; undefined when no member's recipient was found.
+   */
+  readonly recipient: { readonly source: string; readonly channel: "email" | "sms" } | undefined;
+  /** A few members' skeletons as read: record values masked, every other word as written. */
+  readonly examples: readonly string[];
   /** Big enough and with little enough residue to be written as a template. */
   readonly templatable: boolean;
 }
@@ -69,6 +76,8 @@ export function candidateOf(
     choiceWords: choiceWords.slice(0, maxChoiceWords),
     residue,
     recipientsResolved: cluster.resolved,
+    recipient: mostFrequentRecipient(cluster.recipients),
+    examples: [...cluster.examples],
     templatable: size >= minSize && residue <= maxResidue,
   };
 }
@@ -90,4 +99,18 @@ function display(examples: readonly string[], fixed: ReadonlySet<string>): strin
     }
   }
   return best;
+}
+
+/** The most frequent recipient source; keys are `email:collection.field` or `sms:collection.field`. */
+function mostFrequentRecipient(
+  recipients: ReadonlyMap<string, number>,
+): { source: string; channel: "email" | "sms" } | undefined {
+  let best: [string, number] | undefined;
+  for (const entry of recipients) {
+    if (best === undefined || entry[1] > best[1] || (entry[1] === best[1] && entry[0] < best[0]))
+      best = entry;
+  }
+  if (best === undefined) return undefined;
+  const [channel, source] = best[0].split(":", 2) as ["email" | "sms", string];
+  return { source, channel };
 }

@@ -16,6 +16,8 @@ export interface ClusterState {
   size: number;
   /** Members whose recipient was found in their ticket's records. */
   resolved: number;
+  /** Where those recipients came from (`seller.email`), with how many members each. */
+  readonly recipients: Map<string, number>;
   /** Signatures of members unlike the others: a message like any of them joins. */
   readonly signatures: Uint32Array[];
   /** In how many members each word or placeholder appears. */
@@ -57,7 +59,8 @@ export class Clusters {
     this.vocabulary = options.vocabulary ?? 2000;
   }
 
-  add(skeleton: string, resolved: boolean): ClusterState {
+  /** Adds a skeleton; `recipient` is where its recipient was found in the records, if anywhere. */
+  add(skeleton: string, recipient: string | undefined): ClusterState {
     const sequence = tokensOf(skeleton);
     const words = new Set(sequence);
     // Word pairs too: the same words in another order or sense are a different template.
@@ -76,7 +79,15 @@ export class Clusters {
       }
     }
     if (best === undefined) {
-      best = { id: this.all.length, size: 0, resolved: 0, signatures: [of], words: new Map(), examples: [] };
+      best = {
+        id: this.all.length,
+        size: 0,
+        resolved: 0,
+        recipients: new Map(),
+        signatures: [of],
+        words: new Map(),
+        examples: [],
+      };
       this.all.push(best);
       this.index.add(of, best);
     } else if (bestSimilarity < variantSimilarity && best.signatures.length < maxVariants) {
@@ -85,7 +96,11 @@ export class Clusters {
       this.index.add(of, best);
     }
     best.size += 1;
-    if (resolved) best.resolved += 1;
+    if (recipient !== undefined) {
+      best.resolved += 1;
+      // Sources are collection.field names of the records definition: a bounded set.
+      best.recipients.set(recipient, (best.recipients.get(recipient) ?? 0) + 1);
+    }
     for (const word of words) {
       const count = best.words.get(word);
       if (count !== undefined) best.words.set(word, count + 1);

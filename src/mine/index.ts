@@ -4,10 +4,19 @@
  */
 export type { CandidateOptions, CandidateTemplate } from "./candidate.js";
 export type { ClusterOptions } from "./clusters.js";
+export type {
+  CatalogDraft,
+  DraftChoiceSlot,
+  DraftFormat,
+  DraftOptions,
+  DraftRefSlot,
+  DraftTemplate,
+} from "./draft.js";
+export { draftTemplates } from "./draft.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
 export type { MaskedMessage, ValueIndex, ValueIndexOptions } from "./mask.js";
 export { maskMessage, valueIndex } from "./mask.js";
-export type { CoveragePoint, MineOptions, MiningReport } from "./mine-history.js";
+export type { CoveragePoint, LineProblem, MineOptions, MiningReport } from "./mine-history.js";
 export { mineHistory } from "./mine-history.js";
 export { recipientSource } from "./recipient.js";

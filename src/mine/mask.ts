@@ -131,11 +131,19 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   let skeleton = "";
   let from = 0;
   for (const hit of hits) {
-    skeleton += text.slice(origin[from] ?? text.length, origin[hit.start]) + hit.placeholder;
+    skeleton += unbraced(text.slice(origin[from] ?? text.length, origin[hit.start])) + hit.placeholder;
     from = hit.end;
   }
-  skeleton += text.slice(origin[from] ?? text.length);
+  skeleton += unbraced(text.slice(origin[from] ?? text.length));
   return { skeleton: skeleton.replace(/\s+/g, " ").trim(), slots: hits.map((hit) => hit.placeholder) };
+}
+
+/**
+ * The history's own text with every brace pair split ("{{to}}" → "{ {to} }"): only a masked value is
+ * ever a placeholder, so a message cannot name a slot by writing one.
+ */
+function unbraced(text: string): string {
+  return text.replace(/\{(?=\{)/g, "{ ").replace(/\}(?=\})/g, "} ");
 }
 
 /** The text lower-cased with white-space runs made one space, and each unit's index in the original. */

@@ -18,6 +18,11 @@ export interface MineOptions extends ClusterOptions, CandidateOptions {
   readonly onMessage?: (line: number, cluster: number) => void;
 }
 
+/** A line the reader could not hand over as text (not UTF-8, too long): counted as malformed. */
+export interface LineProblem {
+  readonly problem: string;
+}
+
 /** One point of the coverage curve: a catalog of the `k` biggest templatable clusters. */
 export interface CoveragePoint {
   readonly k: number;
@@ -74,7 +79,8 @@ function boilerplateOf(
 }
 
 /**
- * Mines a history of free-text messages (JSON lines, see {@link parseSentMessage}) for the templates
+ * Mines a history of free-text messages (JSON lines, see {@link parseSentMessage}; a reader may hand a
+ * line it could not read as a {@link LineProblem}) for the templates
  * that would replace them: masks each ticket's record values into placeholders, clusters the skeletons,
  * and predicts the escalation rate of a catalog of the k biggest clusters. Streams: memory grows with
  * clusters, not lines.
@@ -85,7 +91,7 @@ function boilerplateOf(
  */
 export async function mineHistory<S extends CollectionSchemas>(
   definition: RecordsDefinition<S>,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: AsyncIterable<string | LineProblem> | Iterable<string | LineProblem>,
   options: MineOptions = {},
 ): Promise<MiningReport> {
   const records = definition as unknown as RecordsDefinition;
@@ -101,6 +107,11 @@ export async function mineHistory<S extends CollectionSchemas>(
   let last = Number.NEGATIVE_INFINITY;
   for await (const text of lines) {
     lineNumber += 1;
+    if (typeof text !== "string") {
+      malformed += 1;
+      if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: text.problem });
+      continue;
+    }
     if (text.trim() === "") continue;
     const line = parseSentMessage(text);
     if ("problem" in line) {
@@ -119,7 +130,8 @@ export async function mineHistory<S extends CollectionSchemas>(
     const source = recipientSource(records, line.records, line.to);
     if (source === undefined) newRecipients += 1;
     else sources.set(source, (sources.get(source) ?? 0) + 1);
-    const cluster = clusters.add(skeleton, source !== undefined);
+    const channel = line.to.includes("@") ? "email" : "sms";
+    const cluster = clusters.add(skeleton, source === undefined ? undefined : `${channel}:${source}`);
     options.onMessage?.(lineNumber, cluster.id);
   }
 

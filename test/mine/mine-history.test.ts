@@ -202,6 +202,23 @@ describe("masking", () => {
     expect(report.candidates[0]?.skeleton).toContain("your parcel is on its way");
   });
 
+  it("never reads the history's own braces as a placeholder: only masked values are slots", async () => {
+    expect(maskMessage("see {{to}} and {{{order.number}}} for 4471-2290", index).skeleton).toBe(
+      "see { {to} } and { { {order.number} } } for {{order.number}}",
+    );
+    const lines = Array.from({ length: 4 }, (_, n) =>
+      JSON.stringify({
+        ticketId: `T-${n}`,
+        records: {
+          people: [{ id: `p${n}`, name: "Zoë Ünal", phone: "+49 151 2345678", email: `p${n}@mail.example` }],
+        },
+        message: { to: `p${n}@mail.example`, text: "Dear {{people.name}}, {{to}} {{order.number}} Zoë Ünal" },
+      }),
+    );
+    const report = await mineHistory(records, lines);
+    expect(report.candidates[0]?.slots).toEqual(["{{people.name}}"]);
+  });
+
   it("names placeholders only after declared fields, whatever keys a history's records hold", () => {
     const sneaky = valueIndex(records, {
       orders: [{ id: "o9", "}}{{#x": "sneaky value", number: "7777-1111" }],

@@ -1,0 +1,97 @@
+import { percent } from "../metrics/summary.js";
+import type { CandidateTemplate } from "../mine/candidate.js";
+import type { CoveragePoint, MiningReport } from "../mine/mine-history.js";
+import { printableLine } from "../terminal.js";
+import { table } from "./output.js";
+
+/** Most clusters listed in the text output; the rest are counted. */
+const listedClusters = 20;
+
+const interval = (row: { low: number; high: number }) => `${percent(row.low)}–${percent(row.high)}`;
+const count = (value: number) => value.toLocaleString("en-US");
+
+/**
+ * Human decisions a day as a band, rounded outwards as the escalation report's projection is: one
+ * decimal under ten, whole numbers above.
+ */
+export function perDayBand(band: { low: number; high: number } | undefined): string {
+  if (band === undefined) return "-";
+  const small = band.high < 10;
+  const down = (value: number) => (small ? Math.floor(value * 10) / 10 : Math.floor(value));
+  const up = (value: number) => (small ? Math.ceil(value * 10) / 10 : Math.ceil(value));
+  const show = (value: number) => (small ? value.toFixed(1) : value.toLocaleString("en-US"));
+  return `${show(down(band.low))}–${show(up(band.high))}`;
+}
+
+/** The coverage curve's rows, shared by the text and HTML reports. */
+export function coverageRows(coverage: readonly CoveragePoint[]): string[][] {
+  return coverage.map((point) => [
+    String(point.k),
+    percent(point.coverage),
+    percent(point.escalationRate),
+    interval(point.interval),
+    perDayBand(point.humanPerDay),
+  ]);
+}
+
+export const coverageHeaders = ["k", "coverage", "escalation", "95% CI", "human decisions a day"];
+
+/**
+ * The mining report as text: what was read, the new-recipient rate, the coverage curve, then each
+ * cluster with its skeleton, slots, choice candidates and residue. Every value from the history is
+ * written through `printableLine`, so none can start a line of its own.
+ */
+export function formatMining(report: MiningReport, title: string): string {
+  const lines: string[] = [title, ""];
+  lines.push(`messages read: ${count(report.messages)} · malformed lines: ${count(report.malformed)}`);
+  for (const problem of report.problems.slice(0, 5)) {
+    lines.push(`  line ${problem.line}: ${printableLine(problem.problem)}`);
+  }
+  if (report.malformed > 5) lines.push(`  and ${count(report.malformed - 5)} more`);
+  const fresh = report.newRecipients;
+  lines.push(
+    `new recipients (no record of the ticket holds the address): ${count(fresh.count)} of ${count(report.messages)} = ${percent(fresh.rate)} (95% CI ${interval(fresh.interval)})`,
+  );
+  if (report.recipientSources.length > 0) {
+    lines.push(
+      `recipients found in: ${report.recipientSources.map((row) => `${printableLine(row.source)} ${count(row.count)}`).join(", ")}`,
+    );
+  }
+  lines.push(
+    report.messagesPerDay === undefined
+      ? "messages a day: unknown (no message has a time)"
+      : `messages a day: ${report.messagesPerDay.toFixed(1)}`,
+  );
+  lines.push("", "Coverage curve: a catalog of the k biggest templatable clusters");
+  if (report.coverage.length === 0) lines.push("  no cluster is big and regular enough to be a template");
+  else lines.push(table(coverageHeaders, coverageRows(report.coverage)).trimEnd());
+  const templatable = report.candidates.filter((candidate) => candidate.templatable).length;
+  lines.push(
+    "",
+    `Clusters: ${count(report.candidates.length)}, of which ${count(templatable)} templatable (biggest first)`,
+  );
+  for (const candidate of report.candidates.slice(0, listedClusters)) lines.push(...clusterLines(candidate));
+  if (report.candidates.length > listedClusters) {
+    lines.push("", `and ${count(report.candidates.length - listedClusters)} smaller clusters (see --json)`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+function clusterLines(candidate: CandidateTemplate): string[] {
+  const lines = [
+    "",
+    `#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : "not templatable"} · residue ${percent(candidate.residue)} · recipients in records ${count(candidate.recipientsResolved)}${candidate.recipient === undefined ? "" : ` (${printableLine(candidate.recipient.source)})`}`,
+    `  skeleton: ${printableLine(clip(candidate.skeleton || candidate.examples[0] || "", 240))}`,
+  ];
+  if (candidate.slots.length > 0) lines.push(`  slots: ${candidate.slots.map(printableLine).join(", ")}`);
+  if (candidate.choiceWords.length > 0) {
+    lines.push(
+      `  choice candidates: ${candidate.choiceWords.map((choice) => `${printableLine(choice.word)} (${choice.count})`).join(", ")}`,
+    );
+  }
+  return lines;
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

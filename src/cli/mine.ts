@@ -1,0 +1,115 @@
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import type { Command } from "commander";
+import { draftTemplates } from "../mine/draft.js";
+import { type MiningReport, mineHistory } from "../mine/mine-history.js";
+import { emitCatalog } from "./mine-emit.js";
+import { renderMiningHtml } from "./mine-html.js";
+import { historyLines } from "./mine-lines.js";
+import { loadRecords } from "./mine-records.js";
+import { formatMining } from "./mine-text.js";
+import type { CliIo } from "./output.js";
+import { CliError } from "./output.js";
+import { progressBar } from "./progress.js";
+
+/**
+ * `formletter mine --records MODULE HISTORY.jsonl [--json] [--html FILE] [--emit FILE] [--top K]`: mines a
+ * history of free-text messages for the templates that would replace them.
+ */
+export function registerMineCommand(program: Command, io: CliIo): void {
+  program
+    .command("mine <history>")
+    .description(
+      "mine a history of free-text messages (JSON Lines of { ticketId, records, message: { to, subject?, text }, at? }): clusters as candidate templates, the coverage curve and the predicted escalation rate of a catalog of the k biggest",
+    )
+    .requiredOption("--records <module>", "the module exporting the defineRecords(...) definition")
+    .option("--json", "machine-readable output")
+    .option("--html <file>", "also write the report as a self-contained HTML page")
+    .option("--emit <file>", "write a starting catalog in code (TypeScript) from the biggest clusters")
+    .option("--top <k>", "most templates on the coverage curve and in --emit", "10")
+    .option("--time-zone <zone>", "the zone dates were written in", "UTC")
+    .action(async (history: string, options) => {
+      const top = Number(options.top);
+      if (!Number.isInteger(top) || top < 1 || top > 200)
+        throw new CliError("--top: give a whole number from 1 to 200");
+      if (!existsSync(history) || !statSync(history).isFile())
+        throw new CliError(`no history file at ${history}`);
+      if (!isTimeZone(options.timeZone))
+        throw new CliError(`--time-zone ${options.timeZone}: give an IANA zone such as UTC or Europe/Berlin`);
+      const loaded = await loadRecords(options.records);
+      const bar = progressBar(io, "mine");
+      let report: MiningReport;
+      try {
+        report = await mineHistory(
+          loaded.records,
+          historyLines(history, bar === undefined ? {} : { onProgress: (progress) => bar.update(progress) }),
+          {
+            maxTemplates: top,
+            timeZone: options.timeZone,
+          },
+        );
+      } finally {
+        bar?.stop();
+      }
+      const subtitle = `${basename(history)} with records from ${basename(loaded.file)} (export ${loaded.exportName})`;
+      if (options.emit !== undefined) {
+        const draft = draftTemplates(loaded.records, report, { top });
+        if (draft.templates.length === 0) {
+          throw new CliError(
+            `--emit: no cluster could become a template (${report.coverage.length} templatable); nothing written`,
+          );
+        }
+        const file = resolve(options.emit);
+        writeOut(options.emit, emitCatalog(draft, loaded, file, { history: basename(history) }));
+        io.stderr(`catalog of ${draft.templates.length} template(s) written to ${options.emit}\n`);
+      }
+      if (options.html !== undefined) {
+        writeOut(
+          options.html,
+          renderMiningHtml(report, { title: "Mining report", subtitle, generatedAt: new Date() }),
+        );
+        io.stderr(`HTML report written to ${options.html}\n`);
+      }
+      io.stdout(
+        options.json === true
+          ? `${JSON.stringify(miningJson(report), null, 2)}\n`
+          : formatMining(report, `Mining report: ${subtitle}`),
+      );
+    });
+}
+
+/**
+ * The report as `--json` prints it: the `MiningReport` with every absent figure as `null` (not left out),
+ * so the shape is the same whether or not the history has times.
+ */
+export function miningJson(report: MiningReport) {
+  return {
+    ...report,
+    messagesPerDay: report.messagesPerDay ?? null,
+    coverage: report.coverage.map((point) => ({ ...point, humanPerDay: point.humanPerDay ?? null })),
+    candidates: report.candidates.map((candidate) => ({
+      ...candidate,
+      recipient: candidate.recipient ?? null,
+    })),
+  };
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Writes an output file; a path that cannot be written is a one-line error. */
+function writeOut(path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new CliError(
+      `cannot write ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    );
+  }
+}

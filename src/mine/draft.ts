@@ -1,0 +1,478 @@
+import { smsSize } from "../channels.js";
+import { isFormletterError } from "../errors.js";
+import { format } from "../format.js";
+import { checkNotUntrusted, checkReadable } from "../label-checks.js";
+import type { CollectionSchemas, RecordsDefinition } from "../records.js";
+import type { ShownField, Slot } from "../slots.js";
+import { defineTemplate, type TemplateConfig } from "../template.js";
+import type { CandidateTemplate } from "./candidate.js";
+import { singular } from "./mask.js";
+import type { MiningReport } from "./mine-history.js";
+
+/** A ref slot of a drafted template: one record of `collection`, showing fields by alias. */
+export interface DraftRefSlot {
+  readonly kind: "ref";
+  readonly name: string;
+  readonly collection: string;
+  /** Alias in the template (`{{order.number}}`) → field of the collection, and its format if not text. */
+  readonly show: Readonly<Record<string, { readonly field: string; readonly as: DraftFormat | undefined }>>;
+}
+
+/** The format of a shown number: money when its record has a readable `currency` field. */
+export type DraftFormat =
+  | { readonly kind: "number" }
+  | { readonly kind: "money"; readonly currencyField: string };
+
+/** A choice slot of a drafted template: the words that varied between the cluster's messages. */
+export interface DraftChoiceSlot {
+  readonly kind: "choice";
+  readonly name: string;
+  /** Key → label; keys follow the choice-key rules, labels are the words as the history wrote them. */
+  readonly choices: Readonly<Record<string, string>>;
+}
+
+/** A template drafted from one cluster: every part checked by `defineTemplate` against the records. */
+export interface DraftTemplate {
+  readonly id: string;
+  /** The cluster it was drafted from (`CandidateTemplate.id`) and its size. */
+  readonly cluster: number;
+  readonly size: number;
+  readonly description: string;
+  readonly audience: string;
+  readonly channel: "email" | "sms";
+  /** The recipient: a field of a collection, and the format its address needs when not a z.email() field. */
+  readonly to: {
+    readonly collection: string;
+    readonly field: string;
+    readonly as: "email" | "phone" | undefined;
+  };
+  readonly subject: string | undefined;
+  readonly body: string;
+  readonly slots: readonly (DraftRefSlot | DraftChoiceSlot)[];
+  readonly limits: { readonly perTicket: number; readonly perDay: number };
+  /** SMS only, when the fixed text needs more than the default 3 segments. */
+  readonly maxSegments: number | undefined;
+}
+
+/** What {@link draftTemplates} made of a report's candidates. */
+export interface CatalogDraft {
+  readonly templates: readonly DraftTemplate[];
+  /** Candidates that could not become a template, with why (names from the records definition only). */
+  readonly leftOut: readonly { readonly cluster: number; readonly reason: string }[];
+}
+
+/** Options of {@link draftTemplates}. */
+export interface DraftOptions {
+  /** Most templates drafted: the biggest templatable clusters. @default 10 */
+  readonly top?: number;
+}
+
+const slotName = /^[a-z][a-z0-9_]{0,39}$/;
+const safePunctuation = new Set([..." .,;:!?'()-/&%+"]);
+const placeholder = /^\{\{([a-z_][\w.]*)\}\}/i;
+const word = /^[\p{L}\p{N}]+/u;
+
+/**
+ * Drafts a starting catalog from a mining report: one template per templatable cluster (biggest first),
+ * its fixed text the words most of the cluster's messages share, its slots the placeholders found (refs to
+ * the declared `collection.field`) and the words that varied (a `slot.choice`). Text from the history is
+ * untrusted: only letters, digits, spaces and plain punctuation are kept, never braces, quotes or markup,
+ * and a placeholder becomes a slot only when it names a declared field. Each draft is checked with
+ * `defineTemplate` against the records; a slot the checks refuse (a field the audience may not read) is
+ * left out, and a template that still fails is listed in `leftOut`.
+ */
+export function draftTemplates<S extends CollectionSchemas>(
+  definition: RecordsDefinition<S>,
+  report: MiningReport,
+  options: DraftOptions = {},
+): CatalogDraft {
+  const records = definition as unknown as RecordsDefinition;
+  const templates: DraftTemplate[] = [];
+  const leftOut: { cluster: number; reason: string }[] = [];
+  const ids = new Set<string>();
+  const candidates = report.candidates.filter((candidate) => candidate.templatable);
+  for (const candidate of candidates.slice(0, options.top ?? 10)) {
+    const drafted = draftOne(records, candidate, report, ids);
+    if ("reason" in drafted) leftOut.push({ cluster: candidate.id, reason: drafted.reason });
+    else {
+      ids.add(drafted.id);
+      templates.push(drafted);
+    }
+  }
+  return { templates, leftOut };
+}
+
+/** The collection whose placeholders are written with `prefix` (`order` → `orders`). */
+function collectionOf(records: RecordsDefinition, prefix: string): string | undefined {
+  return records.names.find((name) => singular(name) === prefix);
+}
+
+function fieldsOf(records: RecordsDefinition, collection: string): Record<string, unknown> {
+  return (records.collections[collection]?.shape ?? {}) as Record<string, unknown>;
+}
+
+type Piece =
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "tag"; readonly slot: string; readonly alias: string }
+  | { readonly type: "gap" };
+
+function draftOne(
+  records: RecordsDefinition,
+  candidate: CandidateTemplate,
+  report: MiningReport,
+  taken: ReadonlySet<string>,
+): DraftTemplate | { reason: string } {
+  const recipient = candidate.recipient;
+  if (recipient === undefined) return { reason: "no recipient of its messages is in the records" };
+  const [prefix = "", field = ""] = recipient.source.split(".");
+  const toCollection = collectionOf(records, prefix);
+  if (toCollection === undefined || !Object.hasOwn(fieldsOf(records, toCollection), field)) {
+    return { reason: `recipient field ${recipient.source} is not declared` };
+  }
+  const audience = sanitizeName(singular(toCollection), "recipient");
+  // A field the audience may not read (by its labels) is left out of the text, as a value is.
+  const readable = (collection: string, shown: string): boolean => {
+    try {
+      checkReadable("draft", "slot", records, audience, collection, shown, "shows");
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  try {
+    checkNotUntrusted("draft", "to", records, toCollection, field, "sends to");
+  } catch {
+    return { reason: `recipient field ${recipient.source} is written by an outsider` };
+  }
+
+  type Shown = { field: string; as: DraftFormat | undefined };
+  const refs = new Map<string, { collection: string; show: Record<string, Shown> }>();
+  const slotOf = (collection: string): string => {
+    for (const [name, ref] of refs) if (ref.collection === collection) return name;
+    let name = sanitizeName(singular(collection), "record");
+    if (name === "to" || name === "choice") name = `${name}_record`;
+    while (refs.has(name)) name = `${name}_2`;
+    refs.set(name, { collection, show: {} });
+    return name;
+  };
+  const pieces = piecesOf(candidate.skeleton, (path) => {
+    const [tagPrefix = "", tagField = "", ...deeper] = path.split(".");
+    const collection = collectionOf(records, tagPrefix);
+    // Nested values have no field to show: they stay out of the text.
+    if (
+      collection === undefined ||
+      deeper.length > 0 ||
+      !Object.hasOwn(fieldsOf(records, collection), tagField) ||
+      !readable(collection, tagField)
+    )
+      return undefined;
+    const name = slotOf(collection);
+    const ref = refs.get(name) as { show: Record<string, Shown> };
+    const fields = fieldsOf(records, collection);
+    ref.show[tagField] = {
+      field: tagField,
+      as: !isNumberField(fields[tagField])
+        ? undefined
+        : isStringField(fields.currency) && readable(collection, "currency")
+          ? { kind: "money", currencyField: "currency" }
+          : { kind: "number" },
+    };
+    return { slot: name, alias: tagField };
+  });
+  const choices = choicesOf(candidate);
+  const choiceName = choices === undefined ? undefined : "choice";
+  let dropped = new Set<string>();
+  for (let attempt = 0; attempt <= refs.size + 1; attempt++) {
+    const body = bodyOf(pieces, dropped, choiceName);
+    const literal = body
+      .replace(/\{\{[^}]*\}\}/g, " ")
+      .replace(/\s+/g, " ")
+      .trim();
+    const topic = topicWords(body);
+    const id = uniqueId(idOf(topic), taken);
+    const channel = recipient.channel;
+    const size = channel === "sms" ? smsSize(literal).segments : 0;
+    const perDay =
+      report.messagesPerDay === undefined || report.messages === 0
+        ? 100
+        : Math.max(10, Math.ceil((2 * report.messagesPerDay * candidate.size) / report.messages));
+    const slots: (DraftRefSlot | DraftChoiceSlot)[] = [];
+    for (const [name, ref] of refs) {
+      if (!dropped.has(name) && Object.keys(ref.show).length > 0)
+        slots.push({ kind: "ref", name, collection: ref.collection, show: { ...ref.show } });
+    }
+    if (
+      choices !== undefined &&
+      choiceName !== undefined &&
+      !dropped.has(choiceName) &&
+      body.includes(`{{${choiceName}}}`)
+    )
+      slots.push({ kind: "choice", name: choiceName, choices });
+    const recipientField = fieldsOf(records, toCollection)[field];
+    const draft: DraftTemplate = {
+      id,
+      cluster: candidate.id,
+      size: candidate.size,
+      description: `Mined from ${candidate.size} past messages: ${firstSentence(body).join(" ")}`.slice(
+        0,
+        300,
+      ),
+      audience,
+      channel,
+      to: {
+        collection: toCollection,
+        field,
+        as: channel === "sms" ? "phone" : isEmailField(recipientField) ? undefined : "email",
+      },
+      subject: channel === "email" ? subjectOf(firstSentence(body)) : undefined,
+      body,
+      slots,
+      limits: { perTicket: 1, perDay },
+      maxSegments: size > 3 ? Math.min(10, size + 1) : undefined,
+    };
+    try {
+      defineTemplate(records, configOf(records, draft));
+      return draft;
+    } catch (error) {
+      if (!isFormletterError(error)) throw error;
+      const slot = (error as { slot?: unknown }).slot;
+      if (
+        typeof slot === "string" &&
+        slot !== "to" &&
+        !dropped.has(slot) &&
+        (refs.has(slot) || slot === choiceName)
+      ) {
+        dropped = new Set([...dropped, slot]);
+        continue;
+      }
+      return { reason: error.message.replace(/[^\w .,:;'"()=/{}-]/g, " ").slice(0, 300) };
+    }
+  }
+  return { reason: "no slot set passed the definition checks" };
+}
+
+/** The skeleton read as text, tags and gaps ("…"); any other character is dropped. */
+function piecesOf(
+  skeleton: string,
+  tag: (path: string) => { slot: string; alias: string } | undefined,
+): Piece[] {
+  const pieces: Piece[] = [];
+  let text = "";
+  const flush = () => {
+    if (text !== "") pieces.push({ type: "text", text });
+    text = "";
+  };
+  for (let at = 0; at < skeleton.length; ) {
+    const rest = skeleton.slice(at, at + 200);
+    const placeholderMatch = placeholder.exec(rest);
+    if (placeholderMatch !== null) {
+      const found = tag(placeholderMatch[1] as string);
+      flush();
+      pieces.push(found === undefined ? { type: "gap" } : { type: "tag", ...found });
+      at += placeholderMatch[0].length;
+      continue;
+    }
+    const wordMatch = word.exec(rest);
+    if (wordMatch !== null) {
+      text += wordMatch[0];
+      at += wordMatch[0].length;
+      continue;
+    }
+    const char = String.fromCodePoint(skeleton.codePointAt(at) as number);
+    at += char.length;
+    if (char === "…") {
+      flush();
+      pieces.push({ type: "gap" });
+    } else if (safePunctuation.has(char)) text += char;
+    else if (/\s/u.test(char)) text += " ";
+  }
+  flush();
+  return pieces;
+}
+
+/** The mustache body: gaps inside the text become the choice slot (the first) or nothing. */
+function bodyOf(pieces: readonly Piece[], dropped: ReadonlySet<string>, choice: string | undefined): string {
+  const firstSolid = pieces.findIndex((piece) => piece.type !== "gap");
+  let lastSolid = -1;
+  for (let i = pieces.length - 1; i >= 0; i--) {
+    if (pieces[i]?.type !== "gap") {
+      lastSolid = i;
+      break;
+    }
+  }
+  let body = "";
+  let choiceUsed = choice === undefined || dropped.has(choice);
+  for (const [index, piece] of pieces.entries()) {
+    if (piece.type === "text") body += piece.text;
+    else if (piece.type === "tag") {
+      if (!dropped.has(piece.slot)) body += `{{${piece.slot}.${piece.alias}}}`;
+    } else if (!choiceUsed && index > firstSolid && index < lastSolid) {
+      body += ` {{${choice}}} `;
+      choiceUsed = true;
+    }
+  }
+  return body
+    .replace(/\s+/g, " ")
+    .replace(/ ([.,;:!?])/g, "$1")
+    .replace(/^[\s.,;:!?]+/, "")
+    .trim();
+}
+
+/** The recurring words that varied, as a closed list of keys and labels; undefined without two. */
+function choicesOf(candidate: CandidateTemplate): Record<string, string> | undefined {
+  const choices: Record<string, string> = {};
+  for (const { word: text } of candidate.choiceWords) {
+    // A word with a digit is data (a room, an amount, a short value too short to be masked), not a
+    // phrase someone chose: it is never written into code.
+    if (!/^\p{L}+$/u.test(text)) continue;
+    let key = asciiOf(text).slice(0, 60) || `option_${Object.keys(choices).length + 1}`;
+    if (!/^[a-z0-9]/.test(key)) key = `k${key}`;
+    while (Object.hasOwn(choices, key)) key = `${key}_2`;
+    choices[key] = text;
+  }
+  return Object.keys(choices).length >= 2 ? choices : undefined;
+}
+
+/** Lower-case ASCII letters, digits and "_" from any text: accents dropped, the rest "_". */
+function asciiOf(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "_")
+    .replace(/^_+|_+$/g, "");
+}
+
+function sanitizeName(text: string, fallback: string): string {
+  const name = asciiOf(text).slice(0, 40).replace(/_+$/, "");
+  return slotName.test(name) ? name : fallback;
+}
+
+/**
+ * The words a template is named and titled by: the text after a salutation ("Hi {{seller.shopName}},"),
+ * so a greeting does not name every template.
+ */
+/** The words of the first sentence after the salutation: what a subject or description can say. */
+function firstSentence(body: string): string[] {
+  const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:]/.exec(body);
+  const rest = salutation === null ? body : body.slice(salutation[0].length);
+  const sentence = /^[^.!?]*/.exec(rest.replace(/\{\{[^}]*\}\}/g, " "))?.[0] ?? "";
+  const words = sentence.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > 0 ? words : topicWords(body);
+}
+
+function topicWords(body: string): string[] {
+  const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:]/.exec(body);
+  const rest = salutation === null ? body : body.slice(salutation[0].length);
+  const words = rest.replace(/\{\{[^}]*\}\}/g, " ").match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.length > 0 ? words : (body.replace(/\{\{[^}]*\}\}/g, " ").match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+const minorWords = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "for",
+  "and",
+  "or",
+  "on",
+  "in",
+  "is",
+  "are",
+  "be",
+  "we",
+  "you",
+  "your",
+  "our",
+  "us",
+  "it",
+  "this",
+  "that",
+  "with",
+]);
+
+function idOf(words: readonly string[]): string {
+  const named = words.filter((word) => !minorWords.has(word.toLowerCase()));
+  const id = asciiOf((named.length > 0 ? named : words).slice(0, 4).join(" "))
+    .slice(0, 56)
+    .replace(/_+$/, "");
+  return /^[a-z]/.test(id) ? id : `template_${id}`.replace(/_+$/, "");
+}
+
+function uniqueId(id: string, taken: ReadonlySet<string>): string {
+  if (!taken.has(id)) return id;
+  for (let n = 2; ; n++) if (!taken.has(`${id}_${n}`)) return `${id}_${n}`;
+}
+
+/** The subject: the text's first words, within one line of 60 characters. */
+function subjectOf(words: readonly string[]): string {
+  let subject = "";
+  for (const next of words) {
+    if (`${subject} ${next}`.trim().length > 60) break;
+    subject = `${subject} ${next}`.trim();
+  }
+  return subject === "" ? "Message" : subject.charAt(0).toUpperCase() + subject.slice(1);
+}
+
+/** The zod type under optional, nullable and default wrappers. */
+function typeOf(schema: unknown): string | undefined {
+  let current = schema as { _zod?: { def?: { type?: string; innerType?: unknown } } } | undefined;
+  for (let depth = 0; depth < 8 && current !== undefined; depth++) {
+    const def = current._zod?.def;
+    if (def?.innerType === undefined) return def?.type;
+    current = def.innerType as typeof current;
+  }
+  return undefined;
+}
+
+const isNumberField = (schema: unknown) => typeOf(schema) === "number";
+const isStringField = (schema: unknown) => typeOf(schema) === "string";
+
+function isEmailField(schema: unknown): boolean {
+  let current = schema as { format?: unknown; _zod?: { def?: { innerType?: unknown } } } | undefined;
+  for (let depth = 0; depth < 8 && current !== undefined; depth++) {
+    if (current.format === "email") return true;
+    current = current._zod?.def?.innerType as typeof current;
+  }
+  return false;
+}
+
+function shownOf(slot: DraftRefSlot): Record<string, string | ShownField<Record<string, unknown>>> {
+  const show: Record<string, string | ShownField<Record<string, unknown>>> = {};
+  for (const [alias, { field, as }] of Object.entries(slot.show)) {
+    show[alias] =
+      as === undefined
+        ? field
+        : {
+            field,
+            as: as.kind === "money" ? format.money({ currencyField: as.currencyField }) : format.number(),
+          };
+  }
+  return show;
+}
+
+/** The draft as `defineTemplate` takes it: built with the records' own slot builder, as the emitted code does. */
+export function configOf(records: RecordsDefinition, draft: DraftTemplate): TemplateConfig {
+  const slots: Record<string, Slot> = {};
+  for (const slot of draft.slots) {
+    slots[slot.name] =
+      slot.kind === "ref"
+        ? records.slot.ref(slot.collection, { show: shownOf(slot) })
+        : records.slot.choice(slot.choices);
+  }
+  const as = draft.to.as === "email" ? format.email() : draft.to.as === "phone" ? format.phone() : undefined;
+  return {
+    id: draft.id,
+    description: draft.description,
+    audience: draft.audience,
+    channel: draft.channel,
+    to: records.slot.ref(draft.to.collection, { show: draft.to.field, ...(as === undefined ? {} : { as }) }),
+    ...(draft.subject === undefined ? {} : { subject: draft.subject }),
+    body: draft.body,
+    slots,
+    limits: draft.limits,
+    ...(draft.maxSegments === undefined ? {} : { maxSegments: draft.maxSegments }),
+  };
+}

@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "../../src/index.js";
+import { configOf } from "../../src/mine/draft.js";
+import { draftTemplates, mineHistory } from "../../src/mine/index.js";
+import type { RecordsDefinition } from "../../src/records.js";
+
+/** `count` history lines, each built from its number. */
+function history(count: number, line: (n: number) => Record<string, unknown>): string[] {
+  return Array.from({ length: count }, (_, n) => JSON.stringify({ ticketId: `T-${n}`, ...line(n) }));
+}
+
+async function drafted(records: RecordsDefinition, lines: readonly string[]) {
+  const report = await mineHistory(records, lines);
+  const draft = draftTemplates(records, report);
+  // Every drafted template is one defineTemplate accepts, and together they make a catalog.
+  const templates = draft.templates.map((template) => defineTemplate(records, configOf(records, template)));
+  if (templates.length > 0) createCatalog(records, templates);
+  return { report, draft };
+}
+
+describe("draftTemplates", () => {
+  it("leaves out a slot on a field the audience may not read, keeping the template", async () => {
+    const records = defineRecords({
+      sellers: z.object({ id: z.string(), shopName: z.string(), email: z.email() }),
+      orders: z.object({ id: z.string(), number: z.string(), margin: readableBy(["finance"], z.string()) }),
+    });
+    const lines = history(6, (n) => ({
+      records: {
+        sellers: [{ id: "s", shopName: `Shop ${n}x`, email: `s${n}@shop.example` }],
+        orders: [{ id: "o", number: `4471-${1000 + n}`, margin: `margin${n}q` }],
+      },
+      message: {
+        to: `s${n}@shop.example`,
+        text: `Hello Shop ${n}x, order 4471-${1000 + n} ships today with margin margin${n}q as agreed.`,
+      },
+    }));
+    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    const [template] = draft.templates;
+    expect(template?.body).toBe(
+      "Hello {{seller.shopName}}, order {{order.number}} ships today with margin as agreed.",
+    );
+    expect(template?.slots).toEqual([
+      {
+        kind: "ref",
+        name: "seller",
+        collection: "sellers",
+        show: { shopName: { field: "shopName", as: undefined } },
+      },
+      {
+        kind: "ref",
+        name: "order",
+        collection: "orders",
+        show: { number: { field: "number", as: undefined } },
+      },
+    ]);
+    expect(template?.audience).toBe("seller");
+  });
+
+  it("texts a phone recipient, keeps nested values out and names slots by the naming rules", async () => {
+    const records = defineRecords({
+      tos: z.object({ id: z.string(), name: z.string(), phone: z.string() }),
+      choices: z.object({ id: z.string(), code: z.string(), where: z.object({ city: z.string() }) }),
+    });
+    const lines = history(5, (n) => ({
+      records: {
+        tos: [{ id: "t", name: `Maria ${n}k`, phone: `+49 151 234567${n}` }],
+        choices: [{ id: "c", code: `CODE-${n}42`, where: { city: `Cityville${n}` } }],
+      },
+      message: {
+        to: `+49151234567${n}`,
+        text: `Hi Maria ${n}k, your code CODE-${n}42 is ready in Cityville${n}. Reply to confirm.`,
+      },
+    }));
+    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    const [template] = draft.templates;
+    expect(template?.channel).toBe("sms");
+    expect(template?.to).toEqual({ collection: "tos", field: "phone", as: "phone" });
+    expect(template?.slots.map((slot) => slot.name)).toEqual(["to_record", "choice_record"]);
+    expect(template?.body).toBe(
+      "Hi {{to_record.name}}, your code {{choice_record.code}} is ready in. Reply to confirm.",
+    );
+  });
+
+  it("makes the words that varied a choice slot with keys by the naming rules, leaving numbers out", async () => {
+    const records = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
+    const words = ["Zoë", "Zoe", "déjà", "12", "Ünal"];
+    const lines = history(20, (n) => ({
+      records: { people: [{ id: "p", email: `p${n}@mail.example` }] },
+      message: {
+        to: `p${n}@mail.example`,
+        text: `Your parcel arrived ${words[n % words.length]} and we are sorry about it.`,
+      },
+    }));
+    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    const choice = draft.templates[0]?.slots.find((slot) => slot.kind === "choice");
+    expect(choice).toEqual({
+      kind: "choice",
+      name: "choice",
+      choices: { deja: "déjà", unal: "ünal", zoe: "zoe", zoe_2: "zoë" },
+    });
+    expect(draft.templates[0]?.body).toBe("Your parcel arrived {{choice}} and we are sorry about it.");
+  });
+
+  it("never sends to an address an outsider wrote: such a cluster is left out", async () => {
+    const records = defineRecords({
+      people: z.object({ id: z.string(), email: untrusted("customer", z.email()) }),
+    });
+    const lines = history(5, (n) => ({
+      records: { people: [{ id: "p", email: `p${n}@mail.example` }] },
+      message: { to: `p${n}@mail.example`, text: "Your parcel arrived and we are sorry about it." },
+    }));
+    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    expect(draft.templates).toEqual([]);
+    expect(draft.leftOut).toEqual([
+      { cluster: 0, reason: "recipient field people.email is written by an outsider" },
+    ]);
+  });
+
+  it("lists a cluster whose recipients no record holds as left out, never drafting it", async () => {
+    const records = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
+    const lines = history(5, (n) => ({
+      records: { people: [{ id: "p", email: `p${n}@mail.example` }] },
+      message: { to: `stranger${n}@else.example`, text: "Your parcel arrived and we are sorry about it." },
+    }));
+    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    expect(draft.templates).toEqual([]);
+    expect(draft.leftOut).toEqual([{ cluster: 0, reason: "no recipient of its messages is in the records" }]);
+  });
+});
