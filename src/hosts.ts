@@ -14,6 +14,7 @@ import {
   classesAt,
   hostDot,
   hostDotCharacters,
+  isAscii,
   isLabelAt,
   letter,
   mark,
@@ -128,7 +129,7 @@ function beforeAddressHost(text: string, index: number, chain: ChainEnd): boolea
  */
 export function forEachHost(text: string, found: (start: number, end: number) => void): void {
   const chain: ChainEnd = { end: 0 };
-  const other = otherDots.test(text);
+  const other = !isAscii(text) && otherDots.test(text);
   let done = 0;
   for (let dot = nextDot(text, 0, other); dot !== -1; dot = nextDot(text, dot + 1, other)) {
     if (dot < done || dot === 0 || !isLabelAt(text, dot - 1) || !isLabelAt(text, dot + 1)) continue;
