@@ -1,19 +1,12 @@
-import { escapeHtml } from "../channels.js";
 import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
-import { printable } from "../terminal.js";
+import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
 
 /** What the page says about where the report came from. */
-export interface HtmlReportMeta {
-  readonly title: string;
-  /** One line under the title, e.g. "replay of history.jsonl with templates/seller.ts". */
-  readonly subtitle: string;
-  readonly generatedAt: Date;
-}
+export type HtmlReportMeta = HtmlPageMeta;
 
-// Escaped for HTML, and control characters written out: the page is also read with cat and less.
-const e = (text: string | number) => escapeHtml(printable(String(text)));
+const e = escapeForPage;
 const dayMs = 86_400_000;
 
 /**
@@ -28,21 +21,10 @@ export function renderHtmlReport(report: EscalationReport, meta: HtmlReportMeta)
     projection === undefined
       ? "no decision has a time"
       : `at ${e(Number(projection.ticketsPerDay.toPrecision(3)).toLocaleString("en-US"))} tickets a day (${projection.basis === "observed" ? `observed over ${projection.days} day${projection.days === 1 ? "" : "s"}` : "given"})`;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(meta.title)}</title>
-<style>${css}</style>
-</head>
-<body>
-<header>
-<h1>${e(meta.title)}</h1>
-<p class="subtitle">${e(meta.subtitle)} · generated ${e(meta.generatedAt.toISOString().replace("T", " ").slice(0, 16))} UTC</p>
-</header>
-<section class="cards">
+  return htmlPage(
+    meta,
+    css,
+    `<section class="cards">
 <div class="card" id="overall-rate"><div class="label">escalation rate</div><div class="value">${percent(overall.rate)}</div><div class="note">95% CI ${percent(overall.low)}–${percent(overall.high)}</div></div>
 <div class="card"><div class="label">decided</div><div class="value">${overall.decided.toLocaleString("en-US")}</div><div class="note">${overall.sent.toLocaleString("en-US")} sent · ${overall.escalated.toLocaleString("en-US")} escalated</div></div>
 <div class="card" id="projection"><div class="label">human decisions</div><div class="value">${e(band)}</div><div class="note">${volume}</div></div>
@@ -105,9 +87,8 @@ ${malformed(report)}
 ${report.duplicates > 0 || report.deliveryFailures > 0 ? `<p>Duplicates: ${report.duplicates} · failed deliveries: ${report.deliveryFailures}</p>` : ""}
 ${report.truncated.length > 0 ? `<p>Groups capped (further keys counted under "(other)"): ${e(report.truncated.join(", "))}</p>` : ""}
 </section>
-</body>
-</html>
-`;
+`,
+  );
 }
 
 function rateTable(id: string, heading: string, rows: readonly RateRow[]): string {

@@ -1,19 +1,13 @@
-import { escapeHtml } from "../channels.js";
 import { percent } from "../metrics/summary.js";
 import type { CandidateTemplate } from "../mine/candidate.js";
 import type { MiningReport } from "../mine/mine-history.js";
-import { printable } from "../terminal.js";
+import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
 import { coverageHeaders, coverageRows, perDayBand } from "./mine-text.js";
 
 /** What the page says about where the report came from. */
-export interface MiningHtmlMeta {
-  readonly title: string;
-  readonly subtitle: string;
-  readonly generatedAt: Date;
-}
+export type MiningHtmlMeta = HtmlPageMeta;
 
-// Escaped for HTML, and control characters written out: the page is also read with cat and less.
-const e = (text: string | number) => escapeHtml(printable(String(text)));
+const e = escapeForPage;
 const count = (value: number) => value.toLocaleString("en-US");
 
 /**
@@ -25,21 +19,10 @@ const count = (value: number) => value.toLocaleString("en-US");
 export function renderMiningHtml(report: MiningReport, meta: MiningHtmlMeta): string {
   const full = report.coverage.at(-1);
   const fresh = report.newRecipients;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(meta.title)}</title>
-<style>${css}</style>
-</head>
-<body>
-<header>
-<h1>${e(meta.title)}</h1>
-<p class="subtitle">${e(meta.subtitle)} · generated ${e(meta.generatedAt.toISOString().replace("T", " ").slice(0, 16))} UTC</p>
-</header>
-<section class="cards">
+  return htmlPage(
+    meta,
+    css,
+    `<section class="cards">
 <div class="card"><div class="label">messages read</div><div class="value">${count(report.messages)}</div><div class="note">${count(report.malformed)} malformed line(s)</div></div>
 <div class="card" id="new-recipients"><div class="label">new recipients</div><div class="value">${percent(fresh.rate)}</div><div class="note">${count(fresh.count)} · 95% CI ${percent(fresh.interval.low)}–${percent(fresh.interval.high)}</div></div>
 <div class="card" id="predicted-rate"><div class="label">predicted escalation${full === undefined ? "" : `, ${full.k} template(s)`}</div><div class="value">${full === undefined ? "—" : percent(full.escalationRate)}</div><div class="note">${full === undefined ? "no templatable cluster" : `95% CI ${percent(full.interval.low)}–${percent(full.interval.high)}`}</div></div>
@@ -62,9 +45,8 @@ ${coverageRows(report.coverage)
 ${report.candidates.slice(0, 50).map(cluster).join("\n")}
 </section>
 ${malformed(report)}
-</body>
-</html>
-`;
+`,
+  );
 }
 
 function cluster(candidate: CandidateTemplate): string {

@@ -1,0 +1,40 @@
+import { escapeHtml } from "../channels.js";
+import { printable } from "../terminal.js";
+
+/** What a page says about where it came from. */
+export interface HtmlPageMeta {
+  readonly title: string;
+  /** One line under the title, e.g. "replay of history.jsonl with templates/seller.ts". */
+  readonly subtitle: string;
+  readonly generatedAt: Date;
+}
+
+/** Escaped for HTML, and control characters written out: a page is also read with cat and less. */
+export const escapeForPage = (text: string | number): string => escapeHtml(printable(String(text)));
+
+/**
+ * One self-contained HTML page: inline CSS, no script, no font, no request of any kind (a
+ * Content-Security-Policy of `default-src 'none'` makes sure), so it can be mailed, attached to a ticket
+ * or opened offline. `body` is the markup after the header, already escaped by the caller.
+ */
+export function htmlPage(meta: HtmlPageMeta, css: string, body: string): string {
+  const e = escapeForPage;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(meta.title)}</title>
+<style>${css}</style>
+</head>
+<body>
+<header>
+<h1>${e(meta.title)}</h1>
+<p class="subtitle">${e(meta.subtitle)} · generated ${e(meta.generatedAt.toISOString().replace("T", " ").slice(0, 16))} UTC</p>
+</header>
+${body}
+</body>
+</html>
+`;
+}
