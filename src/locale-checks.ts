@@ -176,7 +176,9 @@ function localFields(
   overrides: ReadonlyMap<string, Format>,
 ): CompiledSlot {
   const fields = compiled.fields.map((field): CompiledField => {
-    const format = overrides.get(field.tag) ?? field.format.localize?.(target) ?? field.format;
+    const own = overrides.get(field.tag) ?? field.format;
+    // A locale's own format follows the locale too, unless it fixes one of its own.
+    const format = own.localize?.(target) ?? own;
     if (format.problem !== undefined) fail(id, tag, format.problem, compiled.name);
     return format === field.format ? field : { ...field, format };
   });
