@@ -109,7 +109,8 @@ export function canonicalTag(value: unknown): string | undefined {
   if (trimmed.length === 0 || trimmed.length > maxTagLength || !tagShape.test(trimmed)) return undefined;
   try {
     const { baseName, language } = new Intl.Locale(trimmed.replaceAll("_", "-"));
-    return language === undefined || language === "und" ? undefined : baseName;
+    // Languages are ISO 639 codes of 2 or 3 letters: the longer forms BCP 47 reserves name no language.
+    return language === undefined || language === "und" || language.length > 3 ? undefined : baseName;
   } catch {
     return undefined;
   }

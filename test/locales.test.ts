@@ -7,6 +7,7 @@ import {
   createOutbox,
   defineTemplate,
   format,
+  type LocaleSource,
   memoryStore,
   memoryTransport,
   type TemplateConfig,
@@ -188,7 +189,7 @@ describe("locales: where the locale comes from", () => {
   });
 
   it("falls back to the default, audited, when the locale function throws or returns nothing", () => {
-    const withFrom = (from: (context: never) => unknown) =>
+    const withFrom = (from: LocaleSource) =>
       createCatalog(localeRecords, [
         defineTemplate(localeRecords, {
           ...bookingConfig(),
