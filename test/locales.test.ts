@@ -12,6 +12,7 @@ import {
   memoryTransport,
   type TemplateConfig,
 } from "../src/index.js";
+import { checkCatalog } from "../src/testing/index.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 import {
   arrivalChange,
@@ -306,5 +307,15 @@ describe("locales: the model's view stays in one language", () => {
     });
     expect(createCatalog(localeRecords, [changed]).version).not.toBe(localeCatalog.version);
     expect(createCatalog(localeRecords, [arrivalChange]).version).toBe(localeCatalog.version);
+  });
+});
+
+describe("locales: formletter/testing checks every locale's messages", () => {
+  it("finds no failure in a localised catalog, whichever locale the sample ticket has", () => {
+    for (const locale of ["de", "es-MX", undefined]) {
+      const report = checkCatalog(localeCatalog, bookingTicket(locale), { runs: 300, seed: 7 });
+      expect(report.failures).toEqual([]);
+      expect(report.sends).toBeGreaterThan(30);
+    }
   });
 });
