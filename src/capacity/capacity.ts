@@ -46,7 +46,7 @@ export interface TemplateCapacity {
   readonly audience: string;
   readonly approval: "human" | undefined;
   readonly limits: TemplateLimits;
-  /** The locales the template is written in, the default first; one for a template without locales. */
+  /** The locales the template is written in, the default first; empty for a template without locales. */
   readonly locales: readonly string[];
   /** The model-chosen slots, the recipient ("to") last, and derived slots (0 bits). */
   readonly slots: readonly SlotCapacity[];
@@ -142,7 +142,7 @@ export function catalogCapacity(catalog: CapacityCatalog, options: CapacityOptio
       audience: template.audience,
       approval: template.approval,
       limits: template.limits,
-      locales: template.locales?.tags ?? [template.locale ?? "default"],
+      locales: template.locales?.tags ?? [],
       slots,
       templateBits,
       bitsPerMessage,
