@@ -34,7 +34,19 @@ export interface LocaleTexts {
  */
 export type LocaleSource = string | ((context: SlotContext) => unknown);
 
-/** The `locale` option of a template: its texts per locale and how the recipient's locale is chosen. */
+/**
+ * The `locale` option of a template: its texts per locale and how the recipient's locale is chosen.
+ *
+ * @example
+ * import type { TemplateLocaleConfig } from "formletter";
+ * import { de } from "date-fns/locale";
+ * const locale: TemplateLocaleConfig = {
+ *   default: "en",
+ *   from: "to.locale",
+ *   dates: [de],
+ *   texts: { de: { subject: "Bestellung {{order}}", body: "Hallo, die Bestellung {{order}} …" } },
+ * };
+ */
 export interface TemplateLocaleConfig {
   /** The locale the template's own subject, body, HTML and choice labels are written in, e.g. "en". */
   readonly default: string;

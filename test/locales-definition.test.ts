@@ -220,6 +220,27 @@ describe("locales: every locale has the default's shape, checked when the templa
     expect(error.slot).toBe(slotName);
   });
 
+  it("holds every locale to the rule that an optional slot shows only inside its section", () => {
+    const config = bookingConfig();
+    const locale = config.locale as TemplateLocaleConfig;
+    const other = slot.ref("bookings", { show: "number", optional: true });
+    const german = locale.texts.de as LocaleTexts;
+    const withOther = (germanBody: string): TemplateConfig => ({
+      ...config,
+      slots: { ...config.slots, other },
+      body: `${config.body}{{#other}} Also {{other}}.{{/other}}`,
+      locale: { ...locale, texts: { de: { ...german, body: `${german.body}${germanBody}` } } },
+    });
+    expect(() =>
+      defineTemplate(localeRecords, withOther("{{#other}} Auch {{other}}.{{/other}}")),
+    ).not.toThrow();
+    // The same tags and sections as the default, but the value moved out of its section.
+    const error = definitionError(withOther("{{#other}} Auch{{/other}} {{other}}."));
+    expect(error.message).toMatch(
+      /^template "arrival_change", locale "de", slot "other": optional slot is shown outside \{\{#other\}\}/,
+    );
+  });
+
   it("accepts a numeric date pattern without a date-fns locale, and English without one", () => {
     const config = withLocale(() => ({ dates: [] }));
     const numeric = {
