@@ -1,19 +1,13 @@
 import type { Locale as DateLocale } from "date-fns";
 import { BodyError, compileBody, type Part } from "./body.js";
-import { DefinitionError } from "./errors.js";
-import type { Format, FormatLocale } from "./format.js";
 import { checkHtml } from "./html-template.js";
 import { checkReadable } from "./label-checks.js";
-import {
-  type CompiledLocales,
-  canonicalTag,
-  fallbackChain,
-  type LocaleTexts,
-  type TemplateLocaleConfig,
-} from "./locale.js";
+import { type CompiledLocales, canonicalTag, type LocaleTexts, type TemplateLocaleConfig } from "./locale.js";
+import { localeError as fail, inLocale } from "./locale-errors.js";
+import { dateLocales, formatLocale, formatOverrides, localFields } from "./locale-formats.js";
 import type { RecordsDefinition } from "./records.js";
 import type { ChoiceSlot, SlotContext } from "./slots.js";
-import type { CompiledField, CompiledSlot, Template, TemplateConfig } from "./template.js";
+import type { CompiledSlot, Template, TemplateConfig } from "./template.js";
 import { checkChannel, checkTags } from "./template-checks.js";
 
 /**
@@ -136,7 +130,7 @@ function variantOf(
   locales: CompiledLocales | undefined,
   missing: "error" | "default" = "error",
 ): Template {
-  const target: FormatLocale = { tag, region: regionOf(tag), dates: dateLocaleFor(tag, dates) };
+  const target = formatLocale(tag, dates);
   const overrides = formatOverrides(id, tag, written, given?.formats);
   checkChoiceNames(id, tag, written, given?.choices);
   const resolveOrder = written.resolveOrder.map((compiled) =>
@@ -166,25 +160,6 @@ function variantOf(
     locale: tag,
     locales,
   });
-}
-
-function localFields(
-  id: string,
-  tag: string,
-  compiled: CompiledSlot,
-  target: FormatLocale,
-  overrides: ReadonlyMap<string, Format>,
-): CompiledSlot {
-  const fields = compiled.fields.map((field): CompiledField => {
-    const own = overrides.get(field.tag) ?? field.format;
-    // A locale's own format follows the locale too, unless it fixes one of its own.
-    const format = own.localize?.(target) ?? own;
-    if (format.problem !== undefined) fail(id, tag, format.problem, compiled.name);
-    return format === field.format ? field : { ...field, format };
-  });
-  return fields.every((field, index) => field === compiled.fields[index])
-    ? compiled
-    : { ...compiled, fields };
 }
 
 function localChoice(
@@ -245,50 +220,6 @@ function checkChoiceNames(
       fail(id, tag, `choices.${name} names no choice slot of the template`, name);
     }
   }
-}
-
-/** A locale's own formats by tag: each replaces a shown value's format, of the same kind, reading no more. */
-function formatOverrides(
-  id: string,
-  tag: string,
-  written: Template,
-  formats: LocaleTexts["formats"] | undefined,
-): Map<string, Format> {
-  const out = new Map<string, Format>();
-  if (formats === undefined) return out;
-  const fields = new Map<string, [CompiledField, string]>();
-  for (const compiled of written.resolveOrder) {
-    for (const field of compiled.fields) fields.set(field.tag, [field, compiled.name]);
-  }
-  for (const [valueTag, format] of Object.entries(formats)) {
-    const found = fields.get(valueTag);
-    if (found === undefined) {
-      fail(id, tag, `formats["${valueTag}"] names no shown value; values: ${[...fields.keys()].join(", ")}`);
-    }
-    const [field, slot] = found;
-    if (typeof format?.apply !== "function")
-      fail(id, tag, `formats["${valueTag}"] must be built with format.*`, slot);
-    if (format.problem !== undefined) fail(id, tag, format.problem, slot);
-    if (format.kind !== field.format.kind) {
-      fail(
-        id,
-        tag,
-        `formats["${valueTag}"] is a ${format.kind} format, but the value is ${field.format.kind}; use format.${field.format.kind}(…)`,
-        slot,
-      );
-    }
-    const extra = (format.reads ?? []).find((read) => !field.reads.includes(read));
-    if (extra !== undefined) {
-      fail(
-        id,
-        tag,
-        `formats["${valueTag}"] reads "${extra}", which the slot's own format does not; a locale cannot show more of a record`,
-        slot,
-      );
-    }
-    out.set(valueTag, format);
-  }
-  return out;
 }
 
 /** Each part of a locale uses exactly the value tags and sections of the same part in the default. */
@@ -360,43 +291,6 @@ function sourceOf(
   return { kind: "field", slot: slotName, field };
 }
 
-function dateLocales(id: string, given: unknown): Map<string, DateLocale> {
-  const out = new Map<string, DateLocale>();
-  if (given === undefined) return out;
-  if (!Array.isArray(given))
-    fail(
-      id,
-      undefined,
-      'locale.dates must be a list of date-fns locales, e.g. [de, es] from "date-fns/locale"',
-    );
-  for (const locale of given as unknown[]) {
-    const code = canonicalTag((locale as DateLocale | undefined)?.code);
-    if (code === undefined || typeof (locale as DateLocale).localize !== "object") {
-      fail(
-        id,
-        undefined,
-        'locale.dates must hold date-fns locales, e.g. import { de } from "date-fns/locale"',
-      );
-    }
-    out.set(code, locale as DateLocale);
-  }
-  return out;
-}
-
-/** The date-fns locale of the first tag of `tag`'s chain that has one. */
-function dateLocaleFor(tag: string, dates: ReadonlyMap<string, DateLocale>): DateLocale | undefined {
-  for (const candidate of fallbackChain(tag)) {
-    const found = dates.get(candidate);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
-
-function regionOf(tag: string): string | undefined {
-  const region = new Intl.Locale(tag).region;
-  return region !== undefined && /^[A-Z]{2}$/.test(region) ? region : undefined;
-}
-
 function checkTag(id: string, value: unknown, where: string): string {
   const tag = canonicalTag(value);
   if (tag === undefined) {
@@ -418,26 +312,4 @@ function compileText(id: string, tag: string, source: unknown, part: string): Co
     if (error instanceof BodyError) fail(id, tag, error.message);
     throw error;
   }
-}
-
-/** Runs the template checks for one locale, adding the locale to the errors they throw. */
-function inLocale<T>(id: string, tag: string, run: () => T): T {
-  try {
-    return run();
-  } catch (error) {
-    if (!(error instanceof DefinitionError) || error.template !== id) throw error;
-    const prefix = `template "${id}"`;
-    const message = error.message.startsWith(prefix)
-      ? `${prefix}, locale "${tag}"${error.message.slice(prefix.length)}`
-      : error.message;
-    throw new DefinitionError(error.code, message, { template: id, slot: error.slot });
-  }
-}
-
-/** Throws a definition error naming the template, the locale (when one is at fault) and the slot. */
-function fail(id: string, tag: string | undefined, message: string, slot?: string): never {
-  const where = [`template "${id}"`, tag && `locale "${tag}"`, slot && `slot "${slot}"`]
-    .filter(Boolean)
-    .join(", ");
-  throw new DefinitionError("template_invalid", `${where}: ${message}`, { template: id, slot });
 }
