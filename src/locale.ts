@@ -173,6 +173,9 @@ function defaultChoice(locales: CompiledLocales, reason: "missing" | "invalid" |
 const missingChoice = (locales: CompiledLocales) => defaultChoice(locales, "missing");
 const invalidChoice = (locales: CompiledLocales) => defaultChoice(locales, "invalid");
 
+/** Marks a locale function that threw: told apart from every value it could have returned. */
+const failed = Symbol("failed");
+
 /**
  * The locale of one decision: read from the resolved slots (`"to.locale"`) or computed by the template's
  * function on the audience's view of the records. Never throws: a throw is the default, audited.
@@ -201,5 +204,3 @@ export function recipientLocale(
   const choice = value === failed ? defaultChoice(locales, "failed") : chooseLocale(locales, value);
   return { choice, variant: locales.variants.get(choice.used) ?? template };
 }
-
-const failed = Symbol("failed");
