@@ -149,14 +149,25 @@ export function chooseLocale(locales: CompiledLocales, value: unknown): LocaleCh
 function lookUp(locales: CompiledLocales, value: string): LocaleChoice {
   const requested = canonicalTag(value);
   if (requested === undefined) return invalidChoice(locales);
-  const chain = fallbackChain(requested);
-  for (const [index, tag] of chain.entries()) {
+  // Before the bare language, the tag with its likely script: "zh-TW" is written in zh-Hant, "sr-RS" in
+  // sr-Cyrl (CLDR likely subtags). The chain ends with the language, then the default.
+  const chain = [...fallbackChain(requested).slice(0, -1), ...fallbackChain(likelyForm(requested))];
+  for (const tag of chain) {
     // A Map of the template's own tags: an inherited name ("constructor") is just not found.
     if (locales.variants.has(tag)) {
-      return Object.freeze({ used: tag, requested, reason: index === 0 ? "requested" : "fallback" });
+      return Object.freeze({ used: tag, requested, reason: tag === requested ? "requested" : "fallback" });
     }
   }
   return Object.freeze({ used: locales.default, requested, reason: "unsupported" });
+}
+
+/** The tag with the script and region it most likely has (CLDR likely subtags), or the tag itself. */
+function likelyForm(tag: string): string {
+  try {
+    return new Intl.Locale(tag).maximize().baseName;
+  } catch {
+    return tag;
+  }
 }
 
 const defaults = new WeakMap<CompiledLocales, Record<"missing" | "invalid" | "failed", LocaleChoice>>();

@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  createCatalog,
   DefinitionError,
   defineTemplate,
+  format,
+  type LocaleTexts,
   type TemplateConfig,
   type TemplateLocaleConfig,
 } from "../src/index.js";
@@ -90,6 +93,42 @@ describe("locales: a hostile locale value falls back safely and is audited", () 
       (first.locale as { used: string }).used = "es";
     }).toThrow(TypeError);
     expect(expectSend(localeCatalog.decide(lateArrival, bookingTicket("de-AT"))).locale?.used).toBe("de");
+  });
+});
+
+describe("locales: the fallback chain with a tag's likely script", () => {
+  it.each([
+    ["zh-TW", "zh-Hant"],
+    ["zh-HK", "zh-Hant"],
+    ["zh-CN", "zh"],
+    ["zh-Hant-TW", "zh-Hant"],
+    ["sr-RS", "sr-Cyrl"],
+    ["sr-Latn-RS", "sr-Latn"],
+  ])("writes to %s in %s", (requested, used) => {
+    const config = bookingConfig();
+    const locale = config.locale as TemplateLocaleConfig;
+    // The German words under other tags: which text is chosen is all this test looks at.
+    const { formats: _formats, ...words } = locale.texts.de as LocaleTexts;
+    const numericDate = format.date("dd.MM.yyyy", { timeZone: "UTC" });
+    const template = defineTemplate(localeRecords, {
+      ...config,
+      slots: {
+        ...config.slots,
+        booking: localeRecords.slot.ref("bookings", {
+          show: {
+            number: "number",
+            starts: { field: "startsAt", as: numericDate },
+            total: { field: "total", as: format.number() },
+          },
+        }),
+      },
+      locale: { ...locale, texts: { zh: words, "zh-Hant": words, "sr-Cyrl": words, "sr-Latn": words } },
+    });
+    const catalog = createCatalog(localeRecords, [template]);
+    expect(expectSend(catalog.decide(lateArrival, bookingTicket(requested))).locale).toMatchObject({
+      used,
+      reason: "fallback",
+    });
   });
 });
 
