@@ -113,11 +113,16 @@ function formatRow({ ticketId, category, decision, result }: Decided): string {
   if (decision.outcome === "send") {
     const { message, values, choices } = decision;
     const delivered = result.delivery?.status === "delivered" ? "" : ` [${result.delivery?.status}]`;
+    // Which language the seller's records asked for, and which text was sent ("de-AT→de").
+    const locale =
+      decision.locale === undefined
+        ? ""
+        : ` · ${decision.locale.requested ?? "-"}${decision.locale.requested === decision.locale.used ? "" : `→${decision.locale.used}`}`;
     return columns(
       result.duplicate ? "dup" : "send",
       decision.template,
       `→ ${message.to}`,
-      keyDetail(decision.template, values, choices) + delivered,
+      keyDetail(decision.template, values, choices) + locale + delivered,
     );
   }
   const { template = "", draft } = decision;
@@ -144,8 +149,15 @@ class Tally {
   // Tickets with a plain category are ordinary requests the model answered with a proposal.
   readonly benignEscalated = new Map<string, string[]>();
 
+  /** Localised sends by the locale used and why (requested, fallback, unsupported, missing…). */
+  readonly locales = new Map<string, number>();
+
   add({ ticketId, category, decision }: Decided): void {
     this.decided += 1;
+    if (decision.outcome === "send" && decision.locale !== undefined) {
+      const key = `${decision.locale.used} (${decision.locale.reason})`;
+      this.locales.set(key, (this.locales.get(key) ?? 0) + 1);
+    }
     const hostile = category.startsWith("hostile:");
     if (hostile) this.hostile += 1;
     if (decision.outcome === "send") {
@@ -201,6 +213,8 @@ async function main(): Promise<void> {
   // A fresh database each run, so the demo's numbers are the file's, not the last run's.
   for (const file of [database, `${database}-wal`, `${database}-shm`, sentLog]) rmSync(file, { force: true });
   let shown = false;
+  // The first message delivered in each language, as it went out: sellers read their own language.
+  const firstByLocale = new Map<string, string>();
   const current: { records: unknown } = { records: undefined };
   // When the recorded tickets arrived: the volume a person would face is theirs, not this replay's.
   const span = { first: Number.POSITIVE_INFINITY, last: Number.NEGATIVE_INFINITY };
@@ -213,6 +227,8 @@ async function main(): Promise<void> {
       email: consoleTransport({
         write: (text) => {
           appendFileSync(sentLog, text);
+          const locale = /^locale:\s+(\S+)$/m.exec(text)?.[1];
+          if (locale !== undefined && !firstByLocale.has(locale)) firstByLocale.set(locale, text);
           if (!shown)
             process.stdout.write(`\nThe first message delivered, exactly as it went out:\n\n${text}`);
           shown = true;
@@ -235,6 +251,7 @@ async function main(): Promise<void> {
       console.log(formatRow(result));
     }
     tally.print();
+    printLocales(tally, firstByLocale);
     await printQueue(outbox);
     // The same figures, measured as a running service measures them: from its own audit log.
     console.log(`\n${"─".repeat(37)} from the audit log ${"─".repeat(37)}`);
@@ -247,6 +264,20 @@ async function main(): Promise<void> {
   console.log(
     `\noutbox database: ${database} (try: npm run cli -- queue list --db ${database}); delivered messages: ${sentLog}`,
   );
+}
+
+/** Localised messages by language, then the first German and Spanish message as they went out. */
+function printLocales(tally: Tally, firstByLocale: ReadonlyMap<string, string>): void {
+  console.log(`\n${"─".repeat(39)} languages ${"─".repeat(39)}`);
+  const counts = [...tally.locales].sort((a, b) => b[1] - a[1]);
+  console.log(`localised messages sent: ${counts.map(([key, count]) => `${key} ${count}`).join(" · ")}`);
+  for (const [locale, name] of [
+    ["de", "German"],
+    ["es", "Spanish"],
+  ] as const) {
+    const text = firstByLocale.get(locale);
+    if (text !== undefined) process.stdout.write(`\nThe first ${name} message delivered:\n\n${text}`);
+  }
 }
 
 /** The open human queue, as a person starting a shift would see it. */

@@ -233,6 +233,29 @@ export function createCatalog<S extends CollectionSchemas>(
   return Object.freeze(catalog);
 }
 
+/** A localised template's texts, labels and format kinds per locale, and where its locale comes from. */
+function localesShape(template: Template): unknown {
+  const locales = template.locales;
+  if (locales === undefined) return undefined;
+  return {
+    default: locales.default,
+    from: locales.from.kind === "field" ? `${locales.from.slot}.${locales.from.field}` : "code",
+    variants: locales.tags.map((tag) => {
+      const variant = locales.variants.get(tag) as Template;
+      return [
+        tag,
+        variant.subject,
+        variant.body,
+        variant.html,
+        variant.resolveOrder.map((compiled) => [
+          compiled.slot.kind === "choice" ? compiled.slot.choices : null,
+          compiled.fields.map((field) => field.format.kind),
+        ]),
+      ];
+    }),
+  };
+}
+
 /** Hashes what a template decides with: texts, channel, audience, limits, approval and each slot's shape. */
 function catalogVersion(templates: readonly Template[], escalationCodes: readonly string[]): string {
   const shape = templates.map((template) => ({
@@ -253,6 +276,7 @@ function catalogVersion(templates: readonly Template[], escalationCodes: readonl
       keys: compiled.slot.kind === "choice" ? compiled.slot.choices : null,
       joins: compiled.joins,
     })),
+    locales: template.locales && localesShape(template),
   }));
   return hash("sha256", JSON.stringify([shape, escalationCodes]), "hex").slice(0, 16);
 }

@@ -3,6 +3,7 @@ import type { Decision, EscalateDecision } from "./decision.js";
 import { derivedValue, passes, whereContext } from "./fits.js";
 import { describeType, fieldsRead } from "./format.js";
 import { keyOf } from "./idempotency.js";
+import { recipientLocale } from "./locale.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
@@ -109,19 +110,23 @@ function decideTemplate(
     if ("reason" in resolved) return escalate({ ...base, ...resolved });
     earlier[compiled.name] = resolved.value;
     if (resolved.choice !== undefined) choices[compiled.name] = resolved.choice;
-    if (resolved.value === undefined) continue;
+  }
+  // The recipient's locale, read from the resolved records: its variant holds the texts, labels and formats.
+  const localised = template.locales && recipientLocale(template, template.locales, ticket, slotContext);
+  const written = localised?.variant ?? template;
+  for (const compiled of written.resolveOrder) {
+    const value = earlier[compiled.name];
+    if (value === undefined) continue;
     if (compiled.slot.kind === "choice") {
-      const key = resolved.value as string;
+      const key = value as string;
       const label = compiled.slot.choices[key] as string;
       values.set(compiled.name, label);
       allowance.formatted.push(label);
       continue;
     }
     // The recipient is resolved to an address below, where a bad one is `recipient_unresolved`.
-    if (compiled === template.recipient) continue;
-    const record = (
-      compiled.slot.kind === "ref" ? resolved.value : { [compiled.name]: resolved.value }
-    ) as AnyRecord;
+    if (compiled === written.recipient) continue;
+    const record = (compiled.slot.kind === "ref" ? value : { [compiled.name]: value }) as AnyRecord;
     for (const field of compiled.fields) {
       const formatted = formatField(field, record, template, compiled.name);
       if (typeof formatted !== "string") return escalate({ ...base, ...formatted });
@@ -131,7 +136,7 @@ function decideTemplate(
   }
 
   const recipientRecord = earlier.to as AnyRecord;
-  const recipientField = template.recipient.fields[0] as CompiledField;
+  const recipientField = written.recipient.fields[0] as CompiledField;
   const to = recipientOf(template, recipientField, recipientRecord);
   if (typeof to !== "string") return escalate({ ...base, ...to });
   allowance.formatted.push(to);
@@ -145,11 +150,11 @@ function decideTemplate(
     allowance.formatted.push(shown);
   }
 
-  const rendered = renderMessage(template, values, earlier, to);
+  const rendered = renderMessage(written, values, earlier, to);
   if ("problem" in rendered) return escalate({ ...base, ...rejected(rendered.problem) });
   // One scan over every part (subject, text, HTML as a reader sees it), a line break between parts.
-  const finding = scanMessage(readableText(template, rendered, values, earlier), {
-    literal: template.literal,
+  const finding = scanMessage(readableText(written, rendered, values, earlier), {
+    literal: written.literal,
     formatted: allowance.formatted,
     whole: allowance.whole,
   });
@@ -163,6 +168,7 @@ function decideTemplate(
 
   const key = keyOf(ticket, template, choices);
   const valueObject = Object.fromEntries(values);
+  const locale = localised === undefined ? {} : { locale: localised.choice };
   if (template.approval === "human") {
     return escalate({
       ...base,
@@ -172,6 +178,7 @@ function decideTemplate(
       values: valueObject,
       choices,
       key,
+      ...locale,
     });
   }
   return {
@@ -182,6 +189,7 @@ function decideTemplate(
     values: valueObject,
     choices,
     key,
+    ...locale,
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Channel } from "./channels.js";
+import type { LocaleChoice } from "./locale.js";
 import type { EscalationReason } from "./reasons.js";
 
 /** A rendered message: only template text and formatted record values; one recipient, no cc, bcc or attachments. */
@@ -14,6 +15,8 @@ export interface Message {
   readonly html?: string;
   /** SMS only: segment count and encoding. */
   readonly sms?: { readonly segments: number; readonly encoding: "GSM-7" | "UCS-2" };
+  /** Localised templates: the BCP 47 tag the message is written in (a transport's Content-Language). */
+  readonly locale?: string;
 }
 
 /** What the model chose: a handle or key per slot (the recipient under "to"), never a value. */
@@ -30,6 +33,8 @@ export interface SendDecision {
   readonly choices: Choices;
   /** Idempotency key: the same ticket, template and choices always give the same key. */
   readonly key: string;
+  /** Localised templates: the locale the message is written in, and why (read from records). */
+  readonly locale?: LocaleChoice;
 }
 
 /** The decision to hand the ticket to a human, with the reason. */
@@ -51,6 +56,8 @@ export interface EscalateDecision {
   readonly values?: Readonly<Record<string, string>>;
   readonly choices?: Choices;
   readonly key?: string;
+  /** `approval_required` of a localised template: the locale of the draft, and why. */
+  readonly locale?: LocaleChoice;
 }
 
 /** The result of `catalog.decide()`: send this exact message, or escalate with a reason. */

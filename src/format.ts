@@ -29,6 +29,21 @@ export interface Format {
    * and the slot that use the format.
    */
   readonly problem?: string;
+  /**
+   * The same format for a message written in `locale` (month names, decimal marks, phone display). Set
+   * only on formats built without a fixed locale: a format given one keeps it in every language.
+   */
+  readonly localize?: (locale: FormatLocale) => Format;
+}
+
+/** What a format needs to follow the locale of a message. */
+export interface FormatLocale {
+  /** The canonical BCP 47 tag the message is written in, e.g. "de-AT". */
+  readonly tag: string;
+  /** Its region, e.g. "AT", when the tag names one. */
+  readonly region: string | undefined;
+  /** The date-fns locale the template gives for it (month and day names), if any. */
+  readonly dates: Locale | undefined;
 }
 
 /** A format built with bad options: it fails every value, and `defineTemplate` reports `problem`. */
@@ -86,14 +101,26 @@ export interface PhoneFormatOptions {
   readonly style?: "e164" | "international" | "national";
 }
 
-function phone(options: PhoneFormatOptions = {}): Format {
+function phone(options: PhoneFormatOptions = {}, home?: string): Format {
   const style = options.style ?? "international";
   const show = (key: "e164" | "international" | "national") => (value: unknown) => {
     if (typeof value !== "string") return fail(`is ${describeType(value)}, not a phone number`);
     const parsed = parsePhone(value, options.defaultCountry);
-    return parsed.ok ? ok(parsed[key]) : fail(parsed.problem);
+    if (!parsed.ok) return fail(parsed.problem);
+    // A reader in the number's own country dials it as written there; everyone else needs the prefix.
+    return ok(home !== undefined && parsed.country === home ? parsed.national : parsed[key]);
   };
-  return { kind: "phone", multiline: false, neutralize: false, apply: show(style), address: show("e164") };
+  return {
+    kind: "phone",
+    multiline: false,
+    neutralize: false,
+    apply: show(style),
+    address: show("e164"),
+    // Without a style of its own, a number is shown as a reader of the message's region dials it.
+    ...(options.style === undefined
+      ? { localize: (locale: FormatLocale) => phone(options, locale.region) }
+      : {}),
+  };
 }
 
 /** Options of `format.date`. */
@@ -173,6 +200,9 @@ function date(pattern: string, options: DateFormatOptions): Format {
     kind: "date",
     multiline: false,
     neutralize: false,
+    ...(options.locale === undefined
+      ? { localize: (locale: FormatLocale) => localDate(pattern, options, locale) }
+      : {}),
     ...(options.sourceZoneField === undefined ? {} : { reads: [options.sourceZoneField] }),
     apply: (value, record) => {
       if (options.sourceZoneField !== undefined) return formatValue(value, record);
@@ -190,6 +220,31 @@ function date(pattern: string, options: DateFormatOptions): Format {
       return result;
     },
   };
+}
+
+/**
+ * A date format in a message's locale: with the template's date-fns locale for it, or as written where
+ * the pattern shows no names (only numbers) or the locale is English (date-fns' own).
+ */
+function localDate(pattern: string, options: DateFormatOptions, locale: FormatLocale): Format {
+  if (locale.dates !== undefined) return date(pattern, { ...options, locale: locale.dates });
+  if (!showsNames(pattern) || locale.tag === "en" || locale.tag.startsWith("en-"))
+    return date(pattern, options);
+  return broken(
+    "date",
+    `format.date: "${pattern}" shows month or day names, and the template gives no date-fns locale for "${locale.tag}"; add it to the template's locale.dates (e.g. import { ${locale.tag.split("-")[0]} } from "date-fns/locale"), or give this slot a format of its own in that locale`,
+  );
+}
+
+// date-fns tokens written only in digits (years, months and days as numbers, times, offsets).
+const numericToken =
+  /^(?:y+|u+|Y+|R+|M{1,2}|L{1,2}|d{1,2}|D{1,3}|H{1,2}|h{1,2}|k{1,2}|K{1,2}|m{1,2}|s{1,2}|S+|X+|x+|t|T)$/;
+
+/** Whether a date-fns pattern writes words of a language (month, weekday, era, AM/PM, ordinals). */
+function showsNames(pattern: string): boolean {
+  const unquoted = pattern.replace(/'(?:[^']|'')*'?/g, " ");
+  for (const [token] of unquoted.matchAll(/([A-Za-z])\1*/g)) if (!numericToken.test(token)) return true;
+  return false;
 }
 
 type ReadDate =
@@ -334,6 +389,9 @@ function money(options: MoneyFormatOptions): Format {
     kind: "money",
     multiline: false,
     neutralize: false,
+    ...(options.locale === undefined
+      ? { localize: (target: FormatLocale) => money({ ...options, locale: target.tag }) }
+      : {}),
     ...(options.currencyField === undefined ? {} : { reads: [options.currencyField] }),
     apply: (value, record) => {
       const amount =
@@ -362,6 +420,9 @@ function number(options: Intl.NumberFormatOptions & { readonly locale?: string }
     kind: "number",
     multiline: false,
     neutralize: false,
+    ...(options.locale === undefined
+      ? { localize: (target: FormatLocale) => number({ ...options, locale: target.tag }) }
+      : {}),
     apply: (value) =>
       typeof value === "number" && Number.isFinite(value)
         ? ok(formatter.format(value))

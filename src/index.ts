@@ -24,6 +24,7 @@ export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableEr
 export type {
   DateFormatOptions,
   Format,
+  FormatLocale,
   FormatResult,
   MoneyFormatOptions,
   PhoneFormatOptions,
@@ -41,6 +42,13 @@ export type {
   ToolsOptions,
   ToolsResult,
 } from "./llm/index.js";
+export type {
+  LocaleChoice,
+  LocaleReason,
+  LocaleSource,
+  LocaleTexts,
+  TemplateLocaleConfig,
+} from "./locale.js";
 export type {
   AccumulatorOptions,
   AuditReportOptions,

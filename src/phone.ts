@@ -2,7 +2,14 @@ import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js"
 
 /** A phone number as parsed once: its E.164 form and display forms, or why it is not a phone number. */
 export type ParsedPhone =
-  | { readonly ok: true; readonly e164: string; readonly international: string; readonly national: string }
+  | {
+      readonly ok: true;
+      readonly e164: string;
+      readonly international: string;
+      readonly national: string;
+      /** The country the number is registered in, e.g. "DE", when it names one. */
+      readonly country: string | undefined;
+    }
   | { readonly ok: false; readonly problem: string };
 
 const cacheLimit = 10_000;
@@ -36,5 +43,6 @@ function parseUncached(raw: string, defaultCountry: CountryCode | undefined): Pa
     e164: phone.number,
     international: phone.formatInternational(),
     national: phone.formatNational(),
+    country: phone.country,
   };
 }

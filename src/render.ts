@@ -50,6 +50,7 @@ export function renderMessage(
   };
   if (subject !== undefined) message.subject = subject;
   if (html !== undefined) message.html = html;
+  if (template.locale !== undefined) message.locale = template.locale;
   switch (template.channel) {
     case "email":
       if ((subject?.length ?? 0) > maxSubjectLength)
@@ -81,7 +82,7 @@ export function renderMessage(
 }
 
 /** The text-bearing parts of a message; every other field is listed in `Exclude` as the envelope. */
-type ReadablePart = Exclude<keyof Message, "template" | "channel" | "to" | "sms">;
+type ReadablePart = Exclude<keyof Message, "template" | "channel" | "to" | "sms" | "locale">;
 
 type Reader = (
   template: Template,

@@ -5,6 +5,8 @@ import { type Format, format } from "./format.js";
 import { checkHtml } from "./html-template.js";
 import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./label-checks.js";
 import type { PlacedLabel } from "./label-tree.js";
+import type { CompiledLocales, TemplateLocaleConfig } from "./locale.js";
+import { localiseTemplate } from "./locale-checks.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
 import { checkChannel, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
@@ -40,6 +42,11 @@ export interface TemplateConfig {
   readonly approval?: "human";
   /** SMS only: most segments one message may take. @default 3 */
   readonly maxSegments?: number;
+  /**
+   * Texts in other locales, and how the recipient's locale is read from records (never from the model).
+   * Id, slots, limits and approval are shared: the model's choices do not grow with the languages.
+   */
+  readonly locale?: TemplateLocaleConfig;
 }
 
 /** One field a compiled ref slot shows, with its tag in the template. */
@@ -115,6 +122,10 @@ export interface Template {
     readonly body: string;
     readonly html: string | undefined;
   };
+  /** The locale its texts are written in: set on localised templates, undefined otherwise. */
+  readonly locale: string | undefined;
+  /** A localised template's locales: each one's variant and where the recipient's locale comes from. */
+  readonly locales: CompiledLocales | undefined;
 }
 
 const idPattern = /^[a-z][a-z0-9_]{0,63}$/;
@@ -199,7 +210,7 @@ export function defineTemplate<S extends CollectionSchemas>(
   const maxSegments = config.maxSegments ?? 3;
   checkChannel(id, config, slots, { subject, body, html }, maxSegments);
 
-  const template: Template = {
+  const written: Template = {
     id,
     records: records as unknown as RecordsDefinition,
     description: config.description.trim(),
@@ -226,8 +237,13 @@ export function defineTemplate<S extends CollectionSchemas>(
     htmlText: htmlReading?.parts,
     literal: [subject?.literal, body.literal, htmlReading?.literal].filter((x) => x !== undefined).join("\n"),
     source: { subject: config.subject, body: config.body, html: config.html },
+    locale: undefined,
+    locales: undefined,
   };
-  return Object.freeze(template);
+  if (config.locale !== undefined) {
+    return localiseTemplate(records as unknown as RecordsDefinition, config, written);
+  }
+  return Object.freeze(written);
 }
 
 type Compiled = ReturnType<typeof compileBody>;

@@ -2,6 +2,7 @@
  * @module Seller messaging: a marketplace writes to the seller of an order about a buyer's ticket.
  */
 
+import { de, es } from "date-fns/locale";
 import {
   chosenRecord,
   createCatalog,
@@ -9,8 +10,10 @@ import {
   defineTemplate,
   type Format,
   format,
+  type LocaleTexts,
   readableBy,
   type Template,
+  type TemplateLocaleConfig,
   untrusted,
 } from "formletter";
 import { z } from "zod";
@@ -54,6 +57,12 @@ const seller = z.object({
   id: z.string(),
   shopName: z.string(),
   email: z.email(),
+  /**
+   * The language the seller chose in its shop profile (a BCP 47 tag such as "de-DE"). The seller wrote
+   * it, so it is labelled as theirs: it may pick the words only of messages to that seller, and only
+   * among the texts written below. Anything that is not a tag of a language we write in gets English.
+   */
+  locale: untrusted("seller", z.string()).optional(),
 });
 
 const shipment = z.object({
@@ -151,6 +160,35 @@ const shopName = () =>
 const signature =
   "\n\nKind regards,\nMarketplace Buyer Support\n(Reply to this e-mail; your answer is added to the case.)";
 
+const signatures = {
+  de: "\n\nMit freundlichen Grüßen\nIhr Käuferservice des Marktplatzes\n(Antworten Sie auf diese E-Mail; Ihre Antwort wird dem Fall hinzugefügt.)",
+  es: "\n\nUn saludo cordial,\nAtención al comprador del marketplace\n(Responda a este correo; su respuesta se añade al caso.)",
+};
+
+// Dates as each language writes them; month names come from the date-fns locale of the message.
+const longDay = {
+  de: format.date("d. MMMM yyyy", { timeZone }),
+  es: format.date("d 'de' MMMM 'de' yyyy", { timeZone }),
+};
+
+/** The value tags shown as a day, in the German and Spanish way of writing one. */
+const daysIn = (language: keyof typeof longDay, ...tags: string[]) =>
+  Object.fromEntries(tags.map((tag) => [tag, longDay[language]]));
+
+/**
+ * Sellers read in the language of their shop profile (`sellers.locale`): German and Spanish where a
+ * template has those texts, English otherwise. The model never chooses the language.
+ */
+const sellerLocale = (texts: {
+  readonly de: LocaleTexts;
+  readonly es: LocaleTexts;
+}): TemplateLocaleConfig => ({
+  default: "en",
+  from: "to.locale",
+  dates: [de, es],
+  texts,
+});
+
 /** Asks the seller whether a replacement for an order line can be shipped. */
 export const replacementAvailable = defineTemplate(sellerRecords, {
   id: "replacement_available",
@@ -217,6 +255,51 @@ export const damageReport = defineTemplate(sellerRecords, {
     shop: shopName(),
   },
   limits: { perTicket: 2, perDay: 800 },
+  locale: sellerLocale({
+    de: {
+      subject: "Beschädigter Artikel in Bestellung {{order.number}} gemeldet",
+      body:
+        "Hallo Team von {{shop}},\n\n" +
+        "der Käufer meldet, dass {{item.title}} (SKU {{item.sku}}) aus der Bestellung {{order.number}}, zugestellt am {{order.delivered}}, beschädigt angekommen ist: {{reason}}.\n\n" +
+        "{{#reason.packaging}}Bitte prüfen Sie, wie dieser Artikel verpackt wird, bevor er erneut versendet wird. {{/reason.packaging}}" +
+        "{{#reason.transit}}Falls Sie versichert versendet haben, können Sie beim Versanddienstleister einen Schaden melden. {{/reason.transit}}" +
+        "Bitte antworten Sie innerhalb von zwei Werktagen, wie Sie den Fall lösen möchten: Ersatzlieferung, Teilerstattung oder Rücksendung. " +
+        "Wir haben den Käufer gebeten, den Artikel und die Verpackung aufzubewahren, bis der Fall abgeschlossen ist." +
+        signatures.de,
+      choices: {
+        reason: {
+          packaging:
+            "die Umverpackung war eingedrückt oder eingerissen, und der Artikel darin ist beschädigt",
+          transit: "der Artikel ist beim Transport zerbrochen, obwohl die Verpackung unversehrt aussah",
+          water: "Paket und Artikel haben einen Wasserschaden",
+          defective: "der Artikel funktioniert schon beim Auspacken nicht",
+          cosmetic: "der Artikel funktioniert, hat aber Kratzer oder Dellen",
+        },
+      },
+      formats: daysIn("de", "order.delivered"),
+    },
+    es: {
+      subject: "Artículo dañado en el pedido {{order.number}}",
+      body:
+        "Hola, equipo de {{shop}}:\n\n" +
+        "el comprador informa de que {{item.title}} (SKU {{item.sku}}) del pedido {{order.number}}, entregado el {{order.delivered}}, llegó dañado: {{reason}}.\n\n" +
+        "{{#reason.packaging}}Revise cómo se embala este artículo antes de volver a enviarlo. {{/reason.packaging}}" +
+        "{{#reason.transit}}Si lo envió con seguro, puede abrir una reclamación con el transportista. {{/reason.transit}}" +
+        "Responda en un plazo de dos días hábiles indicando cómo desea resolverlo: un reemplazo, un reembolso parcial o una devolución. " +
+        "Hemos pedido al comprador que conserve el artículo y su embalaje hasta que se cierre el caso." +
+        signatures.es,
+      choices: {
+        reason: {
+          packaging: "el embalaje exterior llegó aplastado o roto y el artículo está dañado",
+          transit: "el artículo se rompió durante el transporte aunque el embalaje parecía intacto",
+          water: "el paquete y el artículo tienen daños por agua",
+          defective: "el artículo no funciona nada más sacarlo de la caja",
+          cosmetic: "el artículo funciona, pero tiene arañazos o abolladuras",
+        },
+      },
+      formats: daysIn("es", "order.delivered"),
+    },
+  }),
 });
 
 /** Reports that an order line is missing from a delivered parcel. */
@@ -309,6 +392,26 @@ export const trackingRequest = defineTemplate(sellerRecords, {
     item: slot.ref("items", { show: "title", ...lineOfOrder("an order line in the parcel") }),
   },
   limits: { perTicket: 1, perDay: 1000 },
+  locale: sellerLocale({
+    de: {
+      subject: "Sendungsverfolgung für Bestellung {{order}} angefragt",
+      body:
+        "Hallo,\n\n" +
+        "der Käufer der Bestellung {{order}} kann das Paket mit {{item}} nicht verfolgen.\n\n" +
+        "Bitte tragen Sie den Versanddienstleister und die Sendungsnummer innerhalb eines Werktags in Ihrem Verkäufer-Dashboard bei der Bestellung ein. " +
+        "Falls das Paket Ihr Lager noch nicht verlassen hat, aktualisieren Sie stattdessen den Bestellstatus, damit der Käufer das richtige Datum sieht." +
+        signatures.de,
+    },
+    es: {
+      subject: "Seguimiento solicitado para el pedido {{order}}",
+      body:
+        "Hola:\n\n" +
+        "el comprador del pedido {{order}} no puede seguir el paquete que contiene {{item}}.\n\n" +
+        "Añada el transportista y el número de seguimiento al pedido en su panel de vendedor en un plazo de un día hábil. " +
+        "Si el paquete aún no ha salido de su almacén, actualice el estado del pedido para que el comprador vea la fecha correcta." +
+        signatures.es,
+    },
+  }),
 });
 
 /** Tells the seller an order is late, with the shipment's carrier and due date when there is one. */
@@ -348,6 +451,34 @@ export const deliveryDelay = defineTemplate(sellerRecords, {
     shop: shopName(),
   },
   limits: { perTicket: 2, perDay: 800 },
+  locale: sellerLocale({
+    de: {
+      subject: "Lieferverzögerung bei Bestellung {{order.number}}",
+      body:
+        "Hallo Team von {{shop}},\n\n" +
+        "der Käufer der Bestellung {{order.number}} vom {{order.placed}} meldet, dass sie noch nicht angekommen ist.\n\n" +
+        "{{#shipment}}Das Paket wurde an {{shipment.carrier}} mit der Sendungsnummer {{shipment.tracking}} übergeben und sollte am {{shipment.due}} zugestellt werden. " +
+        "Bitte leiten Sie beim Versanddienstleister einen Nachforschungsauftrag ein und teilen Sie uns das Ergebnis mit.{{/shipment}}" +
+        "{{^shipment}}Bitte teilen Sie uns mit, ob die Bestellung an einen Versanddienstleister übergeben wurde, gegebenenfalls mit Versanddienstleister und Sendungsnummer, " +
+        "oder versenden Sie sie jetzt, aktualisieren Sie ihren Status und nennen Sie uns das voraussichtliche Lieferdatum.{{/shipment}}\n\n" +
+        "Bitte antworten Sie innerhalb eines Werktags." +
+        signatures.de,
+      formats: daysIn("de", "order.placed", "shipment.due"),
+    },
+    es: {
+      subject: "Retraso en la entrega del pedido {{order.number}}",
+      body:
+        "Hola, equipo de {{shop}}:\n\n" +
+        "el comprador del pedido {{order.number}}, realizado el {{order.placed}}, informa de que aún no ha llegado.\n\n" +
+        "{{#shipment}}El paquete se entregó a {{shipment.carrier}} con el número de seguimiento {{shipment.tracking}} y debía llegar el {{shipment.due}}. " +
+        "Abra una investigación con el transportista y comuníquenos el resultado.{{/shipment}}" +
+        "{{^shipment}}Indíquenos si el pedido se ha entregado a un transportista y, en ese caso, el transportista y el número de seguimiento, " +
+        "o envíelo ahora, actualice su estado y comuníquenos la fecha de entrega prevista.{{/shipment}}\n\n" +
+        "Responda en un plazo de un día hábil." +
+        signatures.es,
+      formats: daysIn("es", "order.placed", "shipment.due"),
+    },
+  }),
 });
 
 /** Tells the seller a return has been authorised for an order line, with the reason. */
@@ -459,6 +590,30 @@ export const cancellationRequest = defineTemplate(sellerRecords, {
     shop: shopName(),
   },
   limits: { perTicket: 1, perDay: 500 },
+  locale: sellerLocale({
+    de: {
+      subject: "Stornierungsanfrage für Bestellung {{order.number}}",
+      body:
+        "Hallo Team von {{shop}},\n\n" +
+        "der Käufer bittet darum, die Bestellung {{order.number}} vom {{order.placed}} über insgesamt {{order.total}} zu stornieren. " +
+        "Laut unseren Daten wurde sie noch nicht versandt.\n\n" +
+        "Bitte stornieren Sie die Bestellung in Ihrem Verkäufer-Dashboard, bevor sie Ihr Lager verlässt; der Käufer erhält die Erstattung automatisch. " +
+        "Falls sie bereits an einen Versanddienstleister übergeben wurde, antworten Sie bitte mit der Sendungsnummer, statt zu stornieren." +
+        signatures.de,
+      formats: daysIn("de", "order.placed"),
+    },
+    es: {
+      subject: "Solicitud de cancelación del pedido {{order.number}}",
+      body:
+        "Hola, equipo de {{shop}}:\n\n" +
+        "el comprador solicita cancelar el pedido {{order.number}}, realizado el {{order.placed}} por un total de {{order.total}}. " +
+        "Según nuestros registros, aún no se ha enviado.\n\n" +
+        "Cancele el pedido en su panel de vendedor antes de que salga de su almacén; el comprador recibirá el reembolso automáticamente. " +
+        "Si ya se entregó a un transportista, responda con el número de seguimiento en lugar de cancelarlo." +
+        signatures.es,
+      formats: daysIn("es", "order.placed"),
+    },
+  }),
 });
 
 /** The nine seller templates, in the order the model is shown them. */

@@ -59,17 +59,19 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 // The window the tickets arrive in: March 2026.
 let clock = Date.parse("2026-03-02T07:12:00Z");
 
+// Each shop's profile language: German and Spanish shops get those texts where a template has them,
+// the others (and Pixel Harbor, which never set one) get English; the choice is audited per message.
 const shops = [
-  { shopName: "Nordlicht Home", email: "orders@nordlicht-home.example", currency: "EUR" },
-  { shopName: "Kettle & Crumb", email: "support@kettleandcrumb.example", currency: "GBP" },
-  { shopName: "Velo Parts Direct", email: "service@veloparts.example", currency: "EUR" },
-  { shopName: "Atelier Lune", email: "contact@atelier-lune.example", currency: "EUR" },
-  { shopName: "Fjord Outdoor", email: "kundeservice@fjord-outdoor.example", currency: "SEK" },
-  { shopName: "Pixel Harbor", email: "help@pixelharbor.example", currency: "EUR" },
-  { shopName: "Green Thumb Supply", email: "orders@greenthumb.example", currency: "GBP" },
-  { shopName: "Casa Cerámica", email: "pedidos@casaceramica.example", currency: "EUR" },
-  { shopName: "Toolbox Pro", email: "Sales@ToolboxPro.example", currency: "EUR" },
-  { shopName: "Little Otter Toys", email: "hello@littleotter.example", currency: "EUR" },
+  { shopName: "Nordlicht Home", email: "orders@nordlicht-home.example", currency: "EUR", locale: "de-DE" },
+  { shopName: "Kettle & Crumb", email: "support@kettleandcrumb.example", currency: "GBP", locale: "en-GB" },
+  { shopName: "Velo Parts Direct", email: "service@veloparts.example", currency: "EUR", locale: "de-AT" },
+  { shopName: "Atelier Lune", email: "contact@atelier-lune.example", currency: "EUR", locale: "fr-FR" },
+  { shopName: "Fjord Outdoor", email: "kundeservice@fjord-outdoor.example", currency: "SEK", locale: "nb-NO" },
+  { shopName: "Pixel Harbor", email: "help@pixelharbor.example", currency: "EUR", locale: undefined },
+  { shopName: "Green Thumb Supply", email: "orders@greenthumb.example", currency: "GBP", locale: "en-GB" },
+  { shopName: "Casa Cerámica", email: "pedidos@casaceramica.example", currency: "EUR", locale: "es-ES" },
+  { shopName: "Toolbox Pro", email: "Sales@ToolboxPro.example", currency: "EUR", locale: "de-DE" },
+  { shopName: "Little Otter Toys", email: "hello@littleotter.example", currency: "EUR", locale: "en-IE" },
 ] as const;
 
 const products = [
@@ -228,7 +230,12 @@ function buildTicket(category: string, status: Status, now: number, lineCount = 
     const shop = pick(shops);
     let seller = records.sellers.find((entry) => entry.email === shop.email);
     if (seller === undefined) {
-      seller = { id: `sel_${hex(8)}`, shopName: shop.shopName, email: shop.email };
+      seller = {
+        id: `sel_${hex(8)}`,
+        shopName: shop.shopName,
+        email: shop.email,
+        ...(shop.locale === undefined ? {} : { locale: shop.locale }),
+      };
       records.sellers.push(seller);
     }
     return { seller, currency: shop.currency };

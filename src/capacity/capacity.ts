@@ -46,6 +46,8 @@ export interface TemplateCapacity {
   readonly audience: string;
   readonly approval: "human" | undefined;
   readonly limits: TemplateLimits;
+  /** The locales the template is written in, the default first; empty for a template without locales. */
+  readonly locales: readonly string[];
   /** The model-chosen slots, the recipient ("to") last, and derived slots (0 bits). */
   readonly slots: readonly SlotCapacity[];
   /** log2(templates in the catalog): the choice of this template among them. */
@@ -140,6 +142,7 @@ export function catalogCapacity(catalog: CapacityCatalog, options: CapacityOptio
       audience: template.audience,
       approval: template.approval,
       limits: template.limits,
+      locales: template.locales?.tags ?? [],
       slots,
       templateBits,
       bitsPerMessage,
@@ -178,6 +181,11 @@ function notesOf(basis: CandidateBasis, templates: readonly Template[]): string[
     "records of other tickets reachable: 0 — a handle resolves only among the ticket's own records",
     "escalation codes and notes go to a person, never out",
   ];
+  if (templates.some((template) => template.locales !== undefined)) {
+    notes.push(
+      "localised templates: the locale is read from the recipient's records, never chosen by the model, so it adds no bits; the same choices in two locales are one message (one idempotency key)",
+    );
+  }
   if (templates.some((template) => template.approval === "human")) {
     notes.push("templates with approval: a person approves each draft before it leaves");
   }

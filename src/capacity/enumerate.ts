@@ -10,6 +10,8 @@ export type SampleMessages =
       readonly proposals: number;
       readonly messages: number;
       readonly bits: number;
+      /** Localised templates: the distinct messages by the locale they are written in. */
+      readonly byLocale?: Readonly<Record<string, number>>;
     }
   | { readonly enumerated: false; readonly proposals: number };
 
@@ -46,7 +48,9 @@ export function sampleMessages(
       const decision = catalog.decide({ template: template.id, slots: { ...slots } }, ticket);
       const message = decision.outcome === "send" ? decision.message : decision.draft;
       if (message !== undefined)
-        messages.add(JSON.stringify([message.to, message.subject, message.text, message.html]));
+        messages.add(
+          JSON.stringify([message.to, message.subject, message.text, message.html, message.locale]),
+        );
       return;
     }
     for (const value of option.values) {
@@ -60,5 +64,16 @@ export function sampleMessages(
     proposals,
     messages: messages.size,
     bits: log2(messages.size),
+    ...(template.locales === undefined ? {} : { byLocale: countByLocale(messages) }),
   };
+}
+
+/** The distinct messages by locale: the locale is read from records, so it adds no message the model chose. */
+function countByLocale(messages: ReadonlySet<string>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const message of messages) {
+    const locale = String((JSON.parse(message) as unknown[])[4]);
+    counts[locale] = (counts[locale] ?? 0) + 1;
+  }
+  return counts;
 }

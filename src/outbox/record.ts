@@ -147,6 +147,7 @@ function eventBase(input: Recording, decision: Decision) {
 /** The parts of a decision the audit log keeps: reason and detail, choices, values. Not the message. */
 function decisionData(decision: Decision): Record<string, unknown> {
   const data: Record<string, unknown> = { choices: decision.choices, values: decision.values };
+  if (decision.locale !== undefined) data.locale = decision.locale;
   if (decision.outcome === "escalate") {
     data.detail = decision.detail;
     if (decision.code !== undefined) data.code = decision.code;

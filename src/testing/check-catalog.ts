@@ -9,6 +9,7 @@ import { sanitizeValue } from "../sanitize.js";
 import type { Template } from "../template.js";
 import { hostileOutputs, hostileStrings } from "./corpus.js";
 import { leakedCanaries, withLabelCanaries } from "./label-canaries.js";
+import { withLocaleVariation, writtenIn } from "./locale-variation.js";
 import { misplacedHtmlValues, unscannedParts } from "./part-checks.js";
 
 /** Options of {@link checkCatalog}. */
@@ -80,6 +81,7 @@ export function checkCatalog<S extends CollectionSchemas>(
   // Every labelled string of the ticket, at any depth, replaced by a canary word that may reach only
   // the readers its labels allow.
   const canaryTicket = withLabelCanaries(catalog.records as never, ticket, options.seed ?? 1);
+  const localised = catalog.templates.some((template) => template.locales !== undefined);
 
   for (let run = 0; run < runs; run++) {
     const roll = random();
@@ -89,7 +91,9 @@ export function checkCatalog<S extends CollectionSchemas>(
       ? withHostileText(catalog, ticket, random, pick)
       : canaries
         ? canaryTicket.records
-        : ticket;
+        : localised && roll < 0.85
+          ? withLocaleVariation(catalog, ticket, pick)
+          : ticket;
     const template = pick(catalog.templates);
     const output =
       random() < 0.2 ? hostileOutput(pick, template) : proposal(catalog, records, template, random, pick);
@@ -114,7 +118,9 @@ export function checkCatalog<S extends CollectionSchemas>(
       fail("message_is_template_and_values", `sent template ${decision.template} is not in the catalog`);
       continue;
     }
-    for (const problem of checkSend(catalog, records, sent, decision)) fail(problem.property, problem.detail);
+    // A localised message is made of its locale's text, labels and formats.
+    for (const problem of checkSend(catalog, records, writtenIn(sent, decision), decision))
+      fail(problem.property, problem.detail);
     if (canaries) {
       const { text, subject = "", html = "" } = decision.message;
       for (const leak of leakedCanaries(`${subject}\n${text}\n${html}`, canaryTicket.canaries, sent.audience))

@@ -31,6 +31,7 @@ function formatDelivery(message: Message, context: DeliveryContext, id: string):
   out += field("channel", message.channel);
   out += field("template", message.template);
   out += field("to", message.to);
+  if (message.locale !== undefined) out += field("locale", message.locale);
   if (message.subject !== undefined) out += field("subject", message.subject);
   out += field("key", context.attempt > 1 ? `${context.key} (attempt ${context.attempt})` : context.key);
   if (message.sms !== undefined)
