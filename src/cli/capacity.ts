@@ -101,6 +101,7 @@ function formatCapacity(capacity: CatalogCapacity, title: string): string {
     ]),
   );
   const sampled = capacity.templates.some((template) => template.sample !== undefined);
+  const localised = capacity.templates.some((template) => template.locales.length > 0);
   const templateRows = capacity.templates.map((template) => [
     template.id,
     template.channel,
@@ -110,6 +111,7 @@ function formatCapacity(capacity: CatalogCapacity, title: string): string {
     count(template.perDay.messages),
     bits(template.perDay.bits),
     template.approval ?? "-",
+    ...(localised ? [template.locales.join(", ") || "-"] : []),
     ...(sampled ? [sampleText(template.sample)] : []),
   ]);
   const { perTicket, perDay } = capacity.totals;
@@ -122,6 +124,7 @@ function formatCapacity(capacity: CatalogCapacity, title: string): string {
     count(perDay.messages),
     bits(perDay.bits),
     "",
+    ...(localised ? [""] : []),
     ...(sampled ? [""] : []),
   ]);
   lines.push(
@@ -139,6 +142,7 @@ function formatCapacity(capacity: CatalogCapacity, title: string): string {
         "msgs/day",
         "bits/day",
         "approval",
+        ...(localised ? ["locales"] : []),
         ...(sampled ? ["sample: distinct messages"] : []),
       ],
       templateRows,
@@ -160,7 +164,12 @@ function formatCapacity(capacity: CatalogCapacity, title: string): string {
 function sampleText(sample: CatalogCapacity["templates"][number]["sample"]): string {
   if (sample === undefined) return "-";
   if (!sample.enumerated) return `not counted (${count(sample.proposals)} proposals)`;
-  return `${count(sample.messages)} of ${count(sample.proposals)} proposals = ${bits(sample.bits)} bits`;
+  const total = `${count(sample.messages)} of ${count(sample.proposals)} proposals = ${bits(sample.bits)} bits`;
+  if (sample.byLocale === undefined || Object.keys(sample.byLocale).length === 0) return total;
+  const perLocale = Object.entries(sample.byLocale).map(
+    ([locale, messages]) => `${locale} ${count(messages)}`,
+  );
+  return `${total} (${perLocale.join(", ")})`;
 }
 
 function fieldRow(field: FieldExposure): string[] {

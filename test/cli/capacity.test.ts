@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +43,26 @@ describe("formletter capacity", () => {
       /status_update\s+to\s+customers\.email\s+recipient\s+PRIVATE, readable by customer\s+customer/,
     );
     expect(stdout).toContain("records of other tickets reachable: 0");
+  });
+
+  it("lists each template's locales and counts the sample's messages per locale", async () => {
+    const sellerCatalog = fileURLToPath(new URL("../../templates/seller.ts", import.meta.url));
+    const tickets = readFileSync(new URL("../../examples/data/tickets.jsonl", import.meta.url), "utf8")
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => JSON.parse(line) as { records: { sellers?: { locale?: string }[] } });
+    const german = tickets.find((ticket) =>
+      ticket.records.sellers?.some((seller) => seller.locale?.startsWith("de")),
+    );
+    const germanPath = join(directory, "german.json");
+    writeFileSync(germanPath, JSON.stringify(german?.records));
+    const { code, stdout } = await cli(["capacity", sellerCatalog, "--records", germanPath]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/approval\s+locales\s+sample: distinct messages/);
+    expect(stdout).toMatch(
+      /tracking_request\s+email\s.*\sen, de, es\s+(\d+) of \d+ proposals = [\d.]+ bits \(de \1\)/,
+    );
+    expect(stdout).toMatch(/missing_item\s+email\s.*\s-\s+\d+ of \d+ proposals = [\d.]+ bits\n/);
   });
 
   it("states the assumption without a sample, and takes another with --assume", async () => {
