@@ -92,7 +92,8 @@ function localStart(text: string, atStart: number): number {
 
 // ---- phone numbers --------------------------------------------------------------------------------
 
-const isDigitAt = (text: string, index: number): boolean => {
+/** Whether the character at `index` is a decimal digit of any script (false outside the text). */
+export const isDigitAt = (text: string, index: number): boolean => {
   const code = text.charCodeAt(index);
   if (code >= 0x30 && code <= 0x39) return true;
   return code >= 0x80 && (classesAt(text, index) & digit) !== 0;

@@ -1,4 +1,4 @@
-import { forEachAddress, forEachId, forEachLink, forEachPhoneNumber } from "./identifiers.js";
+import { forEachAddress, forEachId, forEachLink, forEachPhoneNumber, isDigitAt } from "./identifiers.js";
 
 /** What the scanner found that it could not account for. */
 export interface Finding {
@@ -36,7 +36,11 @@ export function scanMessage(text: string, allowance: ScanAllowance): Finding | u
       const token = text.slice(start, end);
       // A bare digit run may be a text value that is one code (an order, tracking or reference number);
       // a "+number", or digits inside a sentence, may not.
-      if (!allowed.has("phone", token) && (international || !allowed.isCode("phone", token)))
+      if (
+        !allowed.has("phone", token) &&
+        (international || !allowed.isCode("phone", token)) &&
+        !digitsBuiltByCode(text, start, end, allowance.formatted)
+      )
         finding = "phone";
       return finding !== undefined;
     });
@@ -148,6 +152,29 @@ class Allowed {
     }
     return false;
   }
+}
+
+/**
+ * Whether every digit of the number at [start, end) lies in a value built by code that stands whole in
+ * the text (not cutting a group of digits): two such values side by side, a date and then an amount in
+ * "14. März 2026 (1.234,50 €)", read as one number but carry nothing a record wrote. Each value is looked
+ * for only around the number, so a text of many numbers stays linear.
+ */
+function digitsBuiltByCode(text: string, start: number, end: number, formatted: readonly string[]): boolean {
+  const covered = new Uint8Array(end - start);
+  for (const value of formatted) {
+    if (value === "") continue;
+    const from = Math.max(0, start - value.length + 1);
+    const around = text.slice(from, Math.min(text.length, end + value.length - 1));
+    for (let at = around.indexOf(value); at !== -1; at = around.indexOf(value, at + 1)) {
+      const first = from + at;
+      const last = first + value.length;
+      if (isDigitAt(text, first - 1) || isDigitAt(text, last)) continue;
+      for (let i = Math.max(first, start); i < Math.min(last, end); i++) covered[i - start] = 1;
+    }
+  }
+  for (let i = start; i < end; i++) if (covered[i - start] === 0 && isDigitAt(text, i)) return false;
+  return true;
 }
 
 /** A cheap test before tokenising: a whole token is a substring first. */

@@ -46,6 +46,30 @@ describe("identifiers compare as whole tokens, never as substrings", () => {
     expect(scanMessage("order 4471-2290", allow({ whole: ["14471-2290"] }))).toEqual({ kind: "phone" });
   });
 
+  it("values built by code side by side read as one number yet pass: every digit is theirs", () => {
+    const dateThenAmount = allow({ formatted: ["14. März 2026", "1.234,50 €"] });
+    expect(scanMessage("am 14. März 2026 (1.234,50 €) erstattet", dateThenAmount)).toBeUndefined();
+    expect(
+      scanMessage("2026-05-31 +1 234,50", allow({ formatted: ["2026-05-31", "+1 234,50"] })),
+    ).toBeUndefined();
+  });
+
+  it.each([
+    [
+      "a record's text after a date",
+      "am 14. März 2026 555 1234 5",
+      { formatted: ["14. März 2026"], whole: ["555 1234 5"] },
+    ],
+    [
+      "values that would cut groups of digits",
+      "call 5555 1234 5678 today",
+      { formatted: ["5", "12", "34", "56", "78"] },
+    ],
+    ["a value that covers part of a group", "ref 2026123 4567 now", { formatted: ["2026"] }],
+  ])("a number is still flagged when a digit is not a value built by code: %s", (_name, text, fields) => {
+    expect(scanMessage(text, allow(fields))).toEqual({ kind: "phone" });
+  });
+
   it.each([
     ["a shorter host", "clinic.example.co"],
     ["a longer host", "clinic.example.com.evil.io"],
