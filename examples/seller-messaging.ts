@@ -247,6 +247,9 @@ async function main(): Promise<void> {
   console.log(
     `\noutbox database: ${database} (try: npm run cli -- queue list --db ${database}); delivered messages: ${sentLog}`,
   );
+  console.log(
+    "every message the catalog can send, ticket by ticket: npm run cli -- preview --catalog templates/seller.ts --history examples/data/tickets.jsonl",
+  );
 }
 
 /** The open human queue, as a person starting a shift would see it. */
