@@ -17,7 +17,11 @@ if (!runBrowser) process.stderr.write("preview.test.ts: browser checks skipped, 
 
 const source = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
 const zod = createRequire(import.meta.url).resolve("zod");
-const docs = fileURLToPath(new URL("../../docs/", import.meta.url));
+// The README's screenshot is written only when asked for, so a test run leaves the repository as it was.
+const screenshotFile =
+  process.env.UPDATE_SCREENSHOTS === "1"
+    ? fileURLToPath(new URL("../../docs/preview.png", import.meta.url))
+    : undefined;
 const sellerModule = fileURLToPath(new URL("../../templates/seller.ts", import.meta.url));
 const history = fileURLToPath(new URL("../../examples/data/tickets.jsonl", import.meta.url));
 
@@ -307,6 +311,18 @@ describe("formletter preview --out", () => {
     expect(existsSync(join(out, "ticket-2.html"))).toBe(false);
   });
 
+  it("escapes hostile record values and ticket ids in the static pages", async () => {
+    const hostileOut = join(directory, "hostile");
+    const samples = join(directory, "hostile.json");
+    writeFileSync(samples, JSON.stringify([tickets[1]]));
+    const result = await cli(["preview", "--catalog", moduleFile, "--records", samples, "--out", hostileOut]);
+    expect(result.code).toBe(0);
+    const html = readFileSync(join(hostileOut, "index.html"), "utf8");
+    expect(html).toContain("pwned");
+    expect(html).toContain("T-2 &lt;b&gt;bold&lt;/b&gt;");
+    expect(html).not.toMatch(/<script|<img|<b>/i);
+  }, 120_000);
+
   it.skipIf(!runBrowser)(
     "shows the seller catalog's messages for the first bundled ticket as preview() gives them; screenshot for the README",
     async () => {
@@ -326,7 +342,8 @@ describe("formletter preview --out", () => {
           ((globalThis as unknown as { location: { hash: string } }).location.hash =
             "#template-damage_report"),
       );
-      await page.screenshot({ path: join(docs, "preview.png"), type: "png" });
+      const screenshot = await page.screenshot({ path: screenshotFile ?? join(directory, "preview.png") });
+      expect(screenshot.length).toBeGreaterThan(10_000);
       await page.close();
     },
     120_000,
