@@ -11,3 +11,4 @@ await import("./mine.js");
 await import("./relay.js");
 await import("./postgres.js");
 await import("./tokens.js");
+await import("./preview.js");

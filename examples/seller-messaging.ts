@@ -264,6 +264,9 @@ async function main(): Promise<void> {
   console.log(
     `\noutbox database: ${database} (try: npm run cli -- queue list --db ${database}); delivered messages: ${sentLog}`,
   );
+  console.log(
+    "every message the catalog can send, ticket by ticket: npm run cli -- preview --catalog templates/seller.ts --history examples/data/tickets.jsonl",
+  );
 }
 
 /** Localised messages by language, then the first German and Spanish message as they went out. */

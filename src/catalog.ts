@@ -12,6 +12,7 @@ import {
 } from "./llm/proposal-schema.js";
 import type { LlmProvider } from "./llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "./llm/tools.js";
+import { type PreviewOptions, previewTicket, type TicketPreview } from "./preview/preview.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { Template } from "./template.js";
 import { isPreparedWith, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
@@ -83,6 +84,12 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   ): ProposalSchemaResult<P>;
   /** A tool call (name, arguments as an object or JSON text) as a proposal for `decide`. Never throws. */
   parseToolCall(name: unknown, args: unknown): ToolCallProposal;
+  /**
+   * Every message the model could cause on this ticket, decided through `decide` one combination of
+   * handles and keys at a time (at most `limit` per template): the messages by idempotency key, the
+   * escalating combinations by reason, and the bits. Never throws on the records.
+   */
+  preview(ticketRecords: unknown, options?: PreviewOptions): TicketPreview;
 }
 
 const codePattern = /^[a-z][a-z0-9_]{0,63}$/;
@@ -229,6 +236,7 @@ export function createCatalog<S extends CollectionSchemas>(
     proposalSchema: (ticketRecords, schemaOptions) =>
       createProposalSchema(catalog, prepareOrThrow(ticketRecords), schemaOptions),
     parseToolCall,
+    preview: (ticketRecords, previewOptions) => previewTicket(catalog, ticketRecords, previewOptions),
   };
   return Object.freeze(catalog);
 }

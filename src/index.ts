@@ -90,6 +90,16 @@ export type {
   RetryOptions,
 } from "./outbox/index.js";
 export { createOutbox, QueueError } from "./outbox/index.js";
+export type {
+  PreviewDimension,
+  PreviewEscalations,
+  PreviewMessage,
+  PreviewOptions,
+  PreviewProposal,
+  SlotOption,
+  TemplatePreview,
+  TicketPreview,
+} from "./preview/index.js";
 export type { EscalationReason } from "./reasons.js";
 export { escalationReasons, isEscalationReason, reasonDescriptions } from "./reasons.js";
 export type {

@@ -33,10 +33,20 @@ export function isCatalog(value: unknown): value is Catalog {
  * the only export that is a catalog. Loading runs the module, so every definition-time check runs: a
  * bad template fails here with the message that names the template, the slot and the fix.
  */
-export async function loadCatalog(file: string, exportName?: string): Promise<LoadedCatalog> {
-  const { path, module } = await importModule(file);
+export async function loadCatalog(
+  file: string,
+  exportName?: string,
+  options: ImportOptions = {},
+): Promise<LoadedCatalog> {
+  const { path, module } = await importModule(file, options);
   const [name, catalog] = pick(file, module, exportName);
   return { catalog, file: path, exportName: name };
+}
+
+/** How to import a module. */
+export interface ImportOptions {
+  /** Evaluate the module and its imports again instead of reusing a cached copy: after the file changed. */
+  readonly fresh?: boolean;
 }
 
 /**
@@ -45,12 +55,14 @@ export async function loadCatalog(file: string, exportName?: string): Promise<Lo
  */
 export async function importModule(
   file: string,
+  options: ImportOptions = {},
 ): Promise<{ path: string; module: Record<string, unknown>; cache: ReturnType<typeof createJiti>["cache"] }> {
   const path = resolve(file);
   if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
   const tsconfig = nearestTsconfig(dirname(path));
   const jiti = createJiti(import.meta.url, {
     ...(tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {}),
+    ...(options.fresh === true ? { moduleCache: false } : {}),
   });
   try {
     return { path, module: (await jiti.import(path)) as Record<string, unknown>, cache: jiti.cache };

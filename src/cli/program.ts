@@ -7,6 +7,7 @@ import { registerCostCommand } from "./cost.js";
 import { registerMineCommand } from "./mine.js";
 import type { CliIo } from "./output.js";
 import { CliError, terminalSafe } from "./output.js";
+import { registerPreviewCommand } from "./preview.js";
 import { registerQueueCommands } from "./queue.js";
 import { registerReplayCommand } from "./replay.js";
 import { registerReportCommand } from "./report.js";
@@ -33,6 +34,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   registerServeCommand(program, io);
   registerTokenCommand(program, io);
   registerMineCommand(program, io);
+  registerPreviewCommand(program, io);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

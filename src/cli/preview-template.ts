@@ -1,0 +1,133 @@
+import { type FieldExposure, fieldExposure } from "../capacity/exposure.js";
+import { escapeHtml, maxSubjectLength, whatsappRules } from "../channels.js";
+import type { CompiledSlot, Template } from "../template.js";
+import { printable } from "../terminal.js";
+
+// Escaped for HTML, and control characters written out: record values and template text are shown as text.
+export const e = (text: string | number) => escapeHtml(printable(String(text)));
+
+/**
+ * A template's text with each tag marked: `{{order.number}}` as a slot, `{{#x}}…{{/x}}` as a section.
+ * The text is escaped first and tags found in the escaped text, so nothing in it can become markup.
+ */
+export function highlightSource(source: string): string {
+  return e(source).replace(
+    /\{\{\s*([#^/]?)\s*([^{}]*?)\s*\}\}/g,
+    (whole, sigil: string, tag: string) =>
+      `<mark class="${sigil === "" ? "slot" : "section"}" title="${sigil === "" ? `slot ${tag}` : `section ${tag}`}">${whole}</mark>`,
+  );
+}
+
+/** The rules decide() applies on the template's channel, in sentences. */
+export function channelRules(template: Template): string[] {
+  switch (template.channel) {
+    case "email":
+      return [
+        "one recipient, no cc, bcc or attachments; the address is lower-cased",
+        `subject: one line, at most ${maxSubjectLength} characters`,
+        ...(template.source.html === undefined
+          ? []
+          : ["HTML: every value is HTML-escaped; the HTML as a reader sees it is scanned too"]),
+      ];
+    case "sms":
+      return [
+        "recipient: a phone number in E.164",
+        "GSM-7: 160 characters, 153 a segment when split; any other character: UCS-2, 70 then 67",
+        `at most ${template.maxSegments} segment${template.maxSegments === 1 ? "" : "s"}`,
+      ];
+    case "whatsapp":
+      return [
+        "recipient: a phone number in E.164",
+        `body at most ${whatsappRules.maxBody} characters, header at most ${whatsappRules.maxHeader}`,
+        "no variable at the start or end or next to another; values without newlines, tabs or 4+ spaces",
+      ];
+    case "chat":
+      return ["recipient: an opaque chat id from records, never free text"];
+  }
+}
+
+/** Who may read a field, in the words of a security review. */
+export function labelText(field: FieldExposure): string {
+  switch (field.label) {
+    case "untrusted":
+      return `UNTRUSTED, written by ${field.author}`;
+    case "private":
+      return `PRIVATE, readable by ${field.readableBy?.join(", ") || "no role"}`;
+    case "computed":
+      return "computed in code";
+    case "none":
+      return "not labelled";
+  }
+}
+
+/** Where one slot's value comes from. */
+function origin(compiled: CompiledSlot): string {
+  const { slot } = compiled;
+  if (slot.kind === "choice") return `one of ${compiled.keys.size} keys, labels written in code`;
+  if (slot.kind === "derived") return "computed in code from what the audience may read";
+  const filters = [
+    slot.where === undefined ? undefined : "a where condition",
+    compiled.joins.length === 0
+      ? undefined
+      : `match ${compiled.joins.map((join) => `${join.field} = ${join.slot}.${join.otherField}`).join(", ")}`,
+  ].filter((part) => part !== undefined);
+  return `a ${slot.collection} record of the ticket, by handle${filters.length > 0 ? `, with ${filters.join(" and ")}` : ""}`;
+}
+
+/**
+ * The review of one template: its settings, its channel's rules, its texts with the slots marked, and per
+ * slot where the value comes from and the label of every field shown (read from the compiled template).
+ */
+export function templateReview(template: Template): string {
+  const exposure = fieldExposure(template);
+  const rows = template.resolveOrder.map((compiled) => {
+    const { slot } = compiled;
+    const fields = exposure.filter((field) => field.slot === compiled.name);
+    const shown =
+      slot.kind === "choice"
+        ? `<ul class="keys">${Object.entries(slot.choices)
+            .map(([key, label]) => `<li><code>${e(key)}</code>: ${e(label)}</li>`)
+            .join("")}</ul>`
+        : `<ul class="fields">${compiled.fields
+            .map((field) => {
+              const exposed = fields.find((candidate) => candidate.field === field.field);
+              const label = exposed === undefined ? "" : labelText(exposed);
+              const flag =
+                exposed?.label === "untrusted" || exposed?.label === "private" ? exposed.label : "";
+              const reads = field.reads.length > 0 ? `, also reads ${field.reads.map(e).join(", ")}` : "";
+              return `<li><code>{{${e(field.tag)}}}</code> ← ${e(slot.kind === "ref" ? `${slot.collection}.${field.field}` : "computed")} <span class="format">(${e(field.format.kind)}, ≤ ${field.maxLength}${reads})</span> <span class="label ${flag}" data-label="${e(field.tag)}">${e(label)}</span></li>`;
+            })
+            .join("")}</ul>`;
+    const role = compiled === template.recipient ? " (recipient)" : "";
+    return `<tr><th scope="row"><code>${e(compiled.name)}</code>${role}</th><td>${e(slot.kind)}${slot.optional ? ", optional" : ""}</td><td>${e(origin(compiled))}</td><td>${shown}</td></tr>`;
+  });
+  const texts = [
+    ["subject", template.source.subject],
+    ["text", template.source.body],
+    ["HTML", template.source.html],
+  ] as const;
+  return `<dl class="meta">
+<dt>description</dt><dd>${e(template.description)}</dd>
+<dt>audience</dt><dd>${e(template.audience)}</dd>
+<dt>channel</dt><dd>${e(template.channel)}</dd>
+<dt>limits</dt><dd>${template.limits.perTicket} per ticket, ${template.limits.perDay} per day</dd>
+<dt>approval</dt><dd>${template.approval === "human" ? "<strong>a person approves each draft</strong>" : "none: sent as decided"}</dd>
+<dt>code runs with</dt><dd>${e(template.readers.audience.name)} (where, derived); recipient chosen with ${e(template.readers.recipient.name)}</dd>
+</dl>
+<h4>Channel rules</h4>
+<ul class="rules">${channelRules(template)
+    .map((rule) => `<li>${e(rule)}</li>`)
+    .join("")}</ul>
+<h4>Text</h4>
+${texts
+  .filter(([, source]) => source !== undefined)
+  .map(
+    ([name, source]) =>
+      `<figure class="source"><figcaption>${name}</figcaption><pre>${highlightSource(source as string)}</pre></figure>`,
+  )
+  .join("\n")}
+<h4>Slots</h4>
+<div class="scroll"><table class="slots"><thead><tr><th scope="col">slot</th><th scope="col">kind</th><th scope="col">value from</th><th scope="col">shown, with its label (to ${e(template.audience)})</th></tr></thead><tbody>
+${rows.join("\n")}
+</tbody></table></div>`;
+}
