@@ -12,29 +12,41 @@ export interface HtmlPageMeta {
 /** Escaped for HTML, and control characters written out: a page is also read with cat and less. */
 export const escapeForPage = (text: string | number): string => escapeHtml(printable(String(text)));
 
-/**
- * One self-contained HTML page: inline CSS, no script, no font, no request of any kind (a
- * Content-Security-Policy of `default-src 'none'` makes sure), so it can be mailed, attached to a ticket
- * or opened offline. `body` is the markup after the header, already escaped by the caller.
- */
-export function htmlPage(meta: HtmlPageMeta, css: string, body: string): string {
-  const e = escapeForPage;
+/** A page that forbids loading anything: no script, no font, no request, only its own inline style. */
+export const selfContainedPolicy = "default-src 'none'; style-src 'unsafe-inline'";
+
+/** The document around `body`: its policy, viewport and inline style. Every argument is already safe. */
+export function htmlDocument(title: string, policy: string, css: string, body: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta http-equiv="Content-Security-Policy" content="${policy}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(meta.title)}</title>
+<title>${escapeForPage(title)}</title>
 <style>${css}</style>
 </head>
 <body>
-<header>
-<h1>${e(meta.title)}</h1>
-<p class="subtitle">${e(meta.subtitle)} · generated ${e(meta.generatedAt.toISOString().replace("T", " ").slice(0, 16))} UTC</p>
-</header>
 ${body}
 </body>
 </html>
 `;
+}
+
+/**
+ * One self-contained report page (see {@link selfContainedPolicy}), so it can be mailed, attached to a
+ * ticket or opened offline. `body` is the markup after the header, already escaped by the caller.
+ */
+export function htmlPage(meta: HtmlPageMeta, css: string, body: string): string {
+  const e = escapeForPage;
+  return htmlDocument(
+    meta.title,
+    selfContainedPolicy,
+    css,
+    `<header>
+<h1>${e(meta.title)}</h1>
+<p class="subtitle">${e(meta.subtitle)} · generated ${e(meta.generatedAt.toISOString().replace("T", " ").slice(0, 16))} UTC</p>
+</header>
+${body}`,
+  );
 }

@@ -2,6 +2,7 @@ import type { Catalog } from "../catalog.js";
 import type { TemplatePreview, TicketPreview } from "../preview/preview.js";
 import { reasonDescriptions } from "../reasons.js";
 import type { Template } from "../template.js";
+import { htmlDocument, selfContainedPolicy } from "./html-page.js";
 import { previewCss } from "./preview-style.js";
 import { e, templateReview } from "./preview-template.js";
 
@@ -41,7 +42,7 @@ export interface PreviewPage {
 
 /** The Content-Security-Policy of a page: nothing but inline style, and when served, one nonce'd script. */
 export function pagePolicy(mode: PageMode): string {
-  const base = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'";
+  const base = `${selfContainedPolicy}; base-uri 'none'; form-action 'self'`;
   return mode.kind === "static" ? base : `${base}; script-src 'nonce-${mode.nonce}'; connect-src 'self'`;
 }
 
@@ -53,17 +54,11 @@ export function pagePolicy(mode: PageMode): string {
 export function renderPreviewPage(page: PreviewPage): string {
   const { catalog, selected, mode } = page;
   const preview = selected?.preview;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${pagePolicy(mode)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(page.title)}</title>
-<style>${previewCss}</style>
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
+  return htmlDocument(
+    page.title,
+    pagePolicy(mode),
+    previewCss,
+    `<a class="skip" href="#main">Skip to content</a>
 <header>
 <h1>${e(page.title)}</h1>
 <p class="subtitle">catalog version ${e(catalog.version)} · ${catalog.templates.length} templates · ${mode.kind === "served" ? "reloads when the catalog module changes" : "static copy"}</p>
@@ -85,9 +80,8 @@ ${templateTable(catalog.templates, preview)}
 ${catalog.templates.map((template) => templateSection(page, template)).join("\n")}
 </main>
 ${mode.kind === "served" ? reloadScript(mode) : ""}
-</body>
-</html>
-`;
+`,
+  );
 }
 
 function ticketList(page: PreviewPage): string {

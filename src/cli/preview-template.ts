@@ -1,10 +1,10 @@
 import { type FieldExposure, fieldExposure } from "../capacity/exposure.js";
-import { escapeHtml, maxSubjectLength, whatsappRules } from "../channels.js";
+import { maxSubjectLength, whatsappRules } from "../channels.js";
 import type { CompiledSlot, Template } from "../template.js";
-import { printable } from "../terminal.js";
+import { escapeForPage } from "./html-page.js";
 
-// Escaped for HTML, and control characters written out: record values and template text are shown as text.
-export const e = (text: string | number) => escapeHtml(printable(String(text)));
+/** Record values and template text are shown as text: escaped, control characters written out. */
+export const e = escapeForPage;
 
 /**
  * A template's text with each tag marked: `{{order.number}}` as a slot, `{{#x}}…{{/x}}` as a section.

@@ -1,4 +1,4 @@
-/** Debian's Chromium for the page tests, launched as the HTML report test launches it. */
+/** Debian's Chromium for the page tests (the HTML report and the catalog preview). */
 import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
 

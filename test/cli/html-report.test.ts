@@ -1,16 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EscalationReport } from "../../src/metrics/index.js";
+import { browserAvailable, browserRequired, executablePath, launchChromium } from "./browser.js";
 import { cli } from "./run.js";
 
-const executablePath = "/usr/bin/chromium";
-const available = existsSync(executablePath);
-// In CI the browser check must run: a missing browser fails it instead of passing silently.
-const required = process.env.CI === "true";
+const available = browserAvailable;
+const required = browserRequired;
 if (!available && !required) {
   process.stderr.write(
     `html-report.test.ts: skipped, no browser at ${executablePath}: apt-get install chromium\n`,
@@ -34,19 +33,7 @@ beforeAll(async () => {
   if (!available && required)
     throw new Error(`CI=true and no browser at ${executablePath}: apt-get install chromium`);
   if (available) {
-    browser = await chromium.launch({
-      executablePath,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    });
+    browser = await launchChromium();
   }
 }, 60_000);
 
