@@ -149,7 +149,7 @@ function messagesOf(page: PreviewPage, shown: TemplatePreview, labels: ReadonlyM
     .map((dimension) => `${e(dimension.slot)} ${dimension.options.length}`)
     .join(" × ");
   return `<h3 id="messages-${id}">Messages on this ticket</h3>
-<p class="counts" data-template="${id}">${count(shown.combinations)} combinations (${dimensions || "no slot"}) · ${count(shown.decided)} decided${shown.more > 0 ? ` · <strong>${count(shown.more)} more not decided</strong>` : ""} · ${shown.messages.length} distinct message${shown.messages.length === 1 ? "" : "s"} · ${bits(shown.bits)} bits${shown.exact ? "" : " (of those decided)"}${query ? ` · ${messages.length} match the search` : ""}</p>
+<p class="counts" data-template="${id}">${count(shown.combinations)} combinations (${dimensions || "no slot"}) · ${count(shown.decided)} decided${shown.more > 0 ? ` · <strong>${count(shown.more)} more not decided</strong>` : ""} · ${shown.messages.length} distinct message${shown.messages.length === 1 ? "" : "s"}${localeCounts(shown.byLocale)} · ${bits(shown.bits)} bits${shown.exact ? "" : " (of those decided)"}${query ? ` · ${messages.length} match the search` : ""}</p>
 ${messages.length === 0 ? "<p>No message.</p>" : `<ol class="messages">${messages.map((entry) => messageItem(entry, labels)).join("\n")}</ol>`}
 <h3 id="escalations-${id}">Escalating combinations</h3>
 ${
@@ -198,5 +198,12 @@ setInterval(async () => {
 }
 
 const count = (value: number) => value.toLocaleString("en-US");
+/** " (de 3, es 1)": how many of a localised template's messages are in each locale. */
+function localeCounts(byLocale: Readonly<Record<string, number>> | undefined): string {
+  if (byLocale === undefined) return "";
+  const parts = Object.entries(byLocale).map(([locale, messages]) => `${e(locale)} ${count(messages)}`);
+  return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
+}
+
 const bits = (value: number) =>
   value.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });

@@ -68,6 +68,11 @@ export interface TemplatePreview {
   readonly bits: number;
   /** True when every combination was decided, so `messages` and `bits` are the whole truth. */
   readonly exact: boolean;
+  /**
+   * A localised template's distinct messages by the locale they are written in (read from this ticket's
+   * records, so one locale unless the recipient varies); undefined for a template without locales.
+   */
+  readonly byLocale: Readonly<Record<string, number>> | undefined;
 }
 
 /** The preview of one ticket, or why its records cannot be previewed. */
@@ -194,7 +199,17 @@ function previewTemplate(
       .sort((a, b) => b.count - a.count),
     bits: log2(messages.size),
     exact,
+    byLocale: template.locales === undefined ? undefined : countByLocale(messages.values()),
   };
+}
+
+function countByLocale(messages: Iterable<PreviewMessage>): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const { message } of messages) {
+    const locale = message.locale ?? "";
+    counts.set(locale, (counts.get(locale) ?? 0) + 1);
+  }
+  return Object.fromEntries(counts);
 }
 
 function add(

@@ -185,3 +185,19 @@ describe("catalog.preview", () => {
     expect(reasons.has("slot_rejected")).toBe(true);
   });
 });
+
+describe("preview of localised templates", () => {
+  it("counts a localised template's messages by the locale the recipient's records give", () => {
+    const ticket = largestSellerTicket() as { sellers: Record<string, unknown>[] };
+    const sellers = ticket.sellers.map((seller) => ({ ...seller, locale: "de-AT" }));
+    const preview = previewTicket(sellerCatalog, { ...ticket, sellers });
+    if (!preview.ok) throw new Error(preview.problem);
+    const tracking = preview.templates.find((template) => template.template === "tracking_request");
+    expect(tracking?.messages.length).toBeGreaterThan(0);
+    // de-AT falls back to the German text: every message is written in it.
+    expect(tracking?.byLocale).toEqual({ de: tracking?.messages.length });
+    expect(tracking?.messages.every(({ message }) => message.locale === "de")).toBe(true);
+    const unlocalised = preview.templates.find((template) => template.template === "missing_item");
+    expect(unlocalised?.byLocale).toBeUndefined();
+  });
+});
