@@ -188,7 +188,7 @@ describe("catalog.preview", () => {
 
 describe("preview of localised templates", () => {
   it("counts a localised template's messages by the locale the recipient's records give", () => {
-    const ticket = largestSellerTicket() as { sellers: Record<string, unknown>[] };
+    const ticket = largestSellerTicket() as unknown as { sellers: Record<string, unknown>[] };
     const sellers = ticket.sellers.map((seller) => ({ ...seller, locale: "de-AT" }));
     const preview = previewTicket(sellerCatalog, { ...ticket, sellers });
     if (!preview.ok) throw new Error(preview.problem);
