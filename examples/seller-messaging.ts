@@ -127,7 +127,9 @@ function formatRow({ ticketId, category, decision, result }: Decided): string {
     return columns("escalate", "approval_required", `→ ${draft.to}`, detail);
   }
   const detail =
-    decision.code === undefined ? decision.detail : `${decision.code}: ${decision.note ?? "(no note)"}`;
+    decision.reason === "model_escalated"
+      ? `${decision.code}: ${decision.note ?? "(no note)"}`
+      : decision.detail;
   return columns("escalate", decision.reason, `[${category}]`, detail);
 }
 

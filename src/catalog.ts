@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import { type DecideContext, decideProposal } from "./decide.js";
-import type { Decision } from "./decision.js";
+import { type Decision, escalate } from "./decision.js";
 import { type DescribeOptions, describeTicket } from "./describe.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
@@ -184,22 +184,20 @@ export function createCatalog<S extends CollectionSchemas>(
     decide(output, ticketRecords) {
       const prepared = prepare(ticketRecords);
       if (!prepared.ok) {
-        return {
-          outcome: "escalate",
+        return escalate({
           reason: "records_invalid",
           detail: `ticket records are invalid: ${prepared.problem}`,
-        };
+        });
       }
       try {
         return decideProposal(context, output, prepared.ticket);
       } catch {
         // Only user code (a `where`, `derived` or label callback) or a hostile record can get here.
-        return {
-          outcome: "escalate",
+        return escalate({
           reason: "records_invalid",
           detail: "deciding threw on this ticket's records",
           ticketId: prepared.ticket.ticketId,
-        };
+        });
       }
     },
     handles(ticketRecords) {

@@ -18,7 +18,20 @@ export type { Catalog, CatalogOptions, HandleEntry, HandleTable } from "./catalo
 export { createCatalog } from "./catalog.js";
 export type { Channel, SmsSize } from "./channels.js";
 export { escapeHtml, smsSize } from "./channels.js";
-export type { Choices, Decision, EscalateDecision, Message, SendDecision } from "./decision.js";
+export type {
+  Choices,
+  Decision,
+  EscalateDecision,
+  Escalation,
+  EscalationFields,
+  EscalationInput,
+  Expected,
+  Finding,
+  LimitName,
+  Message,
+  SendDecision,
+} from "./decision.js";
+export { escalate, escalationFacts } from "./decision.js";
 export type { FormletterErrorCode, OutboxWrites } from "./errors.js";
 export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableError } from "./errors.js";
 export type {

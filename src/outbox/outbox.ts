@@ -1,5 +1,5 @@
 import type { Catalog } from "../catalog.js";
-import type { Decision } from "../decision.js";
+import { type Decision, escalate } from "../decision.js";
 import { FormletterError } from "../errors.js";
 import { parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
@@ -217,7 +217,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const proposal = proposalOf(input.output);
     const decision: Decision = loaded.ok
       ? catalog.decide(proposal?.decide ?? input.output, loaded.records)
-      : { outcome: "escalate", reason: "records_invalid", detail: loaded.problem, ticketId };
+      : escalate({ reason: "records_invalid", detail: loaded.problem, ticketId });
     const decided = clock();
     const templateId = decision.template;
     const recorded: Recorded = await batcher

@@ -1,4 +1,5 @@
 import type { Catalog } from "../catalog.js";
+import type { Expected } from "../decision.js";
 import { isFormletterError } from "../errors.js";
 import { type LlmProvider, providers } from "../llm/providers.js";
 import { loadRecords } from "../outbox/load-records.js";
@@ -22,8 +23,9 @@ export interface AgentRoutesOptions {
 }
 
 /**
- * What a proposal's answer carries: the outcome and, for a retry, the reason and hint. Never the
- * message, its recipient, the values or the human-facing detail.
+ * What a proposal's answer carries: the outcome and, for a retry, the reason, the hint, the slot at
+ * fault and what was expected (ids, keys or a count of fitting records). Never the message, its
+ * recipient, the values or the human-facing detail.
  *
  * @example
  * import type { ProposalReply } from "formletter/relay";
@@ -34,6 +36,10 @@ export interface ProposalReply {
   readonly reason?: EscalationReason;
   /** Valid template ids, handles or keys, where a corrected proposal could succeed. No record content. */
   readonly hint?: string;
+  /** The slot at fault, when one is. */
+  readonly slot?: string;
+  /** What would have been accepted: template ids, codes, slot names, keys, or how many records fit. */
+  readonly expected?: Expected;
   /** True when an identical proposal was handled before: nothing new was sent. */
   readonly duplicate?: true;
 }
@@ -52,6 +58,8 @@ function proposalReply(result: HandleResult): ProposalReply {
   if (decision.outcome === "escalate") {
     reply.reason = decision.reason;
     if (decision.hint !== undefined) reply.hint = decision.hint;
+    if ("slot" in decision && decision.slot !== undefined) reply.slot = decision.slot;
+    if ("expected" in decision && decision.expected !== undefined) reply.expected = decision.expected;
   }
   if (result.duplicate) reply.duplicate = true;
   return reply;

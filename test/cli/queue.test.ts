@@ -105,6 +105,16 @@ describe("formletter queue", () => {
     expect(page.items.map((item) => item.reason)).toEqual(["approval_required"]);
   });
 
+  it("shows an escalation's typed fields from the audit log, as lines and in --json", async () => {
+    const { items } = JSON.parse(
+      (await cli("queue", "list", "--db", file, "--json", "--reason", "model_escalated")).stdout,
+    );
+    const shown = await cli("queue", "show", items[0].id, "--db", file);
+    expect(shown.stdout).toMatch(/^code\s+\w+/m);
+    const json = JSON.parse((await cli("queue", "show", items[0].id, "--db", file, "--json")).stdout);
+    expect(typeof json.facts.code).toBe("string");
+  });
+
   it("shows an item with its draft", async () => {
     const { items } = JSON.parse(
       (await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required")).stdout,
