@@ -12,6 +12,7 @@ import {
 } from "./llm/proposal-schema.js";
 import type { LlmProvider } from "./llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "./llm/tools.js";
+import { type ParsedOutput, parseOutput } from "./proposal.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { Template } from "./template.js";
 import { isPreparedWith, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
@@ -56,10 +57,15 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   prepare(ticketRecords: unknown): PrepareResult<S>;
   /**
    * Decides what the model's output means for this ticket: send an exact message, or escalate with a reason.
-   * `output` is an object or a JSON string; `ticket` is the ticket's records as your loader returned them
+   * `output` is an object, a JSON string, or what `parse()` made of one (then it is not parsed again); `ticket` is the ticket's records as your loader returned them
    * (`TicketRecords`, validated here) or a prepared ticket. Pure, synchronous, never throws on either.
    */
   decide(output: unknown, ticket: unknown): Decision;
+  /**
+   * Reads the model's output once (an object or a JSON string), strictly; never throws. Pass the result
+   * to `decide()` in place of the output and it is not parsed again.
+   */
+  parse(output: unknown): ParsedOutput;
   /** Each record's handle and label. Throws a `records_invalid` error when the records are invalid. */
   handles(ticketRecords: unknown): HandleTable;
   /**
@@ -181,6 +187,7 @@ export function createCatalog<S extends CollectionSchemas>(
     version: catalogVersion([...byId.values()], escalationCodes),
     template: (id) => byId.get(id),
     prepare,
+    parse: parseOutput,
     decide(output, ticketRecords) {
       const prepared = prepare(ticketRecords);
       if (!prepared.ok) {

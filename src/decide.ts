@@ -23,7 +23,7 @@ export interface DecideContext {
 type Problem = EscalationInput;
 
 /**
- * The decision pipeline: parse, look up, resolve each slot from this ticket's records, format,
+ * The decision pipeline: parse (unless `output` is already a parsed output), look up, resolve each slot from this ticket's records, format,
  * render, check channel limits, scan. Pure and synchronous; every failure is an escalation.
  */
 export function decideProposal(context: DecideContext, output: unknown, ticket: PreparedTicket): Decision {

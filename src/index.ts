@@ -95,6 +95,7 @@ export type {
   RetryOptions,
 } from "./outbox/index.js";
 export { createOutbox, QueueError } from "./outbox/index.js";
+export type { ParsedOutput, Proposal, ProposalProblem } from "./proposal.js";
 export type { EscalationReason } from "./reasons.js";
 export { escalationReasons, isEscalationReason, reasonDescriptions } from "./reasons.js";
 export type {

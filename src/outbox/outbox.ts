@@ -1,7 +1,7 @@
 import type { Catalog } from "../catalog.js";
 import { type Decision, escalate } from "../decision.js";
 import { FormletterError } from "../errors.js";
-import { parseProposal } from "../proposal.js";
+import { type ParsedOutput, parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store } from "../store/store.js";
 import { tagsProblem } from "../tags.js";
@@ -213,10 +213,11 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const started = clock();
     const loaded = await loadRecords(options.load, ticketId, loadTimeoutMs);
     const loadMs = clock() - started;
-    // Parsed once: decide() gets the parsed proposal, the audit log its note-free copy.
-    const proposal = proposalOf(input.output);
+    // Parsed once, by the catalog: decide() takes the parsed output, the audit log a note-free copy. A
+    // catalog of an older copy of formletter has no parse(): it is handed the output as it came.
+    const parsed = typeof catalog.parse === "function" ? catalog.parse(input.output) : undefined;
     const decision: Decision = loaded.ok
-      ? catalog.decide(proposal?.decide ?? input.output, loaded.records)
+      ? catalog.decide(parsed ?? input.output, loaded.records)
       : escalate({ reason: "records_invalid", detail: loaded.problem, ticketId });
     const decided = clock();
     const templateId = decision.template;
@@ -234,7 +235,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
           data: {
             tags,
             output: rawOutput(input.output),
-            proposal: proposal?.audit ?? null,
+            proposal: auditedProposal(parsed ?? parseProposal(input.output)),
             catalogVersion: catalog.version,
             timings: { loadMs, decideMs: decided - started - loadMs },
           },
@@ -462,23 +463,12 @@ function rawOutput(output: unknown): string {
 }
 
 /**
- * The output parsed once, as decide() reads it again (cheaply: an object, no JSON to parse) and as the
- * audit log keeps it (without the note, which can be long and is kept, capped, with the decision).
- * Undefined when it is not a proposal: decide() then reports why from the output itself.
+ * The proposal as the audit log keeps it: without the note, which can be long and is kept, capped,
+ * with the decision. Null when the output is not a proposal (the raw output is kept beside it).
  */
-function proposalOf(output: unknown): { decide: unknown; audit: unknown } | undefined {
-  const parsed = parseProposal(output);
-  if (!parsed.ok) return undefined;
+function auditedProposal(parsed: ParsedOutput): unknown {
+  if (!parsed.ok) return null;
   const proposal = parsed.proposal;
-  if (proposal.kind === "escalate") {
-    return {
-      decide:
-        proposal.note === undefined
-          ? { escalate: proposal.code }
-          : { escalate: proposal.code, note: proposal.note },
-      audit: { escalate: proposal.code },
-    };
-  }
-  const parsedProposal = { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
-  return { decide: parsedProposal, audit: parsedProposal };
+  if (proposal.kind === "escalate") return { escalate: proposal.code };
+  return { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
 }
