@@ -16,13 +16,10 @@ import {
   createOutbox,
   type Decision,
   type EscalationReason,
-  formatSummary,
   type HandleResult,
   type Outbox,
-  observedDays,
-  parseHistoryLine,
-  reportFromAudit,
 } from "formletter";
+import { formatSummary, observedDays, parseHistoryLine, reportFromAudit } from "formletter/metrics";
 import { sqliteStore } from "formletter/sqlite";
 import { sellerCatalog } from "../templates/seller.js";
 

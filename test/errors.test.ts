@@ -5,11 +5,11 @@ import {
   DeliveryError,
   FormletterError,
   isFormletterError,
-  isRetryable,
   QueueError,
   StoreUnavailableError,
 } from "../src/index.js";
 import { RelayError, RelayRequestError } from "../src/relay/index.js";
+import { isRetryable } from "../src/transport/index.js";
 
 describe("isFormletterError", () => {
   it("is true for errors formletter throws", () => {

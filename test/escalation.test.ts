@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escalate, escalationFacts } from "../src/index.js";
+import { escalationFacts } from "../src/decision.js";
+import { escalate } from "../src/index.js";
 import {
   ada,
   catalog,

@@ -10,9 +10,9 @@ import {
   defineRecords,
   defineTemplate,
   memoryTransport,
-  type QueueItem,
 } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
+import type { QueueItem } from "../../src/store/store.js";
 import { message, outboundRow, queueItem } from "../store/conformance.js";
 
 // A lettings agency asking contractors to confirm a repair visit; the quote template needs approval.

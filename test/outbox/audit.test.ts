@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditEvent } from "../../src/index.js";
+import type { AuditEvent } from "../../src/store/store.js";
 import { proposal } from "../fixtures/property.js";
 import { auditOf, outboxOver, storeKinds, t0, useStore } from "./harness.js";
 

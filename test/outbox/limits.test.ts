@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type AuditEvent,
-  createOutbox,
-  type HandleResult,
-  memoryStore,
-  memoryTransport,
-} from "../../src/index.js";
+import { createOutbox, type HandleResult, memoryStore, memoryTransport } from "../../src/index.js";
+import type { AuditEvent } from "../../src/store/store.js";
 import { loadTicket, propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { auditOf, dayMs, minuteMs, outboxOver, rejectionOf, storeKinds, t0, useStore } from "./harness.js";
 
