@@ -6,11 +6,11 @@ import { keyOf } from "./idempotency.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
 import type { AnyRecord } from "./records.js";
 import { readableText, renderMessage } from "./render.js";
-import { sanitizeValue } from "./sanitize.js";
+import { clip, sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
 import type { SlotContext } from "./slots.js";
 import type { CompiledField, CompiledSlot, Template } from "./template.js";
-import { clip, type PreparedCollection, type PreparedTicket } from "./ticket.js";
+import type { PreparedCollection, PreparedTicket } from "./ticket.js";
 
 /** What `decide` needs from the catalog. */
 export interface DecideContext {

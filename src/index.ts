@@ -31,7 +31,7 @@ export type { Format } from "./format.js";
 export { format } from "./format.js";
 export { readableBy, untrusted } from "./labels.js";
 export type { HandleInput, HandleResult, HumanQueue, Outbox, OutboxOptions } from "./outbox/index.js";
-export { createOutbox, QueueError } from "./outbox/index.js";
+export { createOutbox, openHumanQueue, QueueError } from "./outbox/index.js";
 export type { ParsedOutput } from "./proposal.js";
 export type { EscalationReason } from "./reasons.js";
 export { escalationReasons, isEscalationReason } from "./reasons.js";

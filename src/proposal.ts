@@ -1,4 +1,4 @@
-import { clip } from "./ticket.js";
+import { clip } from "./sanitize.js";
 
 /** What the model proposed, after strict parsing. Slot values are handles or keys, never text to send. */
 export type Proposal =

@@ -26,6 +26,7 @@ const rootValues = [
   "isFormletterError",
   "memoryStore",
   "memoryTransport",
+  "openHumanQueue",
   "readableBy",
   "untrusted",
   "verifyWebhookSignature",

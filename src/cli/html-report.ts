@@ -2,7 +2,7 @@ import { escapeHtml } from "../channels.js";
 import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
-import { printable } from "../terminal.js";
+import { printable } from "../sanitize.js";
 
 /** What the page says about where the report came from. */
 export interface HtmlReportMeta {

@@ -1,10 +1,9 @@
 import type { Command } from "commander";
 import type { Expected } from "../decision.js";
-import { createBatcher } from "../outbox/batcher.js";
-import { createQueueOperations } from "../outbox/queue.js";
+import { type HumanQueue, openHumanQueue } from "../outbox/index.js";
 import { isEscalationReason } from "../reasons.js";
-import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/store.js";
-import { printableLine as line, printable } from "../terminal.js";
+import { printableLine as line, printable } from "../sanitize.js";
+import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
 
@@ -17,13 +16,10 @@ async function withStore<T>(file: string, work: (store: Store) => Promise<T>): P
   }
 }
 
-async function withQueue<T>(
-  file: string,
-  work: (queue: ReturnType<typeof createQueueOperations>) => Promise<T>,
-): Promise<T> {
+async function withQueue<T>(file: string, work: (queue: HumanQueue) => Promise<T>): Promise<T> {
   const store = openStore(file);
   try {
-    return await work(createQueueOperations(store, createBatcher(store), Date.now, "live"));
+    return await work(openHumanQueue(store));
   } finally {
     await store.close();
   }

@@ -1,6 +1,6 @@
 import { escalate, escalationFacts } from "../decision.js";
+import { snippet } from "../sanitize.js";
 import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
-import { snippet } from "../transport/snippet.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
 /** How deliveries are retried. */

@@ -13,6 +13,11 @@ import { outageError, recordWithRetry } from "./outage.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
 import { type Recorded, recordDecision } from "./record.js";
 
+/** A ticket's records as the outbox loads them, or why there are none. */
+export type LoadedRecords =
+  | { readonly ok: true; readonly records: unknown }
+  | { readonly ok: false; readonly problem: string };
+
 /** What `handle()` takes: which ticket, what the model answered, which agent run, and tags for metrics. */
 export interface HandleInput {
   readonly ticketId: string;
@@ -79,6 +84,13 @@ export interface OutboxOptions<S extends CollectionSchemas> {
 /** The runtime: decide, limit, record durably, deliver, and the human queue. */
 export interface Outbox {
   handle(input: HandleInput): Promise<HandleResult>;
+  /** The catalog it decides with: a service in front (the relay) builds tools and prompt text from it. */
+  readonly catalog: Catalog;
+  /**
+   * A ticket's records as `handle()` loads them: checked to be that ticket's, within `loadTimeoutMs`,
+   * read once into a plain copy. Never throws: a loader that fails gives `{ ok: false, problem }`.
+   */
+  records(ticketId: string): Promise<LoadedRecords>;
   readonly queue: HumanQueue;
   /**
    * Delivers messages left pending (approved, or never tried) once each, and retries none that failed
@@ -92,6 +104,11 @@ export interface Outbox {
     query(
       filter?: Omit<AuditFilter, "since" | "until"> & { since?: Date | number; until?: Date | number },
     ): AsyncIterable<AuditEvent>;
+    /**
+     * Appends an event of your own (e.g. `access`, for a request a service in front refused) to the same
+     * log, grouped into the outbox's commits; resolves with its id once durable.
+     */
+    append(event: Omit<AuditEvent, "id">): Promise<string>;
   };
   /** Waits for work in flight, then closes transports and the store. */
   close(): Promise<void>;
@@ -337,6 +354,8 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
 
   return {
     handle,
+    catalog: catalog as unknown as Catalog,
+    records: (ticketId) => loadRecords(options.load, ticketId, loadTimeoutMs),
     queue,
     flush: () =>
       track(async () => {
@@ -380,6 +399,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
           ...(until !== undefined ? { until: +until } : {}),
         });
       },
+      append: (event) => track(() => batcher.run((tx) => tx.appendAudit(event))),
     },
     close() {
       closed ??= (async () => {

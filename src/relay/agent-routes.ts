@@ -2,8 +2,7 @@ import type { Catalog } from "../catalog.js";
 import type { Expected } from "../decision.js";
 import { isFormletterError } from "../errors.js";
 import { type LlmProvider, providers } from "../llm/providers.js";
-import { loadRecords } from "../outbox/load-records.js";
-import type { HandleResult, Outbox } from "../outbox/outbox.js";
+import type { HandleResult, Outbox } from "../outbox/index.js";
 import type { EscalationReason } from "../reasons.js";
 import type { Gate } from "./gate.js";
 import { json, problem } from "./http.js";
@@ -16,8 +15,6 @@ import type { TokenClaims } from "./verify-token.js";
 /** What the agent endpoints need. */
 export interface AgentRoutesOptions {
   readonly outbox: Outbox;
-  readonly catalog: Catalog;
-  readonly load: (ticketId: string) => unknown;
   readonly gate: Gate;
   readonly metrics: RelayMetrics;
 }
@@ -67,7 +64,8 @@ function proposalReply(result: HandleResult): ProposalReply {
 
 /** `POST /v1/proposals`, `GET /v1/tools`, `GET /v1/describe`: a task token, one ticket. */
 export function agentRoutes(options: AgentRoutesOptions): Route[] {
-  const { outbox, catalog, gate, metrics } = options;
+  const { outbox, gate, metrics } = options;
+  const { catalog } = outbox;
 
   const authorize = async (request: Request, route: string) => {
     const checked = await gate.authorize(request, route, agentAudience);
@@ -79,7 +77,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
     claims: AgentClaims,
   ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
     // A loader that returns another ticket's records must not show their labels to this agent.
-    const loaded = await loadRecords(options.load, claims.ticketId);
+    const loaded = await outbox.records(claims.ticketId);
     return loaded.ok ? { ok: true, value: loaded.records } : { ok: false, response: recordsUnavailable() };
   };
 

@@ -60,9 +60,6 @@ export function useRelay(options: RigOptions = {}): { readonly rig: RelayRig } {
     });
     const relay = createRelay({
       outbox,
-      catalog: propertyCatalog,
-      load,
-      store,
       secret: agentSecret,
       ...(options.operator === false ? {} : { operatorSecret }),
       ...options.relay,
