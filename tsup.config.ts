@@ -1,17 +1,9 @@
 import { defineConfig } from "tsup";
+import { subpaths } from "./subpaths.js";
 
 export default defineConfig([
   {
-    entry: {
-      index: "src/index.ts",
-      "llm/index": "src/llm/index.ts",
-      "mine/index": "src/mine/index.ts",
-      "postgres/index": "src/postgres/index.ts",
-      "relay/index": "src/relay/index.ts",
-      "sqlite/index": "src/sqlite/index.ts",
-      "smtp/index": "src/smtp/index.ts",
-      "testing/index": "src/testing/index.ts",
-    },
+    entry: Object.fromEntries(subpaths.map((subpath) => [subpath.entry, subpath.source])),
     format: ["esm", "cjs"],
     target: "node20",
     sourcemap: true,

@@ -1,21 +1,16 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import { subpaths } from "./subpaths.js";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
   // Examples and ready catalogs import the package by name, as users do; tests run them on the sources.
   resolve: {
-    alias: [
-      { find: /^formletter\/sqlite$/, replacement: source("./src/sqlite/index.ts") },
-      { find: /^formletter\/smtp$/, replacement: source("./src/smtp/index.ts") },
-      { find: /^formletter\/llm$/, replacement: source("./src/llm/index.ts") },
-      { find: /^formletter\/mine$/, replacement: source("./src/mine/index.ts") },
-      { find: /^formletter\/testing$/, replacement: source("./src/testing/index.ts") },
-      { find: /^formletter\/relay$/, replacement: source("./src/relay/index.ts") },
-      { find: /^formletter\/postgres$/, replacement: source("./src/postgres/index.ts") },
-      { find: /^formletter$/, replacement: source("./src/index.ts") },
-    ],
+    alias: subpaths.map((subpath) => ({
+      find: new RegExp(`^${subpath.specifier}$`),
+      replacement: source(`./${subpath.source}`),
+    })),
   },
   test: {
     include: ["test/**/*.test.ts"],

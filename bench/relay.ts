@@ -57,9 +57,6 @@ try {
   });
   const relay = createRelay({
     outbox,
-    catalog,
-    load: (id) => records.get(id),
-    store,
     secret: "bench-secret-of-at-least-thirty-two-bytes",
   });
   const { url } = await relay.listen({ port: 0 });

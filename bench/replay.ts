@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { replayHistory } from "formletter";
+import { replayHistory } from "formletter/metrics";
 import { catalog, ticket } from "./fixtures.js";
 import { figure, report } from "./measure.js";
 

@@ -71,7 +71,7 @@ function summary(ticketId: string, decision: Decision, retried: readonly string[
   const after = retried.length === 0 ? "" : ` (after ${retried.join(", ")})`;
   if (decision.outcome === "send")
     return `${ticketId}  sent     ${decision.template} to ${decision.message.to}${after}`;
-  const what = decision.code ?? decision.template ?? "";
+  const what = decision.reason === "model_escalated" ? decision.code : (decision.template ?? "");
   return `${ticketId}  queued   ${decision.reason}${what === "" ? "" : `: ${what}`}${after}`;
 }
 

@@ -16,13 +16,10 @@ import {
   createOutbox,
   type Decision,
   type EscalationReason,
-  formatSummary,
   type HandleResult,
   type Outbox,
-  observedDays,
-  parseHistoryLine,
-  reportFromAudit,
 } from "formletter";
+import { formatSummary, observedDays, parseHistoryLine, reportFromAudit } from "formletter/metrics";
 import { sqliteStore } from "formletter/sqlite";
 import { sellerCatalog } from "../templates/seller.js";
 
@@ -132,7 +129,9 @@ function formatRow({ ticketId, category, decision, result }: Decided): string {
     return columns("escalate", "approval_required", `→ ${draft.to}`, detail);
   }
   const detail =
-    decision.code === undefined ? decision.detail : `${decision.code}: ${decision.note ?? "(no note)"}`;
+    decision.reason === "model_escalated"
+      ? `${decision.code}: ${decision.note ?? "(no note)"}`
+      : decision.detail;
   return columns("escalate", decision.reason, `[${category}]`, detail);
 }
 

@@ -1,6 +1,6 @@
 import { hash } from "node:crypto";
 import { type DecideContext, decideProposal } from "./decide.js";
-import type { Decision } from "./decision.js";
+import { type Decision, escalate } from "./decision.js";
 import { type DescribeOptions, describeTicket } from "./describe.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
@@ -13,6 +13,7 @@ import {
 import type { LlmProvider } from "./llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "./llm/tools.js";
 import { type PreviewOptions, previewTicket, type TicketPreview } from "./preview/preview.js";
+import { type ParsedOutput, parseOutput } from "./proposal.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { Template } from "./template.js";
 import { isPreparedWith, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
@@ -57,10 +58,15 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   prepare(ticketRecords: unknown): PrepareResult<S>;
   /**
    * Decides what the model's output means for this ticket: send an exact message, or escalate with a reason.
-   * `output` is an object or a JSON string; `ticket` is the ticket's records as your loader returned them
+   * `output` is an object, a JSON string, or what `parse()` made of one (then it is not parsed again); `ticket` is the ticket's records as your loader returned them
    * (`TicketRecords`, validated here) or a prepared ticket. Pure, synchronous, never throws on either.
    */
   decide(output: unknown, ticket: unknown): Decision;
+  /**
+   * Reads the model's output once (an object or a JSON string), strictly; never throws. Pass the result
+   * to `decide()` in place of the output and it is not parsed again.
+   */
+  parse(output: unknown): ParsedOutput;
   /** Each record's handle and label. Throws a `records_invalid` error when the records are invalid. */
   handles(ticketRecords: unknown): HandleTable;
   /**
@@ -188,25 +194,24 @@ export function createCatalog<S extends CollectionSchemas>(
     version: catalogVersion([...byId.values()], escalationCodes),
     template: (id) => byId.get(id),
     prepare,
+    parse: parseOutput,
     decide(output, ticketRecords) {
       const prepared = prepare(ticketRecords);
       if (!prepared.ok) {
-        return {
-          outcome: "escalate",
+        return escalate({
           reason: "records_invalid",
           detail: `ticket records are invalid: ${prepared.problem}`,
-        };
+        });
       }
       try {
         return decideProposal(context, output, prepared.ticket);
       } catch {
         // Only user code (a `where`, `derived` or label callback) or a hostile record can get here.
-        return {
-          outcome: "escalate",
+        return escalate({
           reason: "records_invalid",
           detail: "deciding threw on this ticket's records",
           ticketId: prepared.ticket.ticketId,
-        };
+        });
       }
     },
     handles(ticketRecords) {

@@ -1,18 +1,17 @@
 import { isChatId } from "./channels.js";
-import type { Decision, EscalateDecision } from "./decision.js";
+import { type Decision, type Escalation, type EscalationInput, type Expected, escalate } from "./decision.js";
 import { derivedValue, passes, whereContext } from "./fits.js";
 import { describeType, fieldsRead } from "./format.js";
 import { keyOf } from "./idempotency.js";
 import { recipientLocale } from "./locale.js";
 import { type Proposal, parseProposal, proposalLimits } from "./proposal.js";
-import type { EscalationReason } from "./reasons.js";
 import type { AnyRecord } from "./records.js";
 import { readableText, renderMessage } from "./render.js";
-import { sanitizeValue } from "./sanitize.js";
+import { clip, sanitizeValue } from "./sanitize.js";
 import { scanMessage } from "./scan.js";
 import type { SlotContext } from "./slots.js";
 import type { CompiledField, CompiledSlot, Template } from "./template.js";
-import { clip, type PreparedCollection, type PreparedTicket } from "./ticket.js";
+import type { PreparedCollection, PreparedTicket } from "./ticket.js";
 
 /** What `decide` needs from the catalog. */
 export interface DecideContext {
@@ -21,11 +20,11 @@ export interface DecideContext {
   readonly escalationCodes: readonly string[];
 }
 
-type Escalation = Omit<EscalateDecision, "outcome"> & { reason: EscalationReason };
-const escalate = (fields: Escalation): EscalateDecision => ({ outcome: "escalate", ...fields });
+/** An escalation found while resolving a slot; the caller adds the ticket and template. */
+type Problem = EscalationInput;
 
 /**
- * The decision pipeline: parse, look up, resolve each slot from this ticket's records, format,
+ * The decision pipeline: parse (unless `output` is already a parsed output), look up, resolve each slot from this ticket's records, format,
  * render, check channel limits, scan. Pure and synchronous; every failure is an escalation.
  */
 export function decideProposal(context: DecideContext, output: unknown, ticket: PreparedTicket): Decision {
@@ -43,6 +42,7 @@ export function decideProposal(context: DecideContext, output: unknown, ticket: 
       reason: "unknown_template",
       detail: `"${clip(proposal.template)}" is not a template of this catalog`,
       hint: `choose one of: ${context.templateIds.join(", ")}, or escalate`,
+      expected: { kind: "templates", ids: context.templateIds },
       ticketId,
     });
   }
@@ -67,6 +67,7 @@ function escalation(
       reason: "invalid_proposal",
       detail: `escalation code "${clip(proposal.code)}" is not in the catalog's list`,
       hint: `escalate with one of: ${context.escalationCodes.join(", ")}`,
+      expected: { kind: "codes", codes: context.escalationCodes },
       ticketId,
       ...(note ? { note } : {}),
     });
@@ -94,6 +95,7 @@ function decideTemplate(
         reason: "invalid_proposal",
         detail: `"${clip(name)}" is not a slot the model fills in ${template.id}`,
         hint: `slots of ${template.id}: ${[...template.chosenSlots].join(", ")}`,
+        expected: { kind: "slots", names: [...template.chosenSlots] },
       });
     }
   }
@@ -151,7 +153,7 @@ function decideTemplate(
   }
 
   const rendered = renderMessage(written, values, earlier, to);
-  if ("problem" in rendered) return escalate({ ...base, ...rejected(rendered.problem) });
+  if ("problem" in rendered) return escalate({ ...base, reason: "slot_rejected", detail: rendered.problem });
   // One scan over every part (subject, text, HTML as a reader sees it), a line break between parts.
   const finding = scanMessage(readableText(written, rendered, values, earlier), {
     literal: written.literal,
@@ -163,6 +165,7 @@ function decideTemplate(
       ...base,
       reason: "content_flagged",
       detail: `the rendered message holds ${article(finding.kind)} that is neither template text nor a resolved value`,
+      found: finding.kind,
     });
   }
 
@@ -201,23 +204,30 @@ function resolveSlot(
   ticket: PreparedTicket,
   context: SlotContext,
   template: Template,
-): Resolved | Escalation {
+): Resolved | Problem {
   const { slot, name } = compiled;
   const templateId = template.id;
   const choice = given.get(name);
   if (slot.kind === "derived") {
     const derived = derivedValue(slot, template, ticket, context);
     if (derived === "threw")
-      return rejected(`derived slot "${name}" of ${templateId} threw while computing its value`);
+      return rejected(name, `derived slot "${name}" of ${templateId} threw while computing its value`);
     if (derived === "missing")
-      return rejected(`derived slot "${name}" of ${templateId} has no value for this ticket`);
+      return rejected(name, `derived slot "${name}" of ${templateId} has no value for this ticket`);
     return { value: derived.value, choice: undefined };
   }
   if (slot.kind === "choice") {
-    const keysHint = () => `slot "${name}" takes one of: ${[...compiled.keys.keys()].join(", ")}`;
+    const keys = () => [...compiled.keys.keys()];
+    const keysHint = () => `slot "${name}" takes one of: ${keys().join(", ")}`;
     if (choice === undefined || choice === null) {
       if (slot.optional) return { value: undefined, choice: undefined };
-      return { reason: "invalid_proposal", detail: `slot "${name}" is missing`, hint: keysHint() };
+      return {
+        reason: "invalid_proposal",
+        detail: `slot "${name}" is missing`,
+        hint: keysHint(),
+        slot: name,
+        expected: { kind: "keys", keys: keys() },
+      };
     }
     const key = compiled.keys.get(choice.trim().toLowerCase());
     if (key === undefined) {
@@ -225,6 +235,8 @@ function resolveSlot(
         reason: "slot_rejected",
         detail: `slot "${name}" was given a value that is not one of its keys`,
         hint: keysHint(),
+        slot: name,
+        expected: { kind: "keys", keys: keys() },
       };
     }
     return { value: key, choice: key };
@@ -242,15 +254,16 @@ function resolveSlot(
     }
     if (slot.optional) return { value: undefined, choice: undefined };
     if (fits.length === 0) {
-      return rejected(
-        `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`,
-        candidateHint(compiled, collection, context, view),
-      );
+      return {
+        ...rejected(name, `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`),
+        ...fitting(compiled, collection, context, view),
+      };
     }
     return {
       reason: "invalid_proposal",
       detail: `slot "${name}" is missing and ${fits.length} records fit it`,
-      hint: candidateHint(compiled, collection, context, view),
+      slot: name,
+      ...fitting(compiled, collection, context, view),
     };
   }
   const handle = choice.trim().toLowerCase();
@@ -259,14 +272,18 @@ function resolveSlot(
     return {
       reason: "record_not_found",
       detail: `slot "${name}": no ${slot.collection} record of this ticket has that handle`,
-      hint: candidateHint(compiled, collection, context, view),
+      slot: name,
+      ...fitting(compiled, collection, context, view),
     };
   }
   if (!passes(compiled, record, context, view)) {
-    return rejected(
-      `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
-      candidateHint(compiled, collection, context, view),
-    );
+    return {
+      ...rejected(
+        name,
+        `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
+      ),
+      ...fitting(compiled, collection, context, view),
+    };
   }
   return { value: record, choice: handle };
 }
@@ -280,23 +297,37 @@ function candidates(
   return (collection?.records ?? []).filter((record) => passes(compiled, record, context, view));
 }
 
-/** The handles that would be accepted: the model has seen them in `describe()`, so they are safe to repeat. */
-function candidateHint(
+/**
+ * How many records fit the slot, and as the hint the handles that would be accepted: the model has seen
+ * them in `describe()`, so they are safe to repeat.
+ */
+function fitting(
   compiled: CompiledSlot,
   collection: PreparedCollection | undefined,
   context: SlotContext,
   view: SlotContext | undefined,
-): string {
-  const handles = candidates(compiled, collection, context, view).map((record) =>
-    collection?.handleOf.get(record),
-  );
-  return handles.length === 0
-    ? `no record of this ticket fits slot "${compiled.name}"; escalate`
-    : `slot "${compiled.name}" takes one of: ${handles.join(", ")}`;
+): { hint: string; expected: Extract<Expected, { kind: "records" }> } {
+  const fits = candidates(compiled, collection, context, view);
+  const handles = fits.map((record) => collection?.handleOf.get(record));
+  return {
+    hint:
+      handles.length === 0
+        ? `no record of this ticket fits slot "${compiled.name}"; escalate`
+        : `slot "${compiled.name}" takes one of: ${handles.join(", ")}`,
+    expected: {
+      kind: "records",
+      collection: compiled.slot.kind === "ref" ? compiled.slot.collection : "",
+      fitting: fits.length,
+    },
+  };
 }
 
-function rejected(detail: string, hint?: string): Escalation {
-  return { reason: "slot_rejected", detail, ...hintOf(hint) };
+function rejected(
+  slot: string,
+  detail: string,
+  field?: string,
+): Omit<Escalation<"slot_rejected">, "outcome"> {
+  return { reason: "slot_rejected", detail, slot, ...(field === undefined ? {} : { field }) };
 }
 
 function formatField(
@@ -304,8 +335,9 @@ function formatField(
   record: AnyRecord,
   template: Template,
   slot: string,
-): string | Escalation {
+): string | Problem {
   const raw = Object.hasOwn(record, field.field) ? record[field.field] : undefined;
+  const rejected = (detail: string) => rejectedValue(slot, field.field, detail);
   // Named only when something is wrong: the success path builds no strings.
   const where = () => (slot === field.field ? `slot "${slot}"` : `slot "${slot}" (field ${field.field})`);
   if (raw === undefined || raw === null || raw === "") {
@@ -326,11 +358,16 @@ function formatField(
   return value;
 }
 
-function recipientOf(template: Template, field: CompiledField, record: AnyRecord): string | Escalation {
+function rejectedValue(slot: string, field: string, detail: string): Problem {
+  return rejected(slot, detail, slot === field ? undefined : field);
+}
+
+function recipientOf(template: Template, field: CompiledField, record: AnyRecord): string | Problem {
   const raw = Object.hasOwn(record, field.field) ? record[field.field] : undefined;
-  const fail = (problem: string): Escalation => ({
+  const fail = (problem: string): Problem => ({
     reason: "recipient_unresolved",
     detail: `the recipient of ${template.id} (field ${field.field}) ${problem}`,
+    field: field.field,
   });
   if (raw === undefined || raw === null || raw === "") return fail("is empty");
   if (field.format.address !== undefined) {

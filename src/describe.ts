@@ -1,8 +1,8 @@
-import type { Catalog } from "./catalog.js";
 import { planOffer } from "./llm/offer.js";
 import type { ToolsCache } from "./llm/stages.js";
-import type { CollectionSchemas } from "./records.js";
+import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import { sanitizeValue } from "./sanitize.js";
+import type { Template } from "./template.js";
 import type { PreparedTicket } from "./ticket.js";
 
 const maxLabel = 120;
@@ -29,7 +29,7 @@ export interface DescribeOptions {
  * Labels are cleaned and cut so a record cannot forge a line of this text.
  */
 export function describeTicket<S extends CollectionSchemas>(
-  catalog: Catalog<S>,
+  catalog: { readonly templates: readonly Template[]; readonly records: Pick<RecordsDefinition<S>, "label"> },
   ticket: PreparedTicket<S>,
   options: DescribeOptions = {},
 ): string {

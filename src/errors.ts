@@ -1,4 +1,24 @@
-/** Stable codes for every error formletter throws. Callers `switch` on these, never on messages. */
+/**
+ * Stable codes for every error formletter throws. Callers `switch` on these, never on messages.
+ *
+ * Definition time (thrown once, at start-up, by the call named):
+ * - `records_definition_invalid`: `defineRecords` — a schema or label that cannot be used.
+ * - `template_invalid`: `defineTemplate` — a template that cannot render safely (a `DefinitionError`
+ *   naming the template, slot and fix).
+ * - `catalog_invalid`: `createCatalog` — duplicate ids, foreign templates, bad escalation codes.
+ * - `transport_invalid`: a transport factory given options that cannot work.
+ * - `outbox_invalid`: `createOutbox` given options that cannot work; also a call on a closed outbox.
+ * - `store_invalid`: a store that cannot be opened as configured (bad path, schema of a newer version).
+ * - `relay_invalid`: `createRelay` given options that cannot work.
+ *
+ * Run time (thrown by a call; model output and records never throw, they escalate):
+ * - `records_invalid`: `catalog.handles/describe/tools/proposalSchema` given invalid ticket records.
+ * - `handle_invalid`: `outbox.handle` given an input that is not `{ ticketId, output, runId, tags? }`.
+ * - `queue_item_not_found` / `queue_transition_invalid`: a `QueueError` from the human queue.
+ * - `delivery_failed`: a `DeliveryError` a transport throws; `retryable` says whether to try again.
+ * - `store_unavailable`: a `StoreUnavailableError`; `retryable` and `committed` say what to do.
+ * - `relay_request_failed`: a `RelayRequestError` the relay client throws for a refused request.
+ */
 export type FormletterErrorCode =
   | "records_definition_invalid"
   | "template_invalid"
@@ -15,29 +35,73 @@ export type FormletterErrorCode =
   | "relay_invalid"
   | "relay_request_failed";
 
+// Shared by every installed copy of formletter (Symbol.for), so an error of one copy is recognised by another.
 const marker = Symbol.for("formletter.error");
+const kinds = Symbol.for("formletter.error.kinds");
+
+/** A formletter error class: its `brand` is the name `instanceof` recognises across copies. */
+interface BrandedClass {
+  readonly brand?: string;
+}
 
 /**
- * Base class of every error formletter throws. Errors are thrown only for definition-time mistakes
- * (a bad records schema, template or catalog) — never for model output or records at run time.
+ * Base class of every error formletter throws: at start-up for a definition that cannot work (a bad
+ * records schema, template, catalog, outbox or relay: `DefinitionError` and friends), and at run time
+ * for a call that cannot be done (invalid input to `handle()`, a queue transition, a store out of
+ * reach, a delivery that failed). Model output and ticket records never throw: they escalate. See
+ * {@link FormletterErrorCode} for every code.
+ *
+ * `instanceof` works across two installed copies of the package: each class has a brand, every error
+ * carries the brands of its classes under a `Symbol.for` key, and `Symbol.hasInstance` reads them.
+ * Decide what to do by `code` (and `retryable` where there is one), not by class.
  *
  * @example
  * import { isFormletterError } from "formletter";
  * try { createCatalog(records, templates) } catch (e) { if (isFormletterError(e)) console.error(e.code, e.message) }
  */
 export class FormletterError extends Error {
+  /** The name `instanceof` checks for, in every copy of the package. */
+  static readonly brand: string = "FormletterError";
   readonly code: FormletterErrorCode;
   readonly [marker] = true;
+  /** The brands of this error's classes, most derived first. */
+  readonly [kinds]: readonly string[];
 
   constructor(code: FormletterErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = "FormletterError";
     this.code = code;
+    this[kinds] = brandsOf(new.target);
   }
+
+  /** `error instanceof DeliveryError` is true for a DeliveryError of any installed copy. */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, maybe a subclass.
+    return isInstance(this, value);
+  }
+}
+
+/** `value instanceof type`, by brand for formletter's classes, by prototype for classes without one. */
+function isInstance(type: object, value: unknown): boolean {
+  if (!Object.hasOwn(type, "brand")) return Function.prototype[Symbol.hasInstance].call(type, value);
+  const brand = (type as BrandedClass).brand as string;
+  const carried = isFormletterError(value) ? (value as { [kinds]?: unknown })[kinds] : undefined;
+  return Array.isArray(carried) && carried.includes(brand);
+}
+
+/** The brands along a class's chain, up to FormletterError; classes without one of their own are skipped. */
+function brandsOf(target: unknown): string[] {
+  const brands: string[] = [];
+  for (let type = target; typeof type === "function"; type = Object.getPrototypeOf(type)) {
+    if (Object.hasOwn(type, "brand")) brands.push((type as BrandedClass).brand as string);
+    if (type === FormletterError) break;
+  }
+  return brands;
 }
 
 /** A template, records schema or catalog that cannot be used; thrown once, at start-up. */
 export class DefinitionError extends FormletterError {
+  static override readonly brand: string = "DefinitionError";
   /** The template id at fault, when there is one. */
   readonly template: string | undefined;
   /** The slot at fault, when there is one. */
@@ -112,6 +176,7 @@ export interface OutboxWrites {
  * try { await outbox.handle(input) } catch (e) { if (e instanceof StoreUnavailableError && e.retryable) retryLater(input) }
  */
 export class StoreUnavailableError extends FormletterError {
+  static override readonly brand: string = "StoreUnavailableError";
   /** Whether trying again later may succeed. */
   readonly retryable: boolean;
   /** Whether the failed call wrote anything: false, true (see `writes`), or "unknown". */

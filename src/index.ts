@@ -1,173 +1,54 @@
 /**
  * @module formletter: templates defined in code, slots filled from records, and a model that only chooses.
+ *
+ * The root holds what an integrator needs: define records and templates, build the catalog, run the
+ * outbox over a store and transports, read decisions and errors. The rest lives at subpaths:
+ * `formletter/metrics` (escalation reports, replay, Wilson intervals, capacity), `formletter/store`
+ * (the `Store` contract, its row types and the conformance suite for your own store),
+ * `formletter/sqlite`, `formletter/postgres`, `formletter/smtp`, `formletter/llm`, `formletter/relay`,
+ * `formletter/testing` and `formletter/mine`.
+ *
+ * Held back on purpose: compiled template internals (compiled slots and fields, prepared collections),
+ * the text-cleaning and channel helpers, and the idempotency-key function. They are how decide() works,
+ * not how it is used; exporting them would freeze their shape, and a caller mixing them into its own
+ * pipeline could skip a check that decide() makes in order.
  */
 
-export type {
-  CandidateBasis,
-  CapacityCatalog,
-  CapacityOptions,
-  CatalogCapacity,
-  FieldExposure,
-  SampleMessages,
-  SlotCapacity,
-  TemplateCapacity,
-  WorstCase,
-} from "./capacity/index.js";
-export { catalogCapacity } from "./capacity/index.js";
-export type { Catalog, CatalogOptions, HandleEntry, HandleTable } from "./catalog.js";
+export type { Catalog, CatalogOptions } from "./catalog.js";
 export { createCatalog } from "./catalog.js";
-export type { Channel, SmsSize } from "./channels.js";
-export { escapeHtml, smsSize } from "./channels.js";
-export type { Choices, Decision, EscalateDecision, Message, SendDecision } from "./decision.js";
-export type { FormletterErrorCode, OutboxWrites } from "./errors.js";
+export type {
+  Decision,
+  EscalateDecision,
+  Escalation,
+  Expected,
+  Message,
+  SendDecision,
+} from "./decision.js";
+export { escalate } from "./decision.js";
+export type { FormletterErrorCode } from "./errors.js";
 export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableError } from "./errors.js";
-export type {
-  DateFormatOptions,
-  Format,
-  FormatLocale,
-  FormatResult,
-  MoneyFormatOptions,
-  PhoneFormatOptions,
-} from "./format.js";
+export type { Format } from "./format.js";
 export { format } from "./format.js";
-export type { ChosenValue } from "./idempotency.js";
-export { idempotencyKey } from "./idempotency.js";
-export type { FieldLabel } from "./labels.js";
 export { readableBy, untrusted } from "./labels.js";
-export type {
-  LlmProvider,
-  ProposalSchemaOptions,
-  ProposalSchemaResult,
-  ToolCallProposal,
-  ToolsOptions,
-  ToolsResult,
-} from "./llm/index.js";
-export type {
-  LocaleChoice,
-  LocaleReason,
-  LocaleSource,
-  LocaleTexts,
-  TemplateLocaleConfig,
-} from "./locale.js";
-export type {
-  AccumulatorOptions,
-  AuditReportOptions,
-  DecisionObservation,
-  EscalationReport,
-  HistoryTicket,
-  Interval,
-  MalformedLine,
-  MetricsAccumulator,
-  Projection,
-  RateRow,
-  ReasonRow,
-  ReplayOptions,
-  ReplayProgress,
-  ReportOptions,
-  TagRows,
-} from "./metrics/index.js";
-export {
-  countingRules,
-  createMetricsAccumulator,
-  formatBand,
-  formatSummary,
-  observedDays,
-  parseHistoryLine,
-  projectHumanDecisions,
-  replayHistory,
-  reportFromAudit,
-  wilsonInterval,
-} from "./metrics/index.js";
-export type {
-  Actor,
-  ApprovalResult,
-  DeliveryStatus,
-  HandleInput,
-  HandleResult,
-  HumanQueue,
-  Outbox,
-  OutboxOptions,
-  RetryOptions,
-} from "./outbox/index.js";
-export { createOutbox, QueueError } from "./outbox/index.js";
-export type {
-  PreviewDimension,
-  PreviewEscalations,
-  PreviewMessage,
-  PreviewOptions,
-  PreviewProposal,
-  SlotOption,
-  TemplatePreview,
-  TicketPreview,
-} from "./preview/index.js";
+export type { LocaleChoice, LocaleTexts, TemplateLocaleConfig } from "./locale.js";
+export type { HandleInput, HandleResult, HumanQueue, Outbox, OutboxOptions } from "./outbox/index.js";
+export { createOutbox, openHumanQueue, QueueError } from "./outbox/index.js";
+export type { PreviewOptions, TicketPreview } from "./preview/index.js";
+export type { ParsedOutput } from "./proposal.js";
 export type { EscalationReason } from "./reasons.js";
-export { escalationReasons, isEscalationReason, reasonDescriptions } from "./reasons.js";
-export type {
-  AnyRecord,
-  CollectionSchema,
-  CollectionSchemas,
-  RecordOf,
-  RecordsDefinition,
-  RecordsOptions,
-  TicketRecords,
-  TicketView,
-} from "./records.js";
+export { escalationReasons, isEscalationReason } from "./reasons.js";
+export type { RecordOf, RecordsDefinition, TicketRecords } from "./records.js";
 export { defineRecords } from "./records.js";
-export type { SanitizeOptions } from "./sanitize.js";
-export { sanitizeValue } from "./sanitize.js";
-export type {
-  ChoiceOptions,
-  ChoiceSlot,
-  DerivedOptions,
-  DerivedSlot,
-  EarlierSlots,
-  RefOptions,
-  RefSlot,
-  ShownField,
-  Slot,
-  SlotBuilder,
-  SlotContext,
-} from "./slots.js";
 export { chosenRecord } from "./slots.js";
 export { memoryStore } from "./store/memory.js";
-export type {
-  AuditEvent,
-  AuditFilter,
-  AuditType,
-  OutboundRow,
-  OutboundStatus,
-  QueueFilter,
-  QueueItem,
-  QueuePage,
-  QueueStatus,
-  SendCounts,
-  Store,
-  StoredResult,
-  StoreTransaction,
-} from "./store/store.js";
-export type { CompiledField, CompiledSlot, Template, TemplateConfig, TemplateLimits } from "./template.js";
+export type { Store } from "./store/store.js";
+export type { Template, TemplateConfig } from "./template.js";
 export { defineTemplate } from "./template.js";
-export type { PreparedCollection, PreparedTicket, PrepareResult } from "./ticket.js";
-export { isPreparedTicket } from "./ticket.js";
-export type {
-  ConsoleTransportOptions,
-  DeliveryContext,
-  DeliveryReceipt,
-  FailedDelivery,
-  MemoryTransport,
-  MemoryTransportOptions,
-  SentMessage,
-  Transport,
-  VerifyWebhookSignatureOptions,
-  WebhookTransportOptions,
-} from "./transport/index.js";
+export type { DeliveryContext, DeliveryReceipt, Transport } from "./transport/index.js";
 export {
   consoleTransport,
   DeliveryError,
-  isRetryable,
   memoryTransport,
-  signWebhookBody,
   verifyWebhookSignature,
-  webhookSignatureHeader,
   webhookTransport,
 } from "./transport/index.js";

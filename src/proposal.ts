@@ -1,4 +1,4 @@
-import { clip } from "./ticket.js";
+import { clip } from "./sanitize.js";
 
 /** What the model proposed, after strict parsing. Slot values are handles or keys, never text to send. */
 export type Proposal =
@@ -16,6 +16,23 @@ export type ProposalProblem = {
   readonly hint?: string;
 };
 
+/**
+ * The model's output read once: the proposal, or why it is not one. Made only by {@link parseProposal}
+ * (`catalog.parse`), so `decide()` can take it instead of the output and skip parsing it again; an
+ * object that merely looks like one is parsed as any other output.
+ */
+export type ParsedOutput =
+  | { readonly ok: true; readonly proposal: Proposal }
+  | ({ readonly ok: false } & ProposalProblem);
+
+// Results of parseProposal, so decide() trusts only what this module parsed (never a look-alike from outside).
+const parsedOutputs = new WeakSet<object>();
+
+/** True when `value` is a result of {@link parseProposal} in this copy of the package. */
+export function isParsedOutput(value: unknown): value is ParsedOutput {
+  return typeof value === "object" && value !== null && parsedOutputs.has(value);
+}
+
 /** Limits on the model's output; anything longer is not a choice but an attempt to write. */
 export const proposalLimits = {
   maxBytes: 1_000_000,
@@ -32,15 +49,23 @@ const shape =
  * Parses the model's output (an object or a JSON string) strictly: only the keys of the two proposal
  * shapes, only strings, bounded lengths, own properties only (so `__proto__` is just an unknown id).
  */
-export function parseProposal(
-  output: unknown,
-): { ok: true; proposal: Proposal } | ({ ok: false } & ProposalProblem) {
+export function parseProposal(output: unknown): ParsedOutput {
+  if (isParsedOutput(output)) return output;
   try {
     return parseStrictly(output);
   } catch {
     // An object with throwing getters, or a Proxy: not a proposal, and never a crash.
     return invalid("reading the output threw");
   }
+}
+
+/** {@link parseProposal}, its result frozen and marked, so `decide()` takes it without parsing again. */
+export function parseOutput(output: unknown): ParsedOutput {
+  if (isParsedOutput(output)) return output;
+  const parsed = parseProposal(output);
+  if (parsed.ok) Object.freeze(parsed.proposal);
+  parsedOutputs.add(Object.freeze(parsed));
+  return parsed;
 }
 
 function parseStrictly(

@@ -1,13 +1,6 @@
 import { renderParts } from "./body.js";
-import {
-  escapeHtml,
-  foldLine,
-  hasLineBreak,
-  maxSubjectLength,
-  noEscape,
-  smsSize,
-  whatsappRules,
-} from "./channels.js";
+import { channelLimit } from "./channel-limits.js";
+import { escapeHtml, foldLine, hasLineBreak, noEscape } from "./channels.js";
 import type { Message } from "./decision.js";
 import { htmlReaderText } from "./html-reading.js";
 import type { Template } from "./template.js";
@@ -51,33 +44,17 @@ export function renderMessage(
   if (subject !== undefined) message.subject = subject;
   if (html !== undefined) message.html = html;
   if (template.locale !== undefined) message.locale = template.locale;
-  switch (template.channel) {
-    case "email":
-      if ((subject?.length ?? 0) > maxSubjectLength)
-        return rejected(`the subject of ${template.id} is over ${maxSubjectLength} characters`);
-      break;
-    case "sms": {
-      const size = smsSize(text);
-      if (size.segments > template.maxSegments) {
-        return rejected(
-          `the SMS of ${template.id} takes ${size.segments} ${size.encoding} segments, over maxSegments ${template.maxSegments}`,
-        );
-      }
-      message.sms = { segments: size.segments, encoding: size.encoding };
-      break;
-    }
-    case "whatsapp":
-      if (text.length > whatsappRules.maxBody)
-        return rejected(`the body of ${template.id} is over WhatsApp's ${whatsappRules.maxBody} characters`);
-      if ((subject?.length ?? 0) > whatsappRules.maxHeader) {
-        return rejected(
-          `the header of ${template.id} is over WhatsApp's ${whatsappRules.maxHeader} characters`,
-        );
-      }
-      break;
-    case "chat":
-      break;
+  const { broken, sms } = channelLimit(template.channel, { subject, body: text }, template.maxSegments);
+  if (broken !== undefined) {
+    return rejected(
+      broken.unit === "segments"
+        ? `the SMS of ${template.id} takes ${broken.count} ${broken.encoding} segments, over maxSegments ${broken.max}`
+        : template.channel === "whatsapp"
+          ? `the ${broken.part} of ${template.id} is over WhatsApp's ${broken.max} characters`
+          : `the subject of ${template.id} is over ${broken.max} characters`,
+    );
   }
+  if (sms !== undefined) message.sms = { segments: sms.segments, encoding: sms.encoding };
   return message;
 }
 

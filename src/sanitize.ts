@@ -153,3 +153,60 @@ function replaceCharacters(value: string): string {
   parts.push(value.slice(copied));
   return parts.join("");
 }
+
+// Below: text from outside cut or escaped for the people who read it — in error details, logs and the
+// terminal — rather than cleaned for a message. All of formletter's text cleaning is in this file.
+
+/** Cuts text from outside (keys, paths) to a safe length for a detail message: printable ASCII only. */
+export function clip(text: string, max = 40): string {
+  const clean = text.replace(/[^\x20-\x7E]/g, "?");
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+// C0/C1 controls, bidi controls and zero-width characters: a provider's reply ends up in logs and
+// terminals, where these could rewrite or hide what an operator reads.
+const unprintable = /[\u0000-\u001F\u007F-\u009F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]+/g;
+
+/**
+ * A provider's reply cut down for an error message: one line, printable, at most `max` characters.
+ * Replies can be whole HTML error pages or echo what was sent, so they are never quoted in full.
+ *
+ * @example
+ * import { snippet } from "../sanitize.js";
+ * snippet("<html>\n<h1>Bad Gateway</h1>…"); // "<html> <h1>Bad Gateway</h1>…"
+ */
+export function snippet(text: string, max = 200): string {
+  const line = text.replace(unprintable, " ").replace(/\s+/g, " ").trim();
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+// Everything a terminal could act on or that hides what follows: control characters (C0, DEL and C1,
+// among them ESC, CSI U+009B and OSC U+009D, which start escape sequences), format characters (bidi
+// overrides and isolates, zero-width characters, the byte order mark, tag characters), line and
+// paragraph separators, and lone surrogates. Newlines and tabs are kept by `printable`: layouts use them.
+const unsafe = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]|\p{Cs}/gu;
+
+/** A character written as JSON and JavaScript write it: `\u` and four hex digits per UTF-16 unit. */
+function escaped(char: string): string {
+  let text = "";
+  for (let index = 0; index < char.length; index++)
+    text += `\\u${char.charCodeAt(index).toString(16).padStart(4, "0")}`;
+  return text;
+}
+
+/**
+ * Text as a terminal may show it: every control, format and separator character written out as
+ * `\uXXXX` (never executed, never hiding what follows), newlines and tabs kept. The escapes are JSON's,
+ * so JSON stays valid JSON with the same value once passed through.
+ */
+export function printable(text: string): string {
+  return text.replace(unsafe, (char) => (char === "\n" || char === "\t" ? char : escaped(char)));
+}
+
+/**
+ * {@link printable} for a value shown on one line (an id, a name, a note in a heading): newlines and
+ * tabs are written out too, so a value cannot start a line of its own that looks like the tool's.
+ */
+export function printableLine(text: string): string {
+  return text.replace(unsafe, escaped);
+}

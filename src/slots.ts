@@ -1,5 +1,5 @@
 import type { Format } from "./format.js";
-import type { AnyRecord, CollectionSchemas, RecordOf, TicketView } from "./records.js";
+import type { AnyRecord, CollectionSchemas, RecordOf, TicketView } from "./record-types.js";
 
 /** The values of the slots resolved before this one, by slot name: a ref's record or a choice's key. */
 export type EarlierSlots = Readonly<Record<string, AnyRecord | string | undefined>>;

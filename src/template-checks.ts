@@ -1,6 +1,7 @@
 import type { compileBody } from "./body.js";
 import { type Part, variablePlacement } from "./body.js";
-import { type Channel, maxSubjectLength, recipientKind, smsSize, whatsappRules } from "./channels.js";
+import { channelLimit } from "./channel-limits.js";
+import { type Channel, recipientKind } from "./channels.js";
 import { templateError } from "./errors.js";
 import type { CompiledSlot, TemplateConfig, TemplateLimits } from "./template.js";
 
@@ -126,6 +127,10 @@ export function checkTags(
   }
 }
 
+function validSegments(maxSegments: number): boolean {
+  return Number.isInteger(maxSegments) && maxSegments >= 1 && maxSegments <= 10;
+}
+
 export function checkChannel(
   id: string,
   config: TemplateConfig,
@@ -141,23 +146,27 @@ export function checkChannel(
     templateError(id, "html is only for the email channel");
   if (config.maxSegments !== undefined && channel !== "sms")
     templateError(id, "maxSegments is only for the sms channel");
+  // The fixed text alone, checked by the same function decide() checks the rendered message with.
+  const fixed = { subject: texts.subject?.literal, body: texts.body.literal };
+  const broken =
+    channel === "sms" && !validSegments(maxSegments)
+      ? undefined
+      : channelLimit(channel, fixed, maxSegments).broken;
   switch (channel) {
     case "email":
       if (texts.subject === undefined) templateError(id, "an email needs a subject");
-      if (texts.subject.literal.length > maxSubjectLength)
-        templateError(id, `subject is over ${maxSubjectLength} characters`);
+      if (broken !== undefined) templateError(id, `subject is over ${broken.max} characters`);
       break;
     case "sms": {
       if (texts.subject !== undefined)
         templateError(id, "an SMS has no subject; move the text into the body");
-      if (!Number.isInteger(maxSegments) || maxSegments < 1 || maxSegments > 10) {
+      if (!validSegments(maxSegments)) {
         templateError(id, "maxSegments must be a whole number from 1 to 10");
       }
-      const size = smsSize(texts.body.literal);
-      if (size.segments > maxSegments) {
+      if (broken !== undefined) {
         templateError(
           id,
-          `the body's fixed text alone takes ${size.segments} ${size.encoding} segments, over maxSegments ${maxSegments}`,
+          `the body's fixed text alone takes ${broken.count} ${broken.encoding} segments, over maxSegments ${broken.max}`,
         );
       }
       break;
@@ -177,12 +186,10 @@ export function checkChannel(
           `WhatsApp templates may not put variables next to each other ({{${a}}} {{${b}}}); add fixed text between them`,
         );
       }
-      if (texts.body.literal.length > whatsappRules.maxBody) {
-        templateError(id, `the body's fixed text is over WhatsApp's ${whatsappRules.maxBody} characters`);
-      }
-      if (texts.subject !== undefined && texts.subject.literal.length > whatsappRules.maxHeader) {
-        templateError(id, `the header (subject) is over WhatsApp's ${whatsappRules.maxHeader} characters`);
-      }
+      if (broken?.part === "body")
+        templateError(id, `the body's fixed text is over WhatsApp's ${broken.max} characters`);
+      if (broken?.part === "header")
+        templateError(id, `the header (subject) is over WhatsApp's ${broken.max} characters`);
       for (const slot of slots) {
         if (slot.fields.some((field) => field.format.multiline)) {
           templateError(

@@ -1,4 +1,5 @@
 import type { AnyRecord, CollectionSchemas, RecordsDefinition, TicketView } from "./records.js";
+import { clip } from "./sanitize.js";
 
 // The tickets prepareTicket made, with the records definition that validated them. Module-private: a
 // marker anyone could set (a `Symbol.for` brand, a property) would let an object from outside skip
@@ -129,10 +130,4 @@ export function prepareTicket<S extends CollectionSchemas>(
 
 function fail(problem: string): { ok: false; problem: string } {
   return { ok: false, problem };
-}
-
-/** Cuts text from outside (keys, paths) to a safe length for a detail message. */
-export function clip(text: string, max = 40): string {
-  const clean = text.replace(/[^\x20-\x7E]/g, "?");
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }

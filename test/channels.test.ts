@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { foldLine, hasLineBreak } from "../src/channels.js";
-import { createCatalog, defineTemplate, escapeHtml, format, smsSize } from "../src/index.js";
+import { escapeHtml, foldLine, hasLineBreak, smsSize } from "../src/channels.js";
+import { createCatalog, defineTemplate, format } from "../src/index.js";
 import { alan, catalog, clinicTicket, grace, records } from "./fixtures/clinic.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 

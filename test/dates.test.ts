@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { createCatalog, defineTemplate, type FormatResult, format } from "../src/index.js";
+import type { FormatResult } from "../src/format.js";
+import { createCatalog, defineTemplate, format } from "../src/index.js";
 import { clinicTicket, handleOf, records } from "./fixtures/clinic.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog, defineTemplate, format, idempotencyKey } from "../src/index.js";
+import { idempotencyKey } from "../src/idempotency.js";
+import { createCatalog, defineTemplate, format } from "../src/index.js";
 import {
   catalog,
   clinicTicket,

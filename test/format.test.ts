@@ -1,6 +1,7 @@
 import { de } from "date-fns/locale";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FormatResult, format } from "../src/index.js";
+import type { FormatResult } from "../src/format.js";
+import { format } from "../src/index.js";
 import { booked, cancelled, catalog, clinicTicket, reminderProposal } from "./fixtures/clinic.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createCatalog, defineRecords, defineTemplate, type HandleEntry } from "../src/index.js";
+import type { HandleEntry } from "../src/catalog.js";
+import { createCatalog, defineRecords, defineTemplate } from "../src/index.js";
 import { catalog, clinicTicket, records, templates } from "./fixtures/clinic.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 

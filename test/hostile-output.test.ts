@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Decision, EscalationReason } from "../src/index.js";
+import type { Decision, Escalation, EscalationReason } from "../src/index.js";
 import { booked, catalog, clinicTicket, handleOf, reminderProposal, templates } from "./fixtures/clinic.js";
 import {
   expectEscalation,
@@ -19,7 +19,7 @@ const withSlots = (slots: Record<string, unknown>) => ({
 const templateIds = templates.map((t) => t.id);
 
 /** Every escalation from bad output: a known reason, a string detail, no message, a hint free of record content. */
-function escalates(output: unknown, reason: EscalationReason): ReturnType<typeof expectEscalation> {
+function escalates<R extends EscalationReason>(output: unknown, reason: R): Escalation<R> {
   let decision: Decision | undefined;
   expect(() => {
     decision = catalog.decide(output, ticket);

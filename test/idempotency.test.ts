@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { idempotencyKey } from "../src/idempotency.js";
 import {
   createCatalog,
   createOutbox,
   defineRecords,
   defineTemplate,
-  idempotencyKey,
   memoryStore,
   memoryTransport,
 } from "../src/index.js";

@@ -6,10 +6,10 @@ import {
   DefinitionError,
   defineRecords,
   defineTemplate,
-  type FieldLabel,
   readableBy,
   untrusted,
 } from "../src/index.js";
+import type { FieldLabel } from "../src/labels.js";
 
 /**
  * Random zod compositions × template shapes × audiences. The property: a labelled value never reaches a

@@ -1,15 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import {
-  createCatalog,
-  defineRecords,
-  defineTemplate,
-  format,
-  readableBy,
-  type Slot,
-  untrusted,
-} from "../src/index.js";
+import { createCatalog, defineRecords, defineTemplate, format, readableBy, untrusted } from "../src/index.js";
 import { labelTree } from "../src/label-tree.js";
+import type { Slot } from "../src/slots.js";
 import { thrown } from "./fixtures/expect.js";
 
 const buyerText = () => untrusted("buyer", z.string());

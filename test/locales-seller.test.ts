@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseHistoryLine } from "../src/index.js";
+import { parseHistoryLine } from "../src/metrics/index.js";
 import { sellerCatalog } from "../templates/seller.js";
 import { expectSend } from "./fixtures/expect.js";
 

@@ -3,14 +3,13 @@ import type {
   Decision,
   EscalateDecision,
   LocaleChoice,
-  LocaleReason,
-  LocaleSource,
   Message,
   SendDecision,
-  SlotContext,
   TemplateConfig,
   TemplateLocaleConfig,
 } from "../src/index.js";
+import type { LocaleReason, LocaleSource } from "../src/locale.js";
+import type { SlotContext } from "../src/slots.js";
 
 test("localised decisions and the locale option are typed", () => {
   // A localised decision says which locale was used and why; a message, which tag it is written in.

@@ -1,17 +1,17 @@
 import { de } from "date-fns/locale";
 import { describe, expect, it } from "vitest";
 import {
-  catalogCapacity,
   chosenRecord,
   createCatalog,
   createOutbox,
   defineTemplate,
   format,
-  type LocaleSource,
   memoryStore,
   memoryTransport,
   type TemplateConfig,
 } from "../src/index.js";
+import type { LocaleSource } from "../src/locale.js";
+import { catalogCapacity } from "../src/metrics/index.js";
 import { checkCatalog } from "../src/testing/index.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 import {

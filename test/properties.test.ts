@@ -1,14 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type Decision,
-  escalationReasons,
-  format,
-  type HandleEntry,
-  type SendDecision,
-  sanitizeValue,
-  type Template,
-} from "../src/index.js";
+import type { HandleEntry } from "../src/catalog.js";
+import { type Decision, escalationReasons, format, type SendDecision, type Template } from "../src/index.js";
+import { sanitizeValue } from "../src/sanitize.js";
 import {
   catalog,
   noticeBody,

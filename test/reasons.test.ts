@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escalationReasons, isEscalationReason, reasonDescriptions } from "../src/index.js";
+import { escalationReasons, isEscalationReason } from "../src/index.js";
+import { reasonDescriptions } from "../src/reasons.js";
 
 describe("escalation reasons", () => {
   it("are one closed list of the twelve reasons of the design", () => {

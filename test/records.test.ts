@@ -6,8 +6,8 @@ import {
   defineRecords,
   defineTemplate,
   isFormletterError,
-  isPreparedTicket,
 } from "../src/index.js";
+import { isPreparedTicket } from "../src/ticket.js";
 import { ada, booked, catalog, clinicTicket, grace, records, reminderProposal } from "./fixtures/clinic.js";
 import { expectEscalation, expectSend } from "./fixtures/expect.js";
 

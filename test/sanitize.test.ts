@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sanitizeValue } from "../src/index.js";
+import { sanitizeValue } from "../src/sanitize.js";
 import { invisibleOrControl } from "./fixtures/expect.js";
 
 describe("sanitizeValue strips what can hide or reorder text", () => {

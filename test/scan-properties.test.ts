@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { sanitizeValue } from "../src/index.js";
+import { sanitizeValue } from "../src/sanitize.js";
 import { type ScanAllowance, scanMessage } from "../src/scan.js";
 
 // A fixed seed: every run of the suite checks the same cases (change it to explore others).

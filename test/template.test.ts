@@ -6,9 +6,9 @@ import {
   FormletterError,
   format,
   isFormletterError,
-  type Slot,
   type TemplateConfig,
 } from "../src/index.js";
+import type { Slot } from "../src/slots.js";
 import { records } from "./fixtures/clinic.js";
 import { thrown } from "./fixtures/expect.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createCatalog, defineRecords, defineTemplate, format, isPreparedTicket } from "../src/index.js";
+import { createCatalog, defineRecords, defineTemplate, format } from "../src/index.js";
+import { isPreparedTicket } from "../src/ticket.js";
 import { propertyCatalog, propertyTicket, proposal, visitRequest } from "./fixtures/property.js";
 
 const prepared = () => {

@@ -1,5 +1,5 @@
 /**
- * @module formletter/capacity: how much a steered model could encode through a catalog, per message, ticket and day.
+ * Capacity, exported from `formletter/metrics`: how much a steered model could encode through a catalog, per message, ticket and day.
  */
 export type {
   CandidateBasis,

@@ -1,4 +1,4 @@
-import { printable } from "../terminal.js";
+import { printable } from "../sanitize.js";
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {

@@ -1,19 +1,25 @@
 import type { Command } from "commander";
-import { createBatcher } from "../outbox/batcher.js";
-import { createQueueOperations } from "../outbox/queue.js";
+import type { Expected } from "../decision.js";
+import { type HumanQueue, openHumanQueue } from "../outbox/index.js";
 import { isEscalationReason } from "../reasons.js";
-import { type QueueItem, type QueueStatus, queueStatuses as statuses } from "../store/store.js";
-import { printableLine as line, printable } from "../terminal.js";
+import { printableLine as line, printable } from "../sanitize.js";
+import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
 
-async function withQueue<T>(
-  file: string,
-  work: (queue: ReturnType<typeof createQueueOperations>) => Promise<T>,
-): Promise<T> {
+async function withStore<T>(file: string, work: (store: Store) => Promise<T>): Promise<T> {
   const store = openStore(file);
   try {
-    return await work(createQueueOperations(store, createBatcher(store), Date.now, "live"));
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+async function withQueue<T>(file: string, work: (queue: HumanQueue) => Promise<T>): Promise<T> {
+  const store = openStore(file);
+  try {
+    return await work(openHumanQueue(store));
   } finally {
     await store.close();
   }
@@ -77,10 +83,13 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .requiredOption("--db <file>", "the outbox's SQLite file")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
-      const item = await withQueue(options.db, (q) => q.get(id));
-      if (item === undefined) throw new CliError(`queue item ${line(id)} does not exist`);
-      if (options.json) return json(item);
-      io.stdout(showItem(item));
+      const shown = await withStore(options.db, async (store) => {
+        const item = await store.getQueueItem(id);
+        return item === undefined ? undefined : { item, facts: await factsOf(store, item) };
+      });
+      if (shown === undefined) throw new CliError(`queue item ${line(id)} does not exist`);
+      if (options.json) return json({ ...shown.item, ...(shown.facts ? { facts: shown.facts } : {}) });
+      io.stdout(showItem(shown.item, shown.facts));
     });
 
   queue
@@ -146,13 +155,52 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     });
 }
 
+/**
+ * The typed fields of the escalation that opened `item` (slot, expected, limit, code…), as its audit
+ * event keeps them; undefined when it keeps none.
+ */
+async function factsOf(
+  store: Store,
+  item: QueueItem,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
+  for await (const event of store.queryAudit({ ticketId: item.ticketId, since: item.createdAt })) {
+    if (event.id !== item.auditId) continue;
+    const facts = event.data.facts;
+    return typeof facts === "object" && facts !== null ? (facts as Record<string, unknown>) : undefined;
+  }
+  return undefined;
+}
+
+/** One fact as a line: lists joined, an expected set by its kind. */
+function factLine(name: string, value: unknown): string {
+  if (name === "expected" && typeof value === "object" && value !== null) {
+    const expected = value as Expected;
+    switch (expected.kind) {
+      case "records":
+        return `${expected.fitting} ${expected.collection} record(s) fit`;
+      case "templates":
+        return `templates: ${expected.ids.join(", ")}`;
+      case "codes":
+        return `codes: ${expected.codes.join(", ")}`;
+      case "slots":
+        return `slots: ${expected.names.join(", ")}`;
+      case "keys":
+        return `keys: ${expected.keys.join(", ")}`;
+    }
+  }
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
 /** One item for a person to read: every stored value on its own labelled line, the draft's text as written. */
-function showItem(item: QueueItem): string {
+function showItem(item: QueueItem, facts: Readonly<Record<string, unknown>> | undefined): string {
   const lines = [
     `queue item ${line(item.id)} · ${item.status} · ${item.reason}`,
     `ticket     ${line(item.ticketId)} (run ${line(item.runId)})`,
     `template   ${line(item.template ?? "-")}`,
     `detail     ${line(item.detail)}`,
+    ...Object.entries(facts ?? {})
+      .filter(([name]) => name !== "note")
+      .map(([name, value]) => `${name.padEnd(10)} ${line(factLine(name, value))}`),
     `created    ${new Date(item.createdAt).toISOString()}`,
   ];
   if (item.claimedBy) lines.push(`claimed by ${line(item.claimedBy)}`);

@@ -1,6 +1,6 @@
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { formatSummary, percent } from "../metrics/summary.js";
-import { printableLine } from "../terminal.js";
+import { printableLine } from "../sanitize.js";
 import { CliError, table } from "./output.js";
 
 /** A grouping the text report shows: "template", "reason", "day", "tag" (every tag) or "tag:NAME". */

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { channels as allChannels, type Channel } from "../channels.js";
-import { createOutbox } from "../outbox/outbox.js";
+import { createOutbox } from "../outbox/index.js";
 import type { RelayModule } from "../relay/module.js";
 import { createRelay } from "../relay/relay.js";
 import { secretBytes } from "../relay/tokens.js";
@@ -152,9 +152,6 @@ export async function serveRelay(
   try {
     relay = createRelay({
       outbox,
-      catalog: module.catalog,
-      load: module.load,
-      store,
       secret,
       ...(operatorSecret === undefined ? {} : { operatorSecret }),
     });

@@ -1,6 +1,20 @@
 /**
- * @module formletter/metrics: escalation rates with Wilson intervals, from an audit log or a replayed history, in one streaming pass.
+ * @module formletter/metrics: escalation rates with Wilson intervals, from an audit log or a replayed
+ * history, in one streaming pass; the human decisions they project to; and how much a steered model
+ * could encode through a catalog (capacity).
  */
+export type {
+  CandidateBasis,
+  CapacityCatalog,
+  CapacityOptions,
+  CatalogCapacity,
+  FieldExposure,
+  SampleMessages,
+  SlotCapacity,
+  TemplateCapacity,
+  WorstCase,
+} from "../capacity/index.js";
+export { catalogCapacity } from "../capacity/index.js";
 export type { AccumulatorOptions, DecisionObservation, MetricsAccumulator } from "./accumulator.js";
 export { createMetricsAccumulator } from "./accumulator.js";
 export type { AuditReportOptions } from "./audit.js";

@@ -1,7 +1,7 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Catalog } from "../catalog.js";
-import type { Decision } from "../decision.js";
+import { type Decision, escalate } from "../decision.js";
 import {
   type AccumulatorOptions,
   createMetricsAccumulator,
@@ -162,7 +162,7 @@ function observe(
   const decision: Decision =
     recordsId === ticketId
       ? catalog.decide(output, records)
-      : { outcome: "escalate", reason: "records_invalid", detail: "records of another ticket", ticketId };
+      : escalate({ reason: "records_invalid", detail: "records of another ticket", ticketId });
   return {
     at,
     template: decision.template,

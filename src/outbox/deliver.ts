@@ -1,5 +1,6 @@
+import { escalate, escalationFacts } from "../decision.js";
+import { snippet } from "../sanitize.js";
 import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
-import { snippet } from "../transport/snippet.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
 /** How deliveries are retried. */
@@ -113,23 +114,33 @@ export async function settleDelivery(
   }
   const status = outcome.status;
   await tx.updateOutbound(row.id, { status, attempts: outcome.attempts, leaseUntil: undefined });
+  const failed = escalate({
+    reason: "delivery_failed",
+    detail:
+      status === "in_doubt"
+        ? inDoubtDetail
+        : `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
+    status,
+    attempts: outcome.attempts,
+    ticketId: row.ticketId,
+    template: row.template,
+    key: row.key,
+    draft: row.message,
+  });
   const auditId = await tx.appendAudit({
     ...base,
     type: "delivery",
     outcome: "escalate",
-    reason: "delivery_failed",
-    data: { ...data, status },
+    reason: failed.reason,
+    data: { ...data, status, facts: escalationFacts(failed) },
   });
   return tx.addQueueItem(
     openQueueItem({
-      reason: "delivery_failed",
+      reason: failed.reason,
       ticketId: row.ticketId,
       runId: row.runId,
       template: row.template,
-      detail:
-        status === "in_doubt"
-          ? inDoubtDetail
-          : `delivery failed after ${outcome.attempts} attempt(s): ${outcome.errors.at(-1) ?? "unknown error"}`,
+      detail: failed.detail,
       key: row.key,
       draft: row.message,
       createdAt: at,

@@ -1,9 +1,18 @@
 /**
- * @module formletter/outbox: the runtime — durable decisions, limits, idempotency, delivery and the human queue.
+ * The outbox, exported from `formletter`: the runtime — durable decisions, limits, idempotency,
+ * delivery and the human queue. The relay and the command line reach it only through this file.
  */
 
 export type { RetryOptions } from "./deliver.js";
-export type { DeliveryStatus, HandleInput, HandleResult, Outbox, OutboxOptions } from "./outbox.js";
+export { openHumanQueue } from "./open-queue.js";
+export type {
+  DeliveryStatus,
+  HandleInput,
+  HandleResult,
+  LoadedRecords,
+  Outbox,
+  OutboxOptions,
+} from "./outbox.js";
 export { createOutbox } from "./outbox.js";
 export type { Actor, ApprovalResult, HumanQueue } from "./queue.js";
 export { QueueError } from "./queue.js";

@@ -1,7 +1,7 @@
 import type { Catalog } from "../catalog.js";
-import type { Decision } from "../decision.js";
+import { type Decision, escalate } from "../decision.js";
 import { FormletterError } from "../errors.js";
-import { parseProposal } from "../proposal.js";
+import { type ParsedOutput, parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store } from "../store/store.js";
 import { tagsProblem } from "../tags.js";
@@ -12,6 +12,11 @@ import { loadRecords } from "./load-records.js";
 import { outageError, recordWithRetry } from "./outage.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
 import { type Recorded, recordDecision } from "./record.js";
+
+/** A ticket's records as the outbox loads them, or why there are none. */
+export type LoadedRecords =
+  | { readonly ok: true; readonly records: unknown }
+  | { readonly ok: false; readonly problem: string };
 
 /** What `handle()` takes: which ticket, what the model answered, which agent run, and tags for metrics. */
 export interface HandleInput {
@@ -79,6 +84,13 @@ export interface OutboxOptions<S extends CollectionSchemas> {
 /** The runtime: decide, limit, record durably, deliver, and the human queue. */
 export interface Outbox {
   handle(input: HandleInput): Promise<HandleResult>;
+  /** The catalog it decides with: a service in front (the relay) builds tools and prompt text from it. */
+  readonly catalog: Catalog;
+  /**
+   * A ticket's records as `handle()` loads them: checked to be that ticket's, within `loadTimeoutMs`,
+   * read once into a plain copy. Never throws: a loader that fails gives `{ ok: false, problem }`.
+   */
+  records(ticketId: string): Promise<LoadedRecords>;
   readonly queue: HumanQueue;
   /**
    * Delivers messages left pending (approved, or never tried) once each, and retries none that failed
@@ -92,6 +104,11 @@ export interface Outbox {
     query(
       filter?: Omit<AuditFilter, "since" | "until"> & { since?: Date | number; until?: Date | number },
     ): AsyncIterable<AuditEvent>;
+    /**
+     * Appends an event of your own (e.g. `access`, for a request a service in front refused) to the same
+     * log, grouped into the outbox's commits; resolves with its id once durable.
+     */
+    append(event: Omit<AuditEvent, "id">): Promise<string>;
   };
   /** Waits for work in flight, then closes transports and the store. */
   close(): Promise<void>;
@@ -213,11 +230,12 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const started = clock();
     const loaded = await loadRecords(options.load, ticketId, loadTimeoutMs);
     const loadMs = clock() - started;
-    // Parsed once: decide() gets the parsed proposal, the audit log its note-free copy.
-    const proposal = proposalOf(input.output);
+    // Parsed once, by the catalog: decide() takes the parsed output, the audit log a note-free copy. A
+    // catalog of an older copy of formletter has no parse(): it is handed the output as it came.
+    const parsed = typeof catalog.parse === "function" ? catalog.parse(input.output) : undefined;
     const decision: Decision = loaded.ok
-      ? catalog.decide(proposal?.decide ?? input.output, loaded.records)
-      : { outcome: "escalate", reason: "records_invalid", detail: loaded.problem, ticketId };
+      ? catalog.decide(parsed ?? input.output, loaded.records)
+      : escalate({ reason: "records_invalid", detail: loaded.problem, ticketId });
     const decided = clock();
     const templateId = decision.template;
     const recorded: Recorded = await batcher
@@ -234,7 +252,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
           data: {
             tags,
             output: rawOutput(input.output),
-            proposal: proposal?.audit ?? null,
+            proposal: auditedProposal(parsed ?? parseProposal(input.output)),
             catalogVersion: catalog.version,
             timings: { loadMs, decideMs: decided - started - loadMs },
           },
@@ -336,6 +354,8 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
 
   return {
     handle,
+    catalog: catalog as unknown as Catalog,
+    records: (ticketId) => loadRecords(options.load, ticketId, loadTimeoutMs),
     queue,
     flush: () =>
       track(async () => {
@@ -379,6 +399,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
           ...(until !== undefined ? { until: +until } : {}),
         });
       },
+      append: (event) => track(() => batcher.run((tx) => tx.appendAudit(event))),
     },
     close() {
       closed ??= (async () => {
@@ -462,23 +483,12 @@ function rawOutput(output: unknown): string {
 }
 
 /**
- * The output parsed once, as decide() reads it again (cheaply: an object, no JSON to parse) and as the
- * audit log keeps it (without the note, which can be long and is kept, capped, with the decision).
- * Undefined when it is not a proposal: decide() then reports why from the output itself.
+ * The proposal as the audit log keeps it: without the note, which can be long and is kept, capped,
+ * with the decision. Null when the output is not a proposal (the raw output is kept beside it).
  */
-function proposalOf(output: unknown): { decide: unknown; audit: unknown } | undefined {
-  const parsed = parseProposal(output);
-  if (!parsed.ok) return undefined;
+function auditedProposal(parsed: ParsedOutput): unknown {
+  if (!parsed.ok) return null;
   const proposal = parsed.proposal;
-  if (proposal.kind === "escalate") {
-    return {
-      decide:
-        proposal.note === undefined
-          ? { escalate: proposal.code }
-          : { escalate: proposal.code, note: proposal.note },
-      audit: { escalate: proposal.code },
-    };
-  }
-  const parsedProposal = { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
-  return { decide: parsedProposal, audit: parsedProposal };
+  if (proposal.kind === "escalate") return { escalate: proposal.code };
+  return { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
 }

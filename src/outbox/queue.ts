@@ -55,6 +55,7 @@ const closed: readonly QueueStatus[] = ["approved", "rejected", "resolved"];
 
 /** A queue item that does not exist, or a transition its state does not allow. */
 export class QueueError extends FormletterError {
+  static override readonly brand: string = "QueueError";
   constructor(code: "queue_item_not_found" | "queue_transition_invalid", message: string) {
     super(code, message);
     this.name = "QueueError";

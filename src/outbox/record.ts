@@ -1,5 +1,11 @@
 import { hash } from "node:crypto";
-import type { Decision, EscalateDecision, Message } from "../decision.js";
+import {
+  type Decision,
+  type EscalateDecision,
+  escalate,
+  escalationFacts,
+  type Message,
+} from "../decision.js";
 import {
   newOutboundRow,
   type OutboundRow,
@@ -69,17 +75,16 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   const problem = limitProblem(template.id, template.limits, counts, input.maxPerRun, { ticketId, runId });
   const message = (decision.outcome === "send" ? decision.message : decision.draft) as Message;
   if (problem !== undefined) {
-    const limited: EscalateDecision = {
-      outcome: "escalate",
+    const limited = escalate({
       reason: "limit_exceeded",
-      detail: problem,
+      ...problem,
       ticketId,
       template: template.id,
       key,
       ...(message ? { draft: message } : {}),
       ...(decision.values ? { values: decision.values } : {}),
       ...(decision.choices ? { choices: decision.choices } : {}),
-    };
+    });
     return escalateOnly(tx, input, limited);
   }
 
@@ -144,14 +149,17 @@ function eventBase(input: Recording, decision: Decision) {
   };
 }
 
-/** The parts of a decision the audit log keeps: reason and detail, choices, values. Not the message. */
+/**
+ * The parts of a decision the audit log keeps: choices, values and, for an escalation, the detail and
+ * the reason's typed fields (slot, expected, limit, code, note…). Not the message.
+ */
 function decisionData(decision: Decision): Record<string, unknown> {
   const data: Record<string, unknown> = { choices: decision.choices, values: decision.values };
   if (decision.locale !== undefined) data.locale = decision.locale;
   if (decision.outcome === "escalate") {
     data.detail = decision.detail;
-    if (decision.code !== undefined) data.code = decision.code;
-    if (decision.note !== undefined) data.note = decision.note;
+    const facts = escalationFacts(decision);
+    if (Object.keys(facts).length > 0) data.facts = facts;
   }
   return data;
 }
@@ -165,7 +173,7 @@ function queueItemOf(input: Recording, decision: EscalateDecision, auditId: stri
     detail: decision.detail,
     key: decision.key,
     draft: decision.draft,
-    note: decision.note,
+    note: "note" in decision ? decision.note : undefined,
     createdAt: input.at,
     auditId,
   });

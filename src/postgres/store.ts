@@ -1,5 +1,5 @@
 import pg, { type Pool } from "pg";
-import { FormletterError } from "../errors.js";
+import { FormletterError, isFormletterError } from "../errors.js";
 import { pageSize, statusesOf } from "../store/filters.js";
 import type {
   AuditFilter,
@@ -125,7 +125,7 @@ export function postgresStore(
         opening = undefined;
         throw error;
       }
-      if (error instanceof FormletterError) throw error;
+      if (isFormletterError(error)) throw error;
       throw new FormletterError(
         "store_invalid",
         `postgresStore: cannot open schema "${schema}": ${brief(error)}`,

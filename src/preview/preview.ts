@@ -1,6 +1,5 @@
-import type { Catalog } from "../catalog.js";
 import type { Channel } from "../channels.js";
-import type { Choices, EscalateDecision, Message } from "../decision.js";
+import type { Choices, Decision, EscalateDecision, Message } from "../decision.js";
 import type { EscalationReason } from "../reasons.js";
 import type { Template, TemplateLimits } from "../template.js";
 import type { PreparedTicket } from "../ticket.js";
@@ -93,7 +92,11 @@ export type TicketPreview =
   | { readonly ok: false; readonly reason: "records_invalid"; readonly problem: string };
 
 /** What preview reads of a catalog. */
-export type PreviewCatalog = Pick<Catalog, "templates" | "prepare" | "decide">;
+export interface PreviewCatalog {
+  readonly templates: readonly Template[];
+  prepare(ticketRecords: unknown): { ok: true; ticket: PreparedTicket } | { ok: false; problem: string };
+  decide(output: unknown, ticket: unknown): Decision;
+}
 
 const defaultLimit = 1000;
 

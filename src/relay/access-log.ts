@@ -1,5 +1,4 @@
-import { createBatcher } from "../outbox/batcher.js";
-import type { Store } from "../store/store.js";
+import type { Outbox } from "../outbox/index.js";
 import type { TokenClaims, TokenRefusal } from "./verify-token.js";
 
 /** Why the relay refused a request before doing any work; each one is an `access` audit event. */
@@ -26,12 +25,12 @@ export interface AccessRefusal {
 }
 
 /**
- * Writes `access` audit events into the outbox's store, in the same log as decisions. Refusals that
- * arrive together share one transaction (group commit), so a burst of bad requests costs one fsync per
- * turn of the event loop, not one per request. A write that fails is counted, never thrown at the caller.
+ * Writes `access` audit events through the outbox, into the same log as decisions. Refusals that arrive
+ * together share the outbox's commits, so a burst of bad requests costs one fsync per turn of the event
+ * loop, not one per request. A write that fails is counted, never thrown at the caller.
  */
-export function createAccessLog(store: Store, clock: () => number, onFailure: () => void) {
-  const batcher = createBatcher(store);
+export function createAccessLog(outbox: Outbox, clock: () => number, onFailure: () => void) {
+  const pending = new Set<Promise<unknown>>();
   return {
     async record(event: AccessRefusal): Promise<void> {
       const { claims } = event;
@@ -48,26 +47,31 @@ export function createAccessLog(store: Store, clock: () => number, onFailure: ()
         data.jti = claims.jti;
         if (claims.audience === "formletter-operator") data.operator = claims.operator;
       }
-      try {
-        await batcher.run((tx) =>
-          tx.appendAudit({
-            at: clock(),
-            type: "access",
-            ticketId: agent?.ticketId,
-            runId: agent?.runId,
-            template: undefined,
-            outcome: undefined,
-            reason: undefined,
-            key: undefined,
-            actor: "relay",
-            data,
-          }),
+      const written = outbox.audit
+        .append({
+          at: clock(),
+          type: "access",
+          ticketId: agent?.ticketId,
+          runId: agent?.runId,
+          template: undefined,
+          outcome: undefined,
+          reason: undefined,
+          key: undefined,
+          actor: "relay",
+          data,
+        })
+        .then(
+          () => undefined,
+          () => onFailure(),
         );
-      } catch {
-        onFailure();
-      }
+      pending.add(written);
+      await written;
+      pending.delete(written);
     },
-    idle: () => batcher.idle(),
+    /** Resolves once every write begun has committed or failed. */
+    async idle(): Promise<void> {
+      while (pending.size > 0) await Promise.all(pending);
+    },
   };
 }
 

@@ -1,8 +1,8 @@
 import type { Catalog } from "../catalog.js";
+import type { Expected } from "../decision.js";
 import { isFormletterError } from "../errors.js";
 import { type LlmProvider, providers } from "../llm/providers.js";
-import { loadRecords } from "../outbox/load-records.js";
-import type { HandleResult, Outbox } from "../outbox/outbox.js";
+import type { HandleResult, Outbox } from "../outbox/index.js";
 import type { EscalationReason } from "../reasons.js";
 import type { Gate } from "./gate.js";
 import { json, problem } from "./http.js";
@@ -15,15 +15,14 @@ import type { TokenClaims } from "./verify-token.js";
 /** What the agent endpoints need. */
 export interface AgentRoutesOptions {
   readonly outbox: Outbox;
-  readonly catalog: Catalog;
-  readonly load: (ticketId: string) => unknown;
   readonly gate: Gate;
   readonly metrics: RelayMetrics;
 }
 
 /**
- * What a proposal's answer carries: the outcome and, for a retry, the reason and hint. Never the
- * message, its recipient, the values or the human-facing detail.
+ * What a proposal's answer carries: the outcome and, for a retry, the reason, the hint, the slot at
+ * fault and what was expected (ids, keys or a count of fitting records). Never the message, its
+ * recipient, the values or the human-facing detail.
  *
  * @example
  * import type { ProposalReply } from "formletter/relay";
@@ -34,6 +33,10 @@ export interface ProposalReply {
   readonly reason?: EscalationReason;
   /** Valid template ids, handles or keys, where a corrected proposal could succeed. No record content. */
   readonly hint?: string;
+  /** The slot at fault, when one is. */
+  readonly slot?: string;
+  /** What would have been accepted: template ids, codes, slot names, keys, or how many records fit. */
+  readonly expected?: Expected;
   /** True when an identical proposal was handled before: nothing new was sent. */
   readonly duplicate?: true;
 }
@@ -52,6 +55,8 @@ function proposalReply(result: HandleResult): ProposalReply {
   if (decision.outcome === "escalate") {
     reply.reason = decision.reason;
     if (decision.hint !== undefined) reply.hint = decision.hint;
+    if ("slot" in decision && decision.slot !== undefined) reply.slot = decision.slot;
+    if ("expected" in decision && decision.expected !== undefined) reply.expected = decision.expected;
   }
   if (result.duplicate) reply.duplicate = true;
   return reply;
@@ -59,7 +64,8 @@ function proposalReply(result: HandleResult): ProposalReply {
 
 /** `POST /v1/proposals`, `GET /v1/tools`, `GET /v1/describe`: a task token, one ticket. */
 export function agentRoutes(options: AgentRoutesOptions): Route[] {
-  const { outbox, catalog, gate, metrics } = options;
+  const { outbox, gate, metrics } = options;
+  const { catalog } = outbox;
 
   const authorize = async (request: Request, route: string) => {
     const checked = await gate.authorize(request, route, agentAudience);
@@ -71,7 +77,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
     claims: AgentClaims,
   ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> => {
     // A loader that returns another ticket's records must not show their labels to this agent.
-    const loaded = await loadRecords(options.load, claims.ticketId);
+    const loaded = await outbox.records(claims.ticketId);
     return loaded.ok ? { ok: true, value: loaded.records } : { ok: false, response: recordsUnavailable() };
   };
 

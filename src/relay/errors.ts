@@ -19,6 +19,7 @@ export type RelayErrorCode = Extract<FormletterErrorCode, "relay_invalid" | "rel
  * try { createRelay(options) } catch (error) { if (isFormletterError(error) && error.code === "relay_invalid") process.exit(1) }
  */
 export class RelayError extends FormletterError {
+  static override readonly brand: string = "RelayError";
   constructor(code: RelayErrorCode, message: string, options?: { cause?: unknown }) {
     super(code, message, options);
     this.name = "RelayError";
@@ -34,6 +35,7 @@ export class RelayError extends FormletterError {
  * try { await client.propose(output) } catch (error) { if (error instanceof RelayRequestError && error.status === 429) await pause(error.retryAfterSeconds) }
  */
 export class RelayRequestError extends RelayError {
+  static override readonly brand: string = "RelayRequestError";
   /** The HTTP status, or 0 when no answer arrived (connection refused, timeout). */
   readonly status: number;
   /** The relay's error code, e.g. "token_expired"; "network" when no answer arrived. */

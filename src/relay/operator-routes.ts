@@ -1,8 +1,8 @@
 import { isFormletterError } from "../errors.js";
 import { reportFromAudit } from "../metrics/audit.js";
-import type { Outbox } from "../outbox/outbox.js";
+import type { Outbox } from "../outbox/index.js";
 import { isEscalationReason } from "../reasons.js";
-import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/store.js";
+import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";

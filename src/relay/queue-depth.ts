@@ -1,4 +1,4 @@
-import type { HumanQueue } from "../outbox/queue.js";
+import type { HumanQueue } from "../outbox/index.js";
 
 // A scrape every few seconds must not page through a long queue every time.
 const freshMs = 5_000;

@@ -1,8 +1,5 @@
 import { Hono } from "hono";
-import type { Catalog } from "../catalog.js";
-import type { Outbox } from "../outbox/outbox.js";
-import type { CollectionSchemas } from "../records.js";
-import type { Store } from "../store/store.js";
+import type { Outbox } from "../outbox/index.js";
 import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
 import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sample.js";
@@ -31,17 +28,14 @@ import { createTokenVerifier } from "./verify-token.js";
  *
  * @example
  * import { createRelay } from "formletter/relay";
- * createRelay({ outbox, catalog, load, store, secret: process.env.FORMLETTER_SECRET ?? "", requestTimeoutMs: 5000 });
+ * createRelay({ outbox, secret: process.env.FORMLETTER_SECRET ?? "", requestTimeoutMs: 5000 });
  */
-export interface RelayOptions<S extends CollectionSchemas = CollectionSchemas> {
-  /** The outbox proposals go to: it decides, limits, commits and delivers. */
+export interface RelayOptions {
+  /**
+   * The outbox, whole: proposals go to it; `/v1/tools` and `/v1/describe` are built from its catalog and
+   * its loader's records; refused requests join its audit log as `access` events, beside the decisions.
+   */
   readonly outbox: Outbox;
-  /** The outbox's catalog: `/v1/tools` and `/v1/describe` are built from it. */
-  readonly catalog: Catalog<S>;
-  /** The outbox's loader: `/v1/tools` and `/v1/describe` read the token's ticket with it. */
-  readonly load: (ticketId: string) => unknown;
-  /** The outbox's store: refused requests are written there as `access` audit events, beside the decisions. */
-  readonly store: Store;
   /** Signs and verifies task tokens (`FORMLETTER_SECRET`): at least 32 bytes of random data. */
   readonly secret: string | Uint8Array;
   /**
@@ -81,7 +75,7 @@ export interface RelayOptions<S extends CollectionSchemas = CollectionSchemas> {
  *
  * @example
  * import { createRelay } from "formletter/relay";
- * const relay = createRelay({ outbox, catalog, load, store, secret });
+ * const relay = createRelay({ outbox, secret });
  * await relay.listen({ port: 8787 });
  * process.once("SIGTERM", async () => { await relay.close(); await outbox.close(); });
  */
@@ -111,15 +105,18 @@ function positive(value: unknown, name: string, fallback: number): number {
   return number;
 }
 
-function checkOptions<S extends CollectionSchemas>(options: RelayOptions<S>): void {
+function checkOptions(options: RelayOptions): void {
   const fail = (message: string): never => {
     throw new RelayError("relay_invalid", `createRelay: ${message}`);
   };
-  if (typeof options?.outbox?.handle !== "function") fail("outbox must come from createOutbox");
-  if (typeof options.catalog?.decide !== "function") fail("catalog must come from createCatalog");
-  if (typeof options.load !== "function")
-    fail("load must be the outbox's loader, (ticketId) => ticket records");
-  if (typeof options.store?.transaction !== "function") fail("store must be the outbox's store");
+  const outbox = options?.outbox;
+  if (
+    typeof outbox?.handle !== "function" ||
+    typeof outbox.records !== "function" ||
+    typeof outbox.audit?.append !== "function" ||
+    typeof outbox.catalog?.decide !== "function"
+  )
+    fail("outbox must come from createOutbox (of this version of formletter)");
 }
 
 /**
@@ -132,11 +129,11 @@ function checkOptions<S extends CollectionSchemas>(options: RelayOptions<S>): vo
  * import { createOutbox } from "formletter";
  * import { createRelay } from "formletter/relay";
  * const outbox = createOutbox({ catalog, load, store, transports });
- * const relay = createRelay({ outbox, catalog, load, store, secret: process.env.FORMLETTER_SECRET ?? "" });
+ * const relay = createRelay({ outbox, secret: process.env.FORMLETTER_SECRET ?? "" });
  * const { url } = await relay.listen({ port: 8787 });
  * const token = await relay.mintTaskToken({ ticketId: "T-1", runId: "run-9", ttl: 600 });
  */
-export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S>): Relay {
+export function createRelay(options: RelayOptions): Relay {
   checkOptions(options);
   const agentSecret = secretBytes(options.secret, "createRelay: secret");
   const operatorSecret =
@@ -177,7 +174,7 @@ export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S
     operatorKey === undefined ? undefined : { key: operatorKey, issuer };
 
   const metrics = createRelayMetrics();
-  const accessLog = createAccessLog(options.store, clock, metrics.auditFailure);
+  const accessLog = createAccessLog(options.outbox, clock, metrics.auditFailure);
   const gate = createGate({
     verify: createTokenVerifier({
       agentKey,
@@ -216,7 +213,7 @@ export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S
       {
         method: "GET",
         path: "/healthz",
-        handle: async () => json(200, { status: "ok", catalogVersion: options.catalog.version }),
+        handle: async () => json(200, { status: "ok", catalogVersion: options.outbox.catalog.version }),
       },
       {
         method: "GET",
@@ -226,7 +223,7 @@ export function createRelay<S extends CollectionSchemas>(options: RelayOptions<S
             headers: { "content-type": exposition, "cache-control": "no-store" },
           }),
       },
-      ...agentRoutes({ ...common, catalog: options.catalog as unknown as Catalog, load: options.load }),
+      ...agentRoutes(common),
       ...(operatorKey === undefined ? [] : operatorRoutes(common)),
     ],
     { metrics, requestTimeoutMs },

@@ -7,7 +7,7 @@ import { createTransport } from "nodemailer";
 import type { Message } from "../decision.js";
 import { FormletterError } from "../errors.js";
 import { normalizeEmail } from "../format.js";
-import { snippet } from "../transport/snippet.js";
+import { snippet } from "../sanitize.js";
 import {
   type DeliveryContext,
   DeliveryError,

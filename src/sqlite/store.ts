@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { FormletterError, StoreUnavailableError } from "../errors.js";
+import { FormletterError, isStoreUnavailable, StoreUnavailableError } from "../errors.js";
 import { pageSize, statusesOf } from "../store/filters.js";
 import {
   auditEventFromRow,
@@ -284,7 +284,7 @@ function unavailable(
   file: string,
   committed: false | "unknown" = false,
 ): StoreUnavailableError | undefined {
-  if (error instanceof StoreUnavailableError) return error;
+  if (isStoreUnavailable(error)) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string" || !unavailableCodes.test(code)) return undefined;
   const what =

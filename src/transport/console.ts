@@ -1,5 +1,5 @@
 import type { Message } from "../decision.js";
-import { printable } from "../terminal.js";
+import { printable } from "../sanitize.js";
 import type { DeliveryContext, DeliveryReceipt, Transport } from "./transport.js";
 
 /**

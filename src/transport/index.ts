@@ -1,5 +1,5 @@
 /**
- * @module formletter/transport: how rendered messages leave the process — memory, console and signed webhooks.
+ * The built-in transports, exported from `formletter`: how rendered messages leave the process — memory, console and signed webhooks.
  */
 
 export type { ConsoleTransportOptions } from "./console.js";

@@ -1,5 +1,5 @@
 import type { Message } from "../decision.js";
-import { FormletterError } from "../errors.js";
+import { FormletterError, isFormletterError } from "../errors.js";
 
 /** What a transport is told besides the message. */
 export interface DeliveryContext {
@@ -36,6 +36,7 @@ export interface Transport {
 
 /** A failed delivery. `retryable` says whether trying again later may succeed (timeouts, 5xx, 4xx SMTP). */
 export class DeliveryError extends FormletterError {
+  static override readonly brand: string = "DeliveryError";
   readonly retryable: boolean;
 
   constructor(message: string, options: { retryable: boolean; cause?: unknown }) {
@@ -45,9 +46,14 @@ export class DeliveryError extends FormletterError {
   }
 }
 
-/** True for a delivery failure worth retrying; unknown errors are retried too (they may be transient). */
+/**
+ * True for a delivery failure worth retrying, read from the error's code and `retryable` (so an error
+ * of another installed copy counts too); unknown errors are retried (they may be transient).
+ */
 export function isRetryable(error: unknown): boolean {
-  return error instanceof DeliveryError ? error.retryable : true;
+  if (!isFormletterError(error) || error.code !== "delivery_failed") return true;
+  const retryable = (error as { retryable?: unknown }).retryable;
+  return typeof retryable === "boolean" ? retryable : true;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Message } from "../decision.js";
 import { FormletterError } from "../errors.js";
-import { snippet } from "./snippet.js";
+import { snippet } from "../sanitize.js";
 import {
   type DeliveryContext,
   DeliveryError,

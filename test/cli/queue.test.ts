@@ -10,9 +10,9 @@ import {
   defineRecords,
   defineTemplate,
   memoryTransport,
-  type QueueItem,
 } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
+import type { QueueItem } from "../../src/store/store.js";
 import { message, outboundRow, queueItem } from "../store/conformance.js";
 
 // A lettings agency asking contractors to confirm a repair visit; the quote template needs approval.
@@ -103,6 +103,16 @@ describe("formletter queue", () => {
     const json = await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required");
     const page = JSON.parse(json.stdout) as { items: QueueItem[] };
     expect(page.items.map((item) => item.reason)).toEqual(["approval_required"]);
+  });
+
+  it("shows an escalation's typed fields from the audit log, as lines and in --json", async () => {
+    const { items } = JSON.parse(
+      (await cli("queue", "list", "--db", file, "--json", "--reason", "model_escalated")).stdout,
+    );
+    const shown = await cli("queue", "show", items[0].id, "--db", file);
+    expect(shown.stdout).toMatch(/^code\s+\w+/m);
+    const json = JSON.parse((await cli("queue", "show", items[0].id, "--db", file, "--json")).stdout);
+    expect(typeof json.facts.code).toBe("string");
   });
 
   it("shows an item with its draft", async () => {

@@ -160,8 +160,10 @@ describe("no control character reaches the terminal raw", () => {
     const escalated = (await queueItems()).find((item) => item.reason === "model_escalated");
     const shown = await safely(["queue", "show", escalated?.id ?? "", "--db", db]);
     expect(shown.stdout).toContain("(run \\u001b[31mRED\\u001b[0m \\u001b]0;pwned\\u0007 \\u009b2J");
-    // One line per field: a newline or separator in a value cannot start a line that looks like ours.
-    expect(shown.stdout.split("\n")).toHaveLength(7);
+    // One line per field (the escalation's code among them): a newline or separator in a value cannot
+    // start a line that looks like ours.
+    expect(shown.stdout.split("\n")).toHaveLength(8);
+    expect(shown.stdout).toMatch(/^code {7}\w+$/m);
   });
 
   it("queue claim and resolve echo what the operator typed, and show reads it back", async () => {

@@ -1,4 +1,5 @@
-import type { AuditEvent, EscalationReason, Store } from "../../src/index.js";
+import type { EscalationReason, Store } from "../../src/index.js";
+import type { AuditEvent } from "../../src/store/store.js";
 
 const at = (time: string) => Date.parse(time);
 

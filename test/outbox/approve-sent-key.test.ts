@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Message, OutboundRow } from "../../src/index.js";
+import type { Message } from "../../src/index.js";
+import type { OutboundRow } from "../../src/store/store.js";
 import { message, outboundRow, queueItem } from "../store/conformance.js";
 import { auditOf, outboxOver, storeKinds, t0, useStore } from "./harness.js";
 

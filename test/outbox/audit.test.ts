@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditEvent } from "../../src/index.js";
+import type { AuditEvent } from "../../src/store/store.js";
 import { proposal } from "../fixtures/property.js";
 import { auditOf, outboxOver, storeKinds, t0, useStore } from "./harness.js";
 
@@ -74,9 +74,14 @@ describe.each(storeKinds)("outbox.audit on the %s store", (kind) => {
       type: "decision",
       outcome: "escalate",
       reason: "model_escalated",
-      data: { code: "needs_human", tags: { trade: "heating" }, proposal: { escalate: "needs_human" } },
+      data: {
+        facts: { code: "needs_human" },
+        tags: { trade: "heating" },
+        proposal: { escalate: "needs_human" },
+      },
     });
-    expect(event?.data.note).toEqual(expect.stringContaining("boiler"));
-    expect(event?.data.note).not.toContain("\u202E");
+    const facts = event?.data.facts as { note?: string };
+    expect(facts.note).toEqual(expect.stringContaining("boiler"));
+    expect(facts.note).not.toContain("\u202E");
   });
 });

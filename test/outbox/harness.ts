@@ -2,16 +2,14 @@
  * What the outbox tests share: a fresh store per test (in memory, or a real SQLite file in the temp
  * directory), an outbox over it with the property-management catalog, a clock the test moves by hand.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import {
-  type AuditEvent,
-  type AuditFilter,
   type Catalog,
   createOutbox,
-  type MemoryTransport,
   memoryStore,
   memoryTransport,
   type Outbox,
@@ -20,6 +18,8 @@ import {
   type Transport,
 } from "../../src/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
+import type { AuditEvent, AuditFilter } from "../../src/store/store.js";
+import type { MemoryTransport } from "../../src/transport/index.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";
 
 export type StoreKind = "memory" | "sqlite";

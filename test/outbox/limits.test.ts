@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOutbox, type HandleResult, memoryStore, memoryTransport } from "../../src/index.js";
+import type { AuditEvent } from "../../src/store/store.js";
 import { loadTicket, propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { auditOf, dayMs, minuteMs, outboxOver, rejectionOf, storeKinds, t0, useStore } from "./harness.js";
 
@@ -12,6 +13,7 @@ describe.each(storeKinds)("limits on the %s store", (kind) => {
     output: unknown,
     ticketId: string,
     detail: RegExp,
+    limit: { limit: "ticket" | "day" | "run"; max: number; count: number },
   ): Promise<void> {
     const wouldBe = propertyCatalog.decide(output, propertyTicket(ticketId));
     if (wouldBe.outcome !== "send") throw new Error("fixture: the proposal must send");
@@ -21,8 +23,14 @@ describe.each(storeKinds)("limits on the %s store", (kind) => {
       template: wouldBe.template,
       key: wouldBe.key,
       draft: wouldBe.message,
+      ...limit,
     });
     if (result.decision.outcome === "escalate") expect(result.decision.detail).toMatch(detail);
+    // The audit log keeps which limit, its maximum and its count as fields, not only in the sentence.
+    let audited: AuditEvent | undefined;
+    for await (const event of ctx.store.queryAudit({ ticketId }))
+      if (event.id === result.auditId) audited = event;
+    expect(audited?.data.facts).toEqual(limit);
     expect(result.duplicate).toBe(false);
     expect(result.outboundId).toBeUndefined();
     expect(result.delivery).toBeUndefined();
@@ -48,7 +56,11 @@ describe.each(storeKinds)("limits on the %s store", (kind) => {
       results.push(await outbox.handle({ ticketId: "T-1", output, runId: `run-${i}` }));
     }
     expect(results.slice(0, 2).map((result) => result.delivery?.status)).toEqual(["delivered", "delivered"]);
-    await expectLimited(results[2] as HandleResult, outputs[2], "T-1", /per ticket/);
+    await expectLimited(results[2] as HandleResult, outputs[2], "T-1", /per ticket/, {
+      limit: "ticket",
+      max: 2,
+      count: 2,
+    });
     expect(transport.sent).toHaveLength(2);
     // Another ticket is not affected.
     const other = await outbox.handle({
@@ -68,7 +80,11 @@ describe.each(storeKinds)("limits on the %s store", (kind) => {
     expect((await send("T-1")).delivery?.status).toBe("delivered");
     clock.set(t0 + 30_000);
     expect((await send("T-2")).delivery?.status).toBe("delivered");
-    await expectLimited(await send("T-3"), proposal("T-3", "emergency_callout"), "T-3", /24 hours/);
+    await expectLimited(await send("T-3"), proposal("T-3", "emergency_callout"), "T-3", /24 hours/, {
+      limit: "day",
+      max: 2,
+      count: 2,
+    });
 
     // Exactly a day later, and later in the last minute of the window, the first sends still count:
     // the window is rounded out to whole minutes, so the limit holds a little longer, never shorter.
@@ -99,7 +115,11 @@ describe.each(storeKinds)("limits on the %s store", (kind) => {
       await outbox.handle({ ticketId: "T-4", output: proposal("T-4"), runId: "run-x" }),
     ];
     expect(results.slice(0, 3).every((result) => result.delivery?.status === "delivered")).toBe(true);
-    await expectLimited(results[3] as HandleResult, proposal("T-4"), "T-4", /run run-x/);
+    await expectLimited(results[3] as HandleResult, proposal("T-4"), "T-4", /run run-x/, {
+      limit: "run",
+      max: 3,
+      count: 3,
+    });
     expect(transport.sent).toHaveLength(3);
     const nextRun = await outbox.handle({ ticketId: "T-4", output: proposal("T-4"), runId: "run-y" });
     expect(nextRun.delivery?.status).toBe("delivered");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Message, type Outbox, QueueError, type QueueItem } from "../../src/index.js";
+import { type Message, type Outbox, QueueError } from "../../src/index.js";
+import type { QueueItem } from "../../src/store/store.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { allPages } from "../store/conformance.js";
 import { auditOf, outboxOver, rejectionOf, storeKinds, t0, useStore } from "./harness.js";

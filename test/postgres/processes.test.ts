@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AuditEvent, createOutbox, type QueueItem } from "../../src/index.js";
+import { createOutbox } from "../../src/index.js";
 import { type PostgresStore, postgresStore } from "../../src/postgres/index.js";
+import type { AuditEvent, QueueItem } from "../../src/store/store.js";
 import { recoveryTransport } from "../fixtures/crash-work.js";
 import {
   accessChoices,

@@ -1,8 +1,9 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isFormletterError, type StoreTransaction } from "../../src/index.js";
+import { isFormletterError } from "../../src/index.js";
 import { type PostgresStore, postgresStore, StoreUnavailableError } from "../../src/postgres/index.js";
 import { migrations, schemaVersion } from "../../src/postgres/schema.js";
+import type { StoreTransaction } from "../../src/store/store.js";
 import { auditEvent, collect, outboundRow, queueItem, reservation, t0 } from "../store/conformance.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
 

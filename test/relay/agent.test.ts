@@ -52,6 +52,9 @@ describe("POST /v1/proposals", () => {
     expect(unknown.body.outcome).toBe("escalate");
     expect(unknown.body.reason).toBe("unknown_template");
     expect(unknown.body.hint).toContain("completion_check");
+    // What was expected comes as data too, so a client need not read it out of the hint.
+    expect(unknown.body.expected.kind).toBe("templates");
+    expect(unknown.body.expected.ids).toContain("completion_check");
     const text = await call(url, "/v1/proposals", {
       token,
       json: { output: "I will just email them myself" },

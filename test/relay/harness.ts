@@ -2,15 +2,13 @@
  * What the relay tests share: a real relay on port 0 over an outbox on a real SQLite file, the
  * property-management catalog, and small HTTP helpers that read the answer and the audit log.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach } from "vitest";
 import {
-  type AuditEvent,
-  type AuditFilter,
   createOutbox,
-  type MemoryTransport,
   memoryTransport,
   type Outbox,
   type OutboxOptions,
@@ -18,6 +16,8 @@ import {
 } from "../../src/index.js";
 import { createRelay, type Relay, type RelayOptions } from "../../src/relay/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
+import type { AuditEvent, AuditFilter } from "../../src/store/store.js";
+import type { MemoryTransport } from "../../src/transport/index.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";
 
 export const agentSecret = "agent-secret-0123456789-abcdefghijklmnop";
@@ -60,9 +60,6 @@ export function useRelay(options: RigOptions = {}): { readonly rig: RelayRig } {
     });
     const relay = createRelay({
       outbox,
-      catalog: propertyCatalog,
-      load,
-      store,
       secret: agentSecret,
       ...(options.operator === false ? {} : { operatorSecret }),
       ...options.relay,

@@ -58,9 +58,6 @@ describe("the demo's hostile tickets through the relay", () => {
     const remote = outbox();
     const relay = createRelay({
       outbox: remote.outbox,
-      catalog: sellerCatalog,
-      load,
-      store: remote.store,
       secret: agentSecret,
     });
     const { url } = await relay.listen({ port: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { QueueItem } from "../../src/index.js";
+import type { QueueItem } from "../../src/store/store.js";
 import { contractorEmail, proposal } from "../fixtures/property.js";
 import { auditOf, call, type RelayRig, useRelay } from "./harness.js";
 

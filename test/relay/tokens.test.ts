@@ -21,7 +21,7 @@ function parts() {
     store,
     transports: { email: memoryTransport() },
   });
-  return { outbox, catalog: propertyCatalog, load: loadTicket, store };
+  return { outbox };
 }
 
 describe("task and operator tokens", () => {
@@ -84,11 +84,19 @@ describe("createRelay", () => {
     expect((thrown as Error).message).toContain(message);
   });
 
-  it("refuses parts that are not an outbox, catalog, loader and store", () => {
-    const valid = parts();
-    for (const broken of [{ outbox: {} }, { catalog: {} }, { load: "db" }, { store: {} }]) {
-      expect(() => createRelay({ ...valid, ...(broken as object), secret: agentSecret })).toThrow(
-        /createRelay: /,
+  it("takes the outbox whole, and refuses what is not one", () => {
+    const { outbox } = parts();
+    const without = (name: string) =>
+      Object.fromEntries(Object.entries(outbox).filter(([key]) => key !== name));
+    for (const broken of [
+      {},
+      without("handle"),
+      without("records"),
+      without("catalog"),
+      { ...outbox, audit: {} },
+    ]) {
+      expect(() => createRelay({ outbox: broken as never, secret: agentSecret })).toThrow(
+        /createRelay: outbox/,
       );
     }
   });

@@ -1,0 +1,140 @@
+/**
+ * The exact list of each entry point's exports, types included, read by the TypeScript checker: adding
+ * or removing a public name fails here, so every change to the surface is deliberate.
+ */
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import * as root from "../src/index.js";
+
+const rootValues = [
+  "DefinitionError",
+  "DeliveryError",
+  "FormletterError",
+  "QueueError",
+  "StoreUnavailableError",
+  "consoleTransport",
+  "chosenRecord",
+  "createCatalog",
+  "createOutbox",
+  "defineRecords",
+  "defineTemplate",
+  "escalate",
+  "escalationReasons",
+  "format",
+  "isEscalationReason",
+  "isFormletterError",
+  "memoryStore",
+  "memoryTransport",
+  "openHumanQueue",
+  "readableBy",
+  "untrusted",
+  "verifyWebhookSignature",
+  "webhookTransport",
+];
+
+const rootTypes = [
+  "Catalog",
+  "CatalogOptions",
+  "Decision",
+  "DeliveryContext",
+  "DeliveryReceipt",
+  "EscalateDecision",
+  "Escalation",
+  "EscalationReason",
+  "Expected",
+  "Format",
+  "FormletterErrorCode",
+  "HandleInput",
+  "HandleResult",
+  "HumanQueue",
+  "LocaleChoice",
+  "LocaleTexts",
+  "Message",
+  "Outbox",
+  "OutboxOptions",
+  "ParsedOutput",
+  "PreviewOptions",
+  "RecordOf",
+  "RecordsDefinition",
+  "SendDecision",
+  "Store",
+  "Template",
+  "TemplateConfig",
+  "TemplateLocaleConfig",
+  "TicketPreview",
+  "TicketRecords",
+  "Transport",
+];
+
+const storeExports = [
+  "AuditEvent",
+  "AuditFilter",
+  "AuditType",
+  "OutboundRow",
+  "OutboundStatus",
+  "QueueFilter",
+  "QueueItem",
+  "QueuePage",
+  "QueueStatus",
+  "SendCounts",
+  "Store",
+  "StoreTransaction",
+  "StoreUnderTest",
+  "StoredResult",
+  "describeStoreConformance",
+  "queueStatuses",
+];
+
+const sorted = (names: Iterable<string>) => [...names].sort();
+
+const seen = new Map<string, string[]>();
+
+/** Every name `entry` exports, types and values, as the checker sees it. */
+function exportsOf(entry: string): string[] {
+  const known = seen.get(entry);
+  if (known !== undefined) return known;
+  const file = fileURLToPath(new URL(entry, import.meta.url));
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const symbol = source && checker.getSymbolAtLocation(source);
+  if (symbol === undefined) throw new Error(`no module symbol for ${entry}`);
+  const names = sorted(checker.getExportsOfModule(symbol).map((exported) => exported.name));
+  seen.set(entry, names);
+  return names;
+}
+
+describe("the public surface", () => {
+  it("the root exports exactly these values", () => {
+    expect(sorted(Object.keys(root))).toEqual(sorted(rootValues));
+  });
+
+  it("the root exports exactly these names, types included (about 40, on purpose)", () => {
+    expect(exportsOf("../src/index.ts")).toEqual(sorted([...rootValues, ...rootTypes]));
+  });
+
+  it("formletter/store exports the contract, its rows and the conformance suite", () => {
+    expect(exportsOf("../src/store/index.ts")).toEqual(sorted(storeExports));
+  });
+
+  it("no compiled internals or CLI helpers are at the root", () => {
+    const names = exportsOf("../src/index.ts");
+    for (const internal of [
+      "CompiledSlot",
+      "CompiledField",
+      "PreparedCollection",
+      "formatBand",
+      "observedDays",
+      "countingRules",
+    ]) {
+      expect(names).not.toContain(internal);
+    }
+  });
+});
