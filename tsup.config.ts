@@ -14,6 +14,8 @@ export default defineConfig([
     },
     format: ["esm", "cjs"],
     target: "node20",
+    // import.meta.url in the CommonJS build (optional peers are loaded with createRequire).
+    shims: true,
     sourcemap: true,
     // tsup injects `baseUrl`, which TypeScript 6 deprecates.
     dts: { compilerOptions: { ignoreDeprecations: "6.0" } },

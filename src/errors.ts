@@ -13,7 +13,8 @@ export type FormletterErrorCode =
   | "store_invalid"
   | "store_unavailable"
   | "relay_invalid"
-  | "relay_request_failed";
+  | "relay_request_failed"
+  | "dependency_missing";
 
 const marker = Symbol.for("formletter.error");
 

@@ -3,10 +3,11 @@
  */
 
 import { createHash } from "node:crypto";
-import { createTransport } from "nodemailer";
+import type nodemailer from "nodemailer";
 import type { Message } from "../decision.js";
 import { FormletterError } from "../errors.js";
 import { normalizeEmail } from "../format.js";
+import { requirePeer } from "../peer-dependency.js";
 import { snippet } from "../transport/snippet.js";
 import {
   type DeliveryContext,
@@ -161,6 +162,10 @@ export function smtpTransport(options: SmtpTransportOptions): SmtpTransport {
   const from = parseFrom(options.from);
   const timeoutMs = checkOptions(options);
   const domain = from.address.slice(from.address.lastIndexOf("@") + 1);
+  const { createTransport } = requirePeer<typeof nodemailer>(
+    "nodemailer",
+    "the SMTP transport (formletter/smtp)",
+  );
   const mailer = createTransport({
     pool: true,
     host: options.host,
