@@ -140,7 +140,7 @@ function requestError(error: unknown, host: string, timeoutMs: number): Delivery
  * gateway you run). Body: `{ key, message: { template, channel, to, subject?, text, html? } }`;
  * headers `idempotency-key` (repeats on retries) and `formletter-signature` (checked by
  * `verifyWebhookSignature`). Only hosts in `allowHosts` are accepted, checked at creation;
- * redirects are never followed. 5xx, 429, timeouts and network errors are retryable; other
+ * redirects are never followed. 5xx, 408, 429, timeouts and network errors are retryable; other
  * answers outside 2xx are permanent.
  *
  * @example
@@ -198,7 +198,9 @@ export function webhookTransport(options: WebhookTransportOptions): Transport {
           },
         );
       }
-      throw new DeliveryError(answer, { retryable: status === 429 || status >= 500 });
+      // 408 (the receiver timed the request out) and 429 (slow down) invite a retry; other 4xx say the
+      // request itself is refused, which sending it again cannot change.
+      throw new DeliveryError(answer, { retryable: status === 408 || status === 429 || status >= 500 });
     },
   };
 }
