@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installPackedPackage, run } from "./scratch-project.js";
@@ -60,6 +60,11 @@ const sqliteMissing =
   'formletter: the SQLite store (formletter/sqlite) needs the "better-sqlite3" package, which is not installed: run `npm install better-sqlite3`\n';
 
 describe("the packed package, installed without its optional peers", () => {
+  it("ships its MIT licence", () => {
+    const licence = readFileSync(join(project, "node_modules/formletter/LICENSE"), "utf8");
+    expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} formletter contributors\n/);
+  });
+
   it("runs --version and --help", async () => {
     expect(await formletter("--version")).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
     const help = await formletter("--help");
