@@ -37,8 +37,10 @@ const progressEvery = 4096;
  * Replays a history file — JSON Lines of `{ ticketId, records, output, tags?, at? }` — through
  * `catalog.decide()`: the escalation rate a catalog would have had on those tickets, before shipping it.
  * Reads line by line (constant memory whatever the file's size); nothing is delivered or stored. A line
- * that cannot be read is counted with its line number and skipped. As in the outbox, records whose
- * `ticketId` is not the line's are `records_invalid`.
+ * that cannot be read is counted with its line number and skipped. The line's `ticketId` is the
+ * ticket's: records without one get it, as a loader's would; records naming another ticket are
+ * `records_invalid`. The report's `byReason[].examples` hold the first escalations of each reason with
+ * their line number and detail.
  *
  * @example
  * import { formatSummary, replayHistory } from "formletter";
