@@ -31,6 +31,10 @@ export const catalog = createCatalog(records, [
     `${JSON.stringify({ ticketId: "t-1", records: { notes: [], buyers: [] }, output: { action: "escalate" } })}\n`,
   );
   writeFileSync(join(project, "outbox.db"), "");
+  writeFileSync(
+    join(project, "relay.mjs"),
+    'export { catalog } from "./catalog.mjs";\nexport const load = (ticketId) => ({ ticketId, notes: [], buyers: [] });\n',
+  );
 }, 600_000);
 afterAll(() => {
   if (project !== undefined) rmSync(project, { recursive: true, force: true });
@@ -41,6 +45,7 @@ async function formletter(...args: string[]) {
   try {
     const { stdout, stderr } = await run(join(project, "node_modules/.bin/formletter"), args, {
       cwd: project,
+      env: { ...process.env, FORMLETTER_SECRET: "s".repeat(40) },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -94,6 +99,12 @@ describe("the packed package, installed without its optional peers", () => {
     expect(stdout).not.toContain('"unknown"');
   });
 
+  it("mints a task token, which needs no database", async () => {
+    const minted = await formletter("token", "mint", "--ticket", "T-1", "--run", "run-1");
+    expect(minted.code).toBe(0);
+    expect(minted.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
   it("replays a history, which needs no database", async () => {
     const replay = await formletter("replay", "catalog.mjs", "history.jsonl", "--json");
     expect(replay.code).toBe(0);
@@ -104,6 +115,7 @@ describe("the packed package, installed without its optional peers", () => {
     for (const args of [
       ["queue", "list", "--db", "outbox.db"],
       ["report", "--db", "outbox.db"],
+      ["serve", "--catalog", "relay.mjs", "--db", "relay.db", "--port", "0"],
     ]) {
       expect(await formletter(...args)).toEqual({ code: 1, stdout: "", stderr: sqliteMissing });
     }
