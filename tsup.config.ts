@@ -6,6 +6,8 @@ export default defineConfig([
     entry: Object.fromEntries(subpaths.map((subpath) => [subpath.entry, subpath.source])),
     format: ["esm", "cjs"],
     target: "node20",
+    // import.meta.url in the CommonJS build (optional peers are loaded with createRequire).
+    shims: true,
     sourcemap: true,
     // tsup injects `baseUrl`, which TypeScript 6 deprecates.
     dts: { compilerOptions: { ignoreDeprecations: "6.0" } },

@@ -33,7 +33,8 @@ export type FormletterErrorCode =
   | "store_invalid"
   | "store_unavailable"
   | "relay_invalid"
-  | "relay_request_failed";
+  | "relay_request_failed"
+  | "dependency_missing";
 
 // Shared by every installed copy of formletter (Symbol.for), so an error of one copy is recognised by another.
 const marker = Symbol.for("formletter.error");

@@ -1,14 +1,13 @@
+import { timeAgo } from "../time-ago.js";
 import { CliError } from "./output.js";
-
-const units: Readonly<Record<string, number>> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**
  * A point in time from the command line: "7d", "24h", "30m", "2w" ago, or an ISO 8601 date or time
  * ("2026-03-01", "2026-03-01T12:00:00Z"). Epoch milliseconds.
  */
 export function parseTime(text: string, option: string, now: number): number {
-  const relative = /^(\d+)\s*([mhdw])$/.exec(text.trim());
-  if (relative !== null) return now - Number(relative[1]) * (units[relative[2] as string] as number);
+  const relative = timeAgo(text, now);
+  if (relative !== undefined) return relative;
   const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
   if (!Number.isFinite(at)) {
     throw new CliError(

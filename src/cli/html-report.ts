@@ -69,6 +69,7 @@ ${bars(
 <table id="reason-table"><thead><tr><th>reason</th><th class="n">count</th><th class="n">share</th><th class="n">95% CI</th></tr></thead><tbody>
 ${report.byReason.map((row) => `<tr><td>${e(row.reason)}</td><td class="n">${row.count}</td><td class="n">${percent(row.share)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
 </tbody></table>
+${reasonExamples(report)}
 <h2>By template</h2>
 ${rateTable("template-table", "template", report.byTemplate)}
 ${report.byTag
@@ -95,6 +96,18 @@ function rateTable(id: string, heading: string, rows: readonly RateRow[]): strin
   return `<table id="${id}"><thead><tr><th>${heading}</th><th class="n">decided</th><th class="n">sent</th><th class="n">escalated</th><th class="n">rate</th><th class="n">95% CI</th></tr></thead><tbody>
 ${rows.map((row) => `<tr><td>${e(row.key)}</td><td class="n">${row.decided}</td><td class="n">${row.sent}</td><td class="n">${row.escalated}</td><td class="n">${percent(row.rate)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
 </tbody></table>`;
+}
+
+/** The first escalations of each reason with their history line (a replay's report only). */
+function reasonExamples(report: EscalationReport): string {
+  const rows = report.byReason.filter((row) => row.examples !== undefined);
+  if (rows.length === 0) return "";
+  return `<h3>First escalations by reason</h3><dl id="reason-examples">${rows
+    .map(
+      (row) =>
+        `<dt>${e(row.reason)}</dt>${(row.examples ?? []).map((example) => `<dd>line ${example.line}: ${e(example.detail)}</dd>`).join("")}`,
+    )
+    .join("")}</dl>`;
 }
 
 function malformed(report: EscalationReport): string {

@@ -13,7 +13,7 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
   const command = program
     .command("replay <catalog> <history>")
     .description(
-      "run a history file (JSON Lines of { ticketId, records, output, tags?, at? }) through the catalog's decide(): the escalation rate it would have had; nothing is sent or stored",
+      "run a history file (JSON Lines of { ticketId, records, output, tags?, at? }; records need not repeat the ticketId) through the catalog's decide(): the escalation rate it would have had, and the first lines of each escalation reason; nothing is sent or stored",
     )
     .option("--export <name>", "the export of the catalog module to use");
   reportOptions(command).action(async (catalogFile: string, history: string, options) => {

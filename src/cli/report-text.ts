@@ -65,6 +65,16 @@ export function formatReport(report: EscalationReport, groupings: readonly Group
       }
     }
   }
+  const examples = report.byReason.filter((row) => row.examples !== undefined);
+  if (examples.length > 0) {
+    text += "\nfirst escalations by reason (line of the history file: detail)\n";
+    for (const row of examples) {
+      text += `${printableLine(row.reason)} (${row.count}):\n`;
+      for (const example of row.examples ?? []) text += `  line ${example.line}: ${example.detail}\n`;
+      const more = row.count - (row.examples?.length ?? 0);
+      if (more > 0) text += `  and ${more} more\n`;
+    }
+  }
   if (report.malformed.count > 0) {
     const shown = report.malformed.lines.map((line) => `line ${line.line}: ${line.problem}`);
     const more = report.malformed.count - shown.length;

@@ -85,12 +85,19 @@ export async function transportsFromEnv(
     } catch {
       throw new CliError("WEBHOOK_URL is not an absolute URL");
     }
-    const webhook = webhookTransport({
-      url: env.WEBHOOK_URL,
-      allowHosts: [url.hostname.replace(/^\[(.*)\]$/, "$1")],
-      secret: secretFromEnv(env, "WEBHOOK_SECRET"),
-      ...(env.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(env.WEBHOOK_TIMEOUT_MS) } : {}),
-    });
+    // WEBHOOK_SECRET holds one Standard Webhooks secret, or several separated by spaces while rotating.
+    const secrets = secretFromEnv(env, "WEBHOOK_SECRET").split(/\s+/).filter(Boolean);
+    let webhook: Transport;
+    try {
+      webhook = webhookTransport({
+        url: env.WEBHOOK_URL,
+        allowHosts: [url.hostname.replace(/^\[(.*)\]$/, "$1")],
+        secret: secrets,
+        ...(env.WEBHOOK_TIMEOUT_MS ? { timeoutMs: Number(env.WEBHOOK_TIMEOUT_MS) } : {}),
+      });
+    } catch (error) {
+      throw new CliError(`WEBHOOK_*: ${error instanceof Error ? error.message : String(error)}`);
+    }
     const listed = env.WEBHOOK_CHANNELS?.split(",")
       .map((channel) => channel.trim())
       .filter(Boolean);

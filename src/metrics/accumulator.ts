@@ -5,6 +5,7 @@ import {
   type EscalationReport,
   type GroupCounts,
   type MalformedLine,
+  type ReasonExample,
   type ReportOptions,
 } from "./report.js";
 
@@ -18,6 +19,10 @@ export interface DecisionObservation {
   readonly reason?: EscalationReason | undefined;
   /** Labels such as `{ category: "damage" }`; each name is a grouping, each value a group. */
   readonly tags?: Readonly<Record<string, string>> | undefined;
+  /** The history line decided (a replay): an escalation with a line is kept as an example of its reason. */
+  readonly line?: number | undefined;
+  /** What the escalation said (the decision's `detail`), shown with its line among the examples. */
+  readonly detail?: string | undefined;
 }
 
 /** Options of {@link createMetricsAccumulator}. */
@@ -31,6 +36,8 @@ export interface AccumulatorOptions {
   readonly maxGroups?: number;
   /** Most malformed lines kept with their number and problem; all are counted. @default 100 */
   readonly maxMalformed?: number;
+  /** Most escalations kept per reason as examples (line and detail), the first ones met. @default 3 */
+  readonly maxExamples?: number;
 }
 
 /** Counts decisions in one pass; memory grows with the number of groups, never with the number of decisions. */
@@ -93,6 +100,7 @@ class Groups {
 export function createMetricsAccumulator(options: AccumulatorOptions = {}): MetricsAccumulator {
   const maxGroups = options.maxGroups ?? 1000;
   const maxMalformed = options.maxMalformed ?? 100;
+  const maxExamples = options.maxExamples ?? 3;
   if (!Number.isInteger(maxGroups) || maxGroups < 1)
     throw new RangeError("maxGroups must be a whole number ≥ 1");
   let decided = 0;
@@ -109,6 +117,7 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
   const tags = new Map<string, Groups>();
   const days = new Groups(maxGroups);
   const malformed: MalformedLine[] = [];
+  const examples = new Map<string, ReasonExample[]>();
   // Decisions arrive mostly in time order: the last day's key is reused instead of formatting a date each time.
   let lastDay = Number.NaN;
   let lastDayKey = "";
@@ -121,6 +130,15 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
         escalated += 1;
         const reason = observation.reason ?? "unknown";
         reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
+        if (observation.line !== undefined) {
+          let kept = examples.get(reason);
+          if (kept === undefined) {
+            kept = [];
+            examples.set(reason, kept);
+          }
+          if (kept.length < maxExamples)
+            kept.push({ line: observation.line, detail: exampleDetail(observation.detail) });
+        }
       }
       templates.add(observation.template ?? "(none)", isEscalation);
       const at = observation.at;
@@ -188,12 +206,22 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
           deliveryFailures,
           malformedCount,
           malformed: [...malformed],
+          examples: new Map([...examples].map(([reason, kept]) => [reason, [...kept]])),
           truncated,
         },
         reportOptions,
       );
     },
   };
+}
+
+// An example is a pointer to the line, not a copy of it: a detail is cut to one short line.
+const maxDetailLength = 240;
+
+function exampleDetail(detail: string | undefined): string {
+  if (detail === undefined) return "";
+  const flat = detail.replace(/\s+/g, " ").trim();
+  return flat.length > maxDetailLength ? `${flat.slice(0, maxDetailLength - 1)}…` : flat;
 }
 
 function snapshot(groups: Groups): ReadonlyMap<string, GroupCounts> {

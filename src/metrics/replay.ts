@@ -7,7 +7,7 @@ import {
   createMetricsAccumulator,
   type DecisionObservation,
 } from "./accumulator.js";
-import { parseHistoryLine } from "./history.js";
+import { type HistoryTicket, parseHistoryLine } from "./history.js";
 import type { EscalationReport, ReportOptions } from "./report.js";
 
 /** How far a replay has got. */
@@ -37,8 +37,10 @@ const progressEvery = 4096;
  * Replays a history file — JSON Lines of `{ ticketId, records, output, tags?, at? }` — through
  * `catalog.decide()`: the escalation rate a catalog would have had on those tickets, before shipping it.
  * Reads line by line (constant memory whatever the file's size); nothing is delivered or stored. A line
- * that cannot be read is counted with its line number and skipped. As in the outbox, records whose
- * `ticketId` is not the line's are `records_invalid`.
+ * that cannot be read is counted with its line number and skipped. The line's `ticketId` is the
+ * ticket's: records without one get it, as a loader's would; records naming another ticket are
+ * `records_invalid`. The report's `byReason[].examples` hold the first escalations of each reason with
+ * their line number and detail.
  *
  * @example
  * import { formatSummary, replayHistory } from "formletter";
@@ -70,7 +72,7 @@ export async function replayHistory(
     }
     // Only a catalog that is not createCatalog's (whose decide never throws) can throw here: the
     // replay stops with its error.
-    metrics.add(observe(catalog, ticket.ticketId, ticket.records, ticket.output, ticket.at, ticket.tags));
+    metrics.add(observe(catalog, line, ticket));
   };
 
   // Lines are cut from the file's bytes here rather than by readline, so a line is checked as UTF-8
@@ -146,28 +148,32 @@ function readLine(raw: Buffer): ReturnType<typeof parseHistoryLine> | undefined 
   return parseHistoryLine(text);
 }
 
-/** Decides one ticket as the outbox would, without a store: the records must be this ticket's. */
-function observe(
-  catalog: Pick<Catalog, "decide">,
-  ticketId: string,
-  records: unknown,
-  output: unknown,
-  at: number | undefined,
-  tags: Readonly<Record<string, string>> | undefined,
-): DecisionObservation {
-  const recordsId =
-    typeof records === "object" && records !== null
-      ? (records as { ticketId?: unknown }).ticketId
-      : undefined;
+/**
+ * Decides one ticket as the outbox would, without a store. The line's `ticketId` is the ticket's: records
+ * without one get it, as a loader's would; records naming another ticket are `records_invalid`.
+ */
+function observe(catalog: Pick<Catalog, "decide">, line: number, ticket: HistoryTicket): DecisionObservation {
+  const { ticketId, records } = ticket;
+  const isObject = typeof records === "object" && records !== null && !Array.isArray(records);
+  const recordsId = isObject ? (records as { ticketId?: unknown }).ticketId : undefined;
   const decision: Decision =
-    recordsId === ticketId
-      ? catalog.decide(output, records)
-      : escalate({ reason: "records_invalid", detail: "records of another ticket", ticketId });
+    recordsId !== undefined && recordsId !== ticketId
+      ? escalate({
+          reason: "records_invalid",
+          detail: "records.ticketId differs from the line's ticketId: records of another ticket",
+          ticketId,
+        })
+      : catalog.decide(
+          ticket.output,
+          isObject && recordsId === undefined ? { ...records, ticketId } : records,
+        );
   return {
-    at,
+    at: ticket.at,
     template: decision.template,
     outcome: decision.outcome,
     reason: decision.outcome === "escalate" ? decision.reason : undefined,
-    tags,
+    tags: ticket.tags,
+    line,
+    ...(decision.outcome === "escalate" ? { detail: decision.detail } : {}),
   };
 }

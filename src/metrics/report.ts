@@ -29,6 +29,17 @@ export interface ReasonRow {
   readonly share: number;
   readonly low: number;
   readonly high: number;
+  /**
+   * The first escalations for this reason, with their history line and what the decision said: where
+   * to look. Only in a replay's report (audit events are found with `queue list --reason`).
+   */
+  readonly examples?: readonly ReasonExample[];
+}
+
+/** One escalation of a replay, for a person to find: its line in the history file and its detail. */
+export interface ReasonExample {
+  readonly line: number;
+  readonly detail: string;
 }
 
 /** A line of a history file that could not be replayed. */
@@ -90,6 +101,8 @@ export interface ReportCounts {
   readonly deliveryFailures: number;
   readonly malformedCount: number;
   readonly malformed: readonly MalformedLine[];
+  /** The first escalations of each reason that came with a line number (a replay's). */
+  readonly examples?: ReadonlyMap<string, readonly ReasonExample[]>;
   readonly truncated: readonly string[];
 }
 
@@ -150,7 +163,15 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
       .map(([reason, count]) => {
         const { low, high } = wilsonInterval(count, counts.decided);
-        return { reason, count, share: counts.decided === 0 ? 0 : count / counts.decided, low, high };
+        const examples = counts.examples?.get(reason);
+        return {
+          reason,
+          count,
+          share: counts.decided === 0 ? 0 : count / counts.decided,
+          low,
+          high,
+          ...(examples === undefined || examples.length === 0 ? {} : { examples }),
+        };
       }),
     byTemplate: sortByVolume(counts.templates),
     byTag,

@@ -1,5 +1,7 @@
-import pg, { type Pool } from "pg";
+import type pg from "pg";
+import type { Pool } from "pg";
 import { FormletterError, isFormletterError } from "../errors.js";
+import { requirePeer } from "../peer-dependency.js";
 import { pageSize, statusesOf } from "../store/filters.js";
 import type {
   AuditFilter,
@@ -317,7 +319,8 @@ function poolOf(connection: PostgresConnection): Pool {
       'postgresStore: pass { connectionString: "postgres://…" } or { pool: new pg.Pool(…) }',
     );
   }
-  const pool = new pg.Pool({
+  const postgres = requirePeer<typeof pg>("pg", "the Postgres store (formletter/postgres)");
+  const pool = new postgres.Pool({
     connectionString,
     max,
     // Writes whose replies nobody waits for go out back to back (see Connection).

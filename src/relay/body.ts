@@ -21,24 +21,29 @@ function isJsonContentType(header: string | null | undefined): boolean {
 }
 
 /**
- * Reads a JSON body of at most `maxBytes`. A declared length over the cap is refused before a byte is
+ * Reads a JSON body of at most `maxBytes`; an empty body is undefined, whatever its content type. A declared length over the cap is refused before a byte is
  * read; a body without a length (chunked) is read up to the cap and refused as soon as it passes it, so
  * a client cannot make the relay buffer more than the cap either way.
  */
 export async function readJsonBody(request: Request, maxBytes: number): Promise<JsonBody> {
-  if (!isJsonContentType(request.headers.get("content-type")))
-    return { ok: false, refusal: "unsupported_media_type", status: 415 };
+  const json = isJsonContentType(request.headers.get("content-type"));
   const declared = request.headers.get("content-length");
   let bytes: Uint8Array;
   if (declared !== null && /^\d+$/.test(declared)) {
+    // A declared body that is not JSON is refused unread; a declared length over the cap likewise.
+    if (!json && declared !== "0") return { ok: false, refusal: "unsupported_media_type", status: 415 };
     if (Number(declared) > maxBytes) return { ok: false, refusal: "body_too_large", status: 413 };
     // The HTTP parser holds the body to its declared length, so reading it whole stays under the cap.
     bytes = new Uint8Array(await request.arrayBuffer());
   } else {
-    const read = await readCapped(request, maxBytes);
-    if (read === undefined) return { ok: false, refusal: "body_too_large", status: 413 };
+    const read = await readCapped(request, json ? maxBytes : 0);
+    if (read === undefined)
+      return json
+        ? { ok: false, refusal: "body_too_large", status: 413 }
+        : { ok: false, refusal: "unsupported_media_type", status: 415 };
     bytes = read;
   }
+  // No body needs no content type: an operator's POST with nothing to say (`curl -X POST …/claim`).
   if (bytes.byteLength === 0) return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(decoder.decode(bytes)) };

@@ -56,6 +56,23 @@ export interface RelayClient {
 }
 
 /**
+ * What is wrong with a task token's form, or undefined: checked before any request, so a token pasted
+ * with a line break or cut short is reported as such, not as a relay that "could not be reached" (fetch
+ * refuses such a header before it connects).
+ */
+function taskTokenProblem(token: string): string | undefined {
+  if (/\s/.test(token)) return "contains whitespace or a line break (copied with its newline?)";
+  const parts = token.split(".");
+  if (parts.length !== 3)
+    return `has ${parts.length} part${parts.length === 1 ? "" : "s"} separated by dots; a task token (a JWT) has 3`;
+  if (parts.some((part) => part === ""))
+    return "has an empty part; a task token (a JWT) has 3 non-empty parts";
+  if (!/^[A-Za-z0-9_.-]+$/.test(token))
+    return "holds a character that is not base64url (A–Z, a–z, 0–9, - and _)";
+  return undefined;
+}
+
+/**
  * A client for an agent that holds only a task token: plain `fetch`, JSON in and out. The ticket and
  * run are the token's; nothing the agent sends can name another.
  *
@@ -79,6 +96,12 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
   if (!base.pathname.endsWith("/")) base.pathname += "/";
   if (typeof options.token !== "string" || options.token === "")
     throw new RelayError("relay_invalid", "createRelayClient: token is empty; pass the run's task token");
+  const tokenProblem = taskTokenProblem(options.token);
+  if (tokenProblem !== undefined)
+    throw new RelayError(
+      "relay_invalid",
+      `createRelayClient: the token ${tokenProblem}; pass the task token exactly as formletter token mint printed it`,
+    );
   const timeoutMs = options.timeoutMs ?? 15_000;
   const send = options.fetch ?? globalThis.fetch;
 

@@ -3,6 +3,7 @@ import { reportFromAudit } from "../metrics/audit.js";
 import type { Outbox } from "../outbox/index.js";
 import { isEscalationReason } from "../reasons.js";
 import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
+import { timeAgo } from "../time-ago.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";
@@ -51,6 +52,8 @@ function queueFilter(query: URLSearchParams): Checked<QueueFilter> {
 /** A time from the query string: an ISO 8601 date or time, or epoch milliseconds. */
 function timeParameter(value: string | null): number | undefined | "invalid" {
   if (value === null || value === "") return undefined;
+  const ago = timeAgo(value, Date.now());
+  if (ago !== undefined) return ago;
   const at = /^\d+$/.test(value)
     ? Number(value)
     : /^\d{4}-\d{2}-\d{2}/.test(value)
@@ -141,7 +144,9 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
         const since = timeParameter(query.get("since"));
         const until = timeParameter(query.get("until"));
         if (since === "invalid" || until === "invalid")
-          return invalid("since and until are ISO 8601 dates or times, or epoch milliseconds");
+          return invalid(
+            "since and until are a time ago (7d, 24h, 30m, 2w), ISO 8601 dates or times, or epoch milliseconds",
+          );
         const volume = query.get("volume");
         if (volume !== null && !/^\d+(\.\d+)?$/.test(volume))
           return invalid("volume is a number of tickets a day");

@@ -3,10 +3,11 @@
  */
 
 import { createHash } from "node:crypto";
-import { createTransport } from "nodemailer";
+import type nodemailer from "nodemailer";
 import type { Message } from "../decision.js";
 import { FormletterError } from "../errors.js";
 import { normalizeEmail } from "../format.js";
+import { requirePeer } from "../peer-dependency.js";
 import { snippet } from "../sanitize.js";
 import {
   type DeliveryContext,
@@ -97,15 +98,34 @@ function messageIdFor(key: string, domain: string): string {
 }
 
 // Failures without an SMTP reply that no retry fixes: credentials missing or refused, settings the
-// server or nodemailer rejects. Everything else without a reply (sockets, DNS, TLS) may be transient.
+// server or nodemailer rejects. Everything else without a reply (sockets, DNS) may be transient.
 const permanentCodes = new Set(["EAUTH", "ENOAUTH", "EOAUTH2", "ECONFIG", "EREQUIRETLS", "EMAXRECIPIENTS"]);
+
+// TLS failures that only a change of settings or of the server's certificate fixes: a certificate that
+// is expired, self-signed, for another name or from an unknown issuer, or TLS spoken to a plain port
+// (`secure: true` on 587 or 25). Node's codes, kept by nodemailer as `originalCode`.
+const tlsSettingCodes =
+  /^(CERT_|DEPTH_ZERO_SELF_SIGNED_CERT$|SELF_SIGNED_CERT_IN_CHAIN$|UNABLE_TO_(GET|VERIFY)_|ERR_TLS_CERT_ALTNAME_INVALID$|ERR_SSL_WRONG_VERSION_NUMBER$|HOSTNAME_MISMATCH$)/;
 
 interface SmtpFailure {
   readonly code?: unknown;
+  readonly originalCode?: unknown;
   readonly responseCode?: unknown;
   readonly response?: unknown;
   readonly command?: unknown;
   readonly name?: unknown;
+  readonly message?: unknown;
+}
+
+/**
+ * Whether an SMTP reply may succeed on another try. RFC 5321: 4yz is transient, 5yz permanent, except
+ * 503 (bad sequence of commands), which is about the state of the connection, so a new connection can
+ * succeed — but not in answer to STARTTLS or AUTH: there it means the server will not do TLS or this
+ * login, as 5xx always does.
+ */
+function replyRetryable(code: number, command: string): boolean {
+  if (code < 500) return true;
+  return code === 503 && !/^(STARTTLS|AUTH)\b/i.test(command);
 }
 
 function deliveryError(error: unknown, host: string, timeoutMs: number): DeliveryError {
@@ -113,15 +133,17 @@ function deliveryError(error: unknown, host: string, timeoutMs: number): Deliver
   const where = `smtp ${host}`;
   if (typeof failure.responseCode === "number") {
     const code = failure.responseCode;
-    const command = typeof failure.command === "string" ? ` to ${failure.command}` : "";
+    const command = typeof failure.command === "string" ? failure.command : "";
     const reply = typeof failure.response === "string" ? `: ${snippet(failure.response)}` : "";
-    // RFC 5321: 4yz is transient, 5yz permanent, except 503 (bad sequence of commands), which is
-    // about the state of the connection, not the message, so a new connection can succeed.
-    const retryable = code < 500 || code === 503;
-    return new DeliveryError(`${where}: server answered ${code}${command}${reply}`, {
-      retryable,
-      cause: error,
-    });
+    const retryable = replyRetryable(code, command);
+    const hint =
+      !retryable && /^STARTTLS\b/i.test(command)
+        ? " (the server does not upgrade to TLS: use its TLS port with secure: true, or, for a local test server only, requireTLS: false)"
+        : "";
+    return new DeliveryError(
+      `${where}: server answered ${code}${command === "" ? "" : ` to ${command}`}${reply}${hint}`,
+      { retryable, cause: error },
+    );
   }
   if (failure.code === "EABORT" || failure.name === "AbortError") {
     return new DeliveryError(`${where}: not delivered within ${timeoutMs} ms`, {
@@ -137,6 +159,12 @@ function deliveryError(error: unknown, host: string, timeoutMs: number): Deliver
     });
   }
   const detail = error instanceof Error ? `: ${snippet(error.message)}` : "";
+  if (typeof failure.originalCode === "string" && tlsSettingCodes.test(failure.originalCode)) {
+    return new DeliveryError(
+      `${where}: TLS failed (${failure.originalCode})${detail}; check host, port and secure (true for port 465, false with STARTTLS on 587), and the server's certificate`,
+      { retryable: false, cause: error },
+    );
+  }
   return new DeliveryError(`${where}: ${code}${detail}`, { retryable: true, cause: error });
 }
 
@@ -145,7 +173,9 @@ function deliveryError(error: unknown, host: string, timeoutMs: number): Deliver
  * template's subject, text and HTML, and nothing else: no cc, bcc, reply-to, attachments or extra
  * headers; nothing is fetched from a URL or read from a file. The idempotency key becomes the
  * Message-ID, the same on every retry. 4xx replies, timeouts and connection errors are retryable;
- * 5xx replies and bad credentials are permanent.
+ * 5xx replies (503 only to STARTTLS or AUTH), bad credentials, a server that will not do TLS when
+ * `requireTLS` asks for it, and a certificate that fails verification are permanent: no retry fixes
+ * them, so the message goes to a person at once.
  *
  * @example
  * import { smtpTransport } from "formletter/smtp";
@@ -161,6 +191,10 @@ export function smtpTransport(options: SmtpTransportOptions): SmtpTransport {
   const from = parseFrom(options.from);
   const timeoutMs = checkOptions(options);
   const domain = from.address.slice(from.address.lastIndexOf("@") + 1);
+  const { createTransport } = requirePeer<typeof nodemailer>(
+    "nodemailer",
+    "the SMTP transport (formletter/smtp)",
+  );
   const mailer = createTransport({
     pool: true,
     host: options.host,

@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { FormletterError, isStoreUnavailable, StoreUnavailableError } from "../errors.js";
+import { requirePeer } from "../peer-dependency.js";
 import { pageSize, statusesOf } from "../store/filters.js";
 import {
   auditEventFromRow,
@@ -43,8 +44,12 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   if (typeof file !== "string" || file === "") {
     throw new FormletterError("store_invalid", 'sqliteStore: pass a file path, e.g. ".formletter/outbox.db"');
   }
+  const SqliteDatabase = requirePeer<typeof Database>(
+    "better-sqlite3",
+    "the SQLite store (formletter/sqlite)",
+  );
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = new SqliteDatabase(file);
   try {
     // The busy timeout first: switching to WAL and migrating both wait for other processes opening the file.
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);

@@ -44,21 +44,25 @@ function formatDelivery(message: Message, context: DeliveryContext, id: string):
 
 /**
  * A transport that prints each message, readably laid out, instead of delivering it: for examples,
- * demos and local development. Output goes to `write`, never to `console`.
+ * demos and local development. Output goes to `write`, never to `console`. Receipt ids are
+ * `console-<n>`, counted across every console transport of the process, so no two deliveries share one.
  *
  * @example
  * import { consoleTransport } from "formletter";
  * const transports = { email: consoleTransport(), sms: consoleTransport({ write: (text) => log.push(text) }) };
  */
+// One count for every console transport of the process: receipt ids are the outbox's record of what
+// was delivered, and an e-mail and an SMS printed by two transports must not both be "console-1".
+let delivered = 0;
+
 export function consoleTransport(options: ConsoleTransportOptions = {}): Transport {
   // Looked up on each call, not captured, so a stream replaced later (test runners, pagers) is honoured.
   const write = options.write ?? ((text: string) => void process.stdout.write(text));
-  let count = 0;
   return {
     name: options.name ?? "console",
     async deliver(message: Message, context: DeliveryContext): Promise<DeliveryReceipt> {
-      count += 1;
-      const id = `console-${count}`;
+      delivered += 1;
+      const id = `console-${delivered}`;
       write(formatDelivery(message, context, id));
       return { id };
     },

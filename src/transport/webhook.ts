@@ -9,22 +9,26 @@ import {
   type Transport,
   timeoutProblem,
 } from "./transport.js";
-import { signWebhookBody, webhookSignatureHeader } from "./webhook-signature.js";
+import { signWebhookBody, webhookSecretKey } from "./webhook-signature.js";
 
 /**
  * Options of {@link webhookTransport}.
  *
  * @example
  * import { webhookTransport } from "formletter";
- * webhookTransport({ url: "https://hooks.example.com/sms", allowHosts: ["hooks.example.com"], secret, timeoutMs: 5000 });
+ * webhookTransport({ url: "https://hooks.example.com/sms", allowHosts: ["hooks.example.com"], secret: process.env.WEBHOOK_SECRET ?? "", timeoutMs: 5000 });
  */
 export interface WebhookTransportOptions {
   /** Where to POST: `https://…`, or `http://` on a loopback host (localhost, 127.0.0.1, ::1) only. */
   readonly url: string;
   /** Host names the url may point at, compared exactly (no wildcards, no ports). The url's host must be one. */
   readonly allowHosts: readonly string[];
-  /** The key of the `formletter-signature` HMAC, shared with the receiver; at least 16 characters. */
-  readonly secret: string;
+  /**
+   * The Standard Webhooks secret shared with the receiver: `whsec_` then 24 to 64 random bytes in base64
+   * (`"whsec_" + crypto.randomBytes(32).toString("base64")`). Several, while rotating: each delivery then
+   * carries one signature per secret, and the receiver accepts either.
+   */
+  readonly secret: string | readonly string[];
   /** How long one delivery may take, response included, in milliseconds. @default 10000 */
   readonly timeoutMs?: number;
   /** The transport's name in the audit log. @default "webhook" */
@@ -102,6 +106,14 @@ async function readReply(response: Response): Promise<string> {
   return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, maxReplyBytes));
 }
 
+// The Standard Webhooks id is signed as "<id>.<timestamp>.<body>": formletter's keys ("fl_" and hex) are
+// used as they are; any other key by its hash, so no character of it can move that boundary.
+function webhookIdFor(key: string): string {
+  return /^[A-Za-z0-9_-]{1,128}$/.test(key)
+    ? key
+    : `k_${createHash("sha256").update(key).digest("hex").slice(0, 32)}`;
+}
+
 function receiptId(reply: string, key: string, attempt: number): string {
   try {
     const parsed: unknown = JSON.parse(reply);
@@ -137,10 +149,11 @@ function requestError(error: unknown, host: string, timeoutMs: number): Delivery
 
 /**
  * A transport that POSTs each message as signed JSON to your own endpoint (a chat bridge, an SMS
- * gateway you run). Body: `{ key, message: { template, channel, to, subject?, text, html? } }`;
- * headers `idempotency-key` (repeats on retries) and `formletter-signature` (checked by
- * `verifyWebhookSignature`). Only hosts in `allowHosts` are accepted, checked at creation;
- * redirects are never followed. 5xx, 429, timeouts and network errors are retryable; other
+ * gateway you run). Body: `{ key, message: { template, channel, to, subject?, text, html? } }`; signed
+ * per Standard Webhooks (`webhook-id` = the idempotency key, `webhook-timestamp`, `webhook-signature`),
+ * so any Standard Webhooks library verifies it, as does `verifyWebhookSignature`; `idempotency-key`
+ * repeats the key. Only hosts in `allowHosts` are accepted, checked at creation;
+ * redirects are never followed. 5xx, 408, 429, timeouts and network errors are retryable; other
  * answers outside 2xx are permanent.
  *
  * @example
@@ -148,18 +161,17 @@ function requestError(error: unknown, host: string, timeoutMs: number): Delivery
  * const chat = webhookTransport({
  *   url: "https://hooks.example.com/formletter",
  *   allowHosts: ["hooks.example.com"],
- *   secret: process.env.FORMLETTER_WEBHOOK_SECRET ?? "",
+ *   secret: process.env.WEBHOOK_SECRET ?? "", // "whsec_…"
  * });
  */
 export function webhookTransport(options: WebhookTransportOptions): Transport {
   const url = checkedUrl(options);
-  if (typeof options.secret !== "string" || options.secret.length < 16) {
-    invalid("secret must be at least 16 characters; use e.g. crypto.randomBytes(32).toString('hex')");
-  }
+  const secrets = typeof options.secret === "string" ? [options.secret] : options.secret;
+  if (!Array.isArray(secrets) || secrets.length === 0) webhookSecretKey("", "webhookTransport");
+  for (const secret of secrets) webhookSecretKey(secret, "webhookTransport");
   const timeoutMs = options.timeoutMs ?? 10_000;
   const timeoutInvalid = timeoutProblem(timeoutMs);
   if (timeoutInvalid !== undefined) invalid(timeoutInvalid);
-  const { secret } = options;
   const host = url.host;
 
   return {
@@ -175,7 +187,8 @@ export function webhookTransport(options: WebhookTransportOptions): Transport {
           headers: {
             "content-type": "application/json",
             "idempotency-key": context.key,
-            [webhookSignatureHeader]: signWebhookBody(body, secret),
+            // Signed at each attempt: the timestamp is the attempt's, the id the message's.
+            ...signWebhookBody(body, secrets, { id: webhookIdFor(context.key) }),
           },
           body,
           // A redirect could lead the signed message to a host that is not allowed.
@@ -198,7 +211,9 @@ export function webhookTransport(options: WebhookTransportOptions): Transport {
           },
         );
       }
-      throw new DeliveryError(answer, { retryable: status === 429 || status >= 500 });
+      // 408 (the receiver timed the request out) and 429 (slow down) invite a retry; other 4xx say the
+      // request itself is refused, which sending it again cannot change.
+      throw new DeliveryError(answer, { retryable: status === 408 || status === 429 || status >= 500 });
     },
   };
 }

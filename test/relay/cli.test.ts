@@ -148,7 +148,7 @@ describe("formletter serve", () => {
       {
         ...secrets,
         WEBHOOK_URL: "https://hooks.example.com/in",
-        WEBHOOK_SECRET: "s".repeat(20),
+        WEBHOOK_SECRET: `whsec_${"s".repeat(32)}`,
         WEBHOOK_CHANNELS: "sms",
       },
       relayModule,
@@ -194,7 +194,7 @@ describe("formletter serve", () => {
 
 describe("transports from the environment", () => {
   const io: CliIo = { stdout: () => undefined, stderr: () => undefined };
-  const webhook = { WEBHOOK_URL: "https://hooks.example.com/in", WEBHOOK_SECRET: "whsec-0123456789abcdef" };
+  const webhook = { WEBHOOK_URL: "https://hooks.example.com/in", WEBHOOK_SECRET: `whsec_${"A".repeat(44)}` };
 
   it("uses the console for every channel when nothing is configured", async () => {
     const { summary } = await transportsFromEnv({}, new Set(["email", "sms"]), io);

@@ -46,7 +46,7 @@ describe("createRelayClient", () => {
 
   it("throws a RelayRequestError with the status and the relay's code when refused", async () => {
     const { relay, url } = setup.rig;
-    const forged = createRelayClient({ url, token: "not-a-token" });
+    const forged = createRelayClient({ url, token: "forged.task.token" });
     const error = await forged.describe().catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(RelayRequestError);
     expect(isFormletterError(error)).toBe(true);
@@ -64,7 +64,7 @@ describe("createRelayClient", () => {
 
   it("reports a relay that cannot be reached as status 0, and refuses a bad url or an empty token", async () => {
     const port = await closedPort();
-    const client = createRelayClient({ url: `http://127.0.0.1:${port}`, token: "t" });
+    const client = createRelayClient({ url: `http://127.0.0.1:${port}`, token: "a.b.c" });
     await expect(client.describe()).rejects.toMatchObject({ status: 0, problem: "network" });
     expect(() => createRelayClient({ url: "relay.internal", token: "t" })).toThrow(/absolute/);
     expect(() => createRelayClient({ url: "ftp://relay.internal", token: "t" })).toThrow(/http/);

@@ -12,10 +12,11 @@ describe("consoleTransport", () => {
     const { out, write } = collect();
     const transport = consoleTransport({ write });
     const message = emailMessage();
-    expect(await transport.deliver(message, { key, attempt: 1 })).toEqual({ id: "console-1" });
+    const { id } = await transport.deliver(message, { key, attempt: 1 });
+    expect(id).toMatch(/^console-\d+$/);
     expect(out).toEqual([
       [
-        `── console-1 ${"─".repeat(51)}`,
+        `── ${id} ${"─".repeat(60 - id.length)}`,
         "channel:  email",
         "template: appointment_reminder",
         "to:       ada.lovelace@example.org",
@@ -38,14 +39,15 @@ describe("consoleTransport", () => {
     const { out, write } = collect();
     const transport = consoleTransport({ write, name: "sms-console" });
     expect(transport.name).toBe("sms-console");
-    await transport.deliver(smsMessage(), { key, attempt: 1 });
-    await transport.deliver(smsMessage(), { key, attempt: 3 });
+    const first = await transport.deliver(smsMessage(), { key, attempt: 1 });
+    const second = await transport.deliver(smsMessage(), { key, attempt: 3 });
     expect(out[0]).not.toContain("subject:");
     expect(out[0]).not.toContain("html:");
     expect(out[0]).toContain("sms:      1 segment(s), GSM-7\n");
     expect(out[0]).toContain("\n    Your order 4471-2290 is ready for pickup.\n");
     expect(out[1]).toContain(`key:      ${key} (attempt 3)\n`);
-    expect(out[1]?.startsWith("── console-2 ")).toBe(true);
+    expect(out[1]?.startsWith(`── ${second.id} `)).toBe(true);
+    expect(second.id).not.toBe(first.id);
   });
 
   it("shows terminal control characters escaped instead of sending them to the terminal", async () => {
@@ -59,10 +61,23 @@ describe("consoleTransport", () => {
     expect(out[0]).toContain("    line one\\u000dline two\\u0007\n");
   });
 
+  it("never gives two deliveries the same receipt id, also from two transports (e-mail and SMS)", async () => {
+    const { write } = collect();
+    const email = consoleTransport({ write });
+    const sms = consoleTransport({ write });
+    const ids = [
+      await email.deliver(emailMessage(), { key, attempt: 1 }),
+      await sms.deliver(smsMessage(), { key, attempt: 1 }),
+      await email.deliver(emailMessage(), { key, attempt: 2 }),
+      await sms.deliver(smsMessage(), { key, attempt: 2 }),
+    ].map((receipt) => receipt.id);
+    expect(new Set(ids).size).toBe(4);
+  });
+
   it("writes to process.stdout by default, never to console", async () => {
     const spy = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     const receipt = await consoleTransport().deliver(emailMessage(), { key, attempt: 1 });
-    expect(receipt).toEqual({ id: "console-1" });
+    expect(receipt.id).toMatch(/^console-\d+$/);
     expect(spy).toHaveBeenCalledTimes(1);
     expect(String(spy.mock.calls[0]?.[0])).toContain("to:       ada.lovelace@example.org");
   });

@@ -11,7 +11,7 @@ import {
 } from "../../src/transport/index.js";
 import { emailMessage, key, smsMessage } from "./messages.js";
 
-const secret = "test-secret-0123456789abcdef";
+const secret = `whsec_${Buffer.alloc(32, 7).toString("base64")}`;
 
 interface Received {
   readonly method: string;
@@ -32,7 +32,7 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
-    const verified = verifyWebhookSignature(body, request.headers["formletter-signature"], secret);
+    const verified = verifyWebhookSignature(body, request.headers, secret);
     const path = request.url ?? "/";
     received.push({ method: request.method ?? "", path, headers: request.headers, body, verified });
     const json = (status: number, value: unknown) => {
@@ -128,6 +128,14 @@ describe("webhookTransport: creation", () => {
 
   it.each([
     ["a short secret", { secret: "short" }, /secret/],
+    ["a secret without the whsec_ prefix", { secret: Buffer.alloc(32).toString("base64") }, /whsec_/],
+    ["a whsec_ secret that is not base64", { secret: `whsec_${"!".repeat(44)}` }, /whsec_/],
+    [
+      "a whsec_ secret under 24 bytes",
+      { secret: `whsec_${Buffer.alloc(16).toString("base64")}` },
+      /24 to 64/,
+    ],
+    ["no secret in a list", { secret: [] }, /whsec_/],
     ["a zero timeout", { timeoutMs: 0 }, /timeoutMs/],
     ["a fractional timeout", { timeoutMs: 1.5 }, /timeoutMs/],
   ])("throws transport_invalid for %s", (_, overrides, message) => {
@@ -164,7 +172,9 @@ describe("webhookTransport: delivery", () => {
     expect(request?.verified).toBe(true);
     expect(request?.headers["content-type"]).toBe("application/json");
     expect(request?.headers["idempotency-key"]).toBe(key);
-    expect(request?.headers["formletter-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(request?.headers["webhook-id"]).toBe(key);
+    expect(request?.headers["webhook-timestamp"]).toMatch(/^\d{10}$/);
+    expect(request?.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     const body = JSON.parse(request?.body ?? "");
     expect(body).toStrictEqual({
       key,
@@ -257,49 +267,69 @@ describe("webhookTransport: delivery", () => {
 describe("verifyWebhookSignature", () => {
   const body = JSON.stringify({ key, message: emailMessage() });
   const now = 1_767_225_600;
-  const header = signWebhookBody(body, secret, now);
+  const headers = signWebhookBody(body, secret, { id: key, timestamp: now });
+  const other = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
 
-  it("accepts the body it was signed for, as text or bytes", () => {
-    expect(verifyWebhookSignature(body, header, secret, { now })).toBe(true);
-    expect(verifyWebhookSignature(Buffer.from(body), header, secret, { now })).toBe(true);
+  it("accepts the body it was signed for, as text or bytes, from a plain object or a Headers", () => {
+    expect(verifyWebhookSignature(body, headers, secret, { now })).toBe(true);
+    expect(verifyWebhookSignature(Buffer.from(body), headers, secret, { now })).toBe(true);
+    expect(verifyWebhookSignature(body, new Headers({ ...headers }), secret, { now })).toBe(true);
   });
 
   it("rejects a tampered body, a wrong secret, and a stale or future timestamp", () => {
     const tampered = body.replace("ada.lovelace@example.org", "eve@example.net");
-    expect(verifyWebhookSignature(tampered, header, secret, { now })).toBe(false);
-    expect(verifyWebhookSignature(body, header, "another-secret-0123456789", { now })).toBe(false);
-    expect(verifyWebhookSignature(body, header, secret, { now: now + 301 })).toBe(false);
-    expect(verifyWebhookSignature(body, header, secret, { now: now - 301 })).toBe(false);
-    expect(verifyWebhookSignature(body, header, secret, { now: now + 3600, toleranceSeconds: 3600 })).toBe(
+    expect(verifyWebhookSignature(tampered, headers, secret, { now })).toBe(false);
+    expect(verifyWebhookSignature(body, headers, other, { now })).toBe(false);
+    expect(verifyWebhookSignature(body, headers, secret, { now: now + 301 })).toBe(false);
+    expect(verifyWebhookSignature(body, headers, secret, { now: now - 301 })).toBe(false);
+    expect(verifyWebhookSignature(body, headers, secret, { now: now + 3600, toleranceSeconds: 3600 })).toBe(
       true,
     );
   });
 
-  it("rejects a signature moved to another timestamp", () => {
-    const v1 = header.slice(header.indexOf("v1="));
-    expect(verifyWebhookSignature(body, `t=${now + 1},${v1}`, secret, { now })).toBe(false);
+  it("rejects a signature moved to another timestamp or another message id", () => {
+    expect(
+      verifyWebhookSignature(body, { ...headers, "webhook-timestamp": String(now + 1) }, secret, { now }),
+    ).toBe(false);
+    expect(verifyWebhookSignature(body, { ...headers, "webhook-id": "fl_another" }, secret, { now })).toBe(
+      false,
+    );
   });
 
   it.each([
-    ["missing", undefined],
-    ["empty", ""],
-    ["repeated", [header, header]],
-    ["without v1", `t=${now}`],
-    ["without t", header.replace(/^t=\d+,/, "")],
-    ["with a short v1", `t=${now},v1=abc`],
-    ["garbage", "definitely not a signature"],
-  ])("returns false for a header that is %s", (_, value) => {
+    ["missing", {}],
+    ["without a signature", { ...headers, "webhook-signature": "" }],
+    ["with repeated headers", { ...headers, "webhook-signature": [headers["webhook-signature"], "v1,x"] }],
+    ["without an id", { ...headers, "webhook-id": undefined }],
+    ["with an id holding a dot", { ...headers, "webhook-id": "fl.1" }],
+    ["without a timestamp", { ...headers, "webhook-timestamp": undefined }],
+    ["with a timestamp that is not digits", { ...headers, "webhook-timestamp": `${now}.5` }],
+    [
+      "with another scheme's signature",
+      { ...headers, "webhook-signature": headers["webhook-signature"].replace("v1,", "v1a,") },
+    ],
+    ["with a short signature", { ...headers, "webhook-signature": "v1,abc=" }],
+    ["garbage", { ...headers, "webhook-signature": "definitely not a signature" }],
+  ])("returns false for headers %s", (_, value) => {
     expect(verifyWebhookSignature(body, value, secret, { now })).toBe(false);
   });
 
-  it("accepts any of several v1 values, for secret rotation", () => {
-    const old = signWebhookBody(body, "old-secret-0123456789abcdef", now).split(",")[1];
-    expect(verifyWebhookSignature(body, `${header},${old}`, secret, { now })).toBe(true);
+  it("returns false for no headers at all", () => {
+    expect(verifyWebhookSignature(body, undefined, secret, { now })).toBe(false);
+    expect(verifyWebhookSignature(body, null, secret, { now })).toBe(false);
   });
 
-  it("refuses an empty secret: that is a configuration mistake, not a bad request", () => {
-    expect(() => verifyWebhookSignature(body, header, "")).toThrow(
-      expect.objectContaining({ code: "transport_invalid" }),
-    );
+  it("signs with each secret during a rotation; either verifies", () => {
+    const both = signWebhookBody(body, [other, secret], { id: key, timestamp: now });
+    expect(both["webhook-signature"].split(" ")).toHaveLength(2);
+    expect(verifyWebhookSignature(body, both, secret, { now })).toBe(true);
+    expect(verifyWebhookSignature(body, both, other, { now })).toBe(true);
+  });
+
+  it("refuses an empty or malformed secret: that is a configuration mistake, not a bad request", () => {
+    for (const bad of ["", "not-a-whsec-secret", "whsec_"])
+      expect(() => verifyWebhookSignature(body, headers, bad)).toThrow(
+        expect.objectContaining({ code: "transport_invalid" }),
+      );
   });
 });

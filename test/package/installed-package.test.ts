@@ -1,0 +1,158 @@
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installPackedPackage, run } from "./scratch-project.js";
+
+// The packed tarball, installed as a user would with `npm install formletter zod` and nothing else.
+let project: string;
+const version = (await import("../../package.json", { with: { type: "json" } })).default.version;
+
+beforeAll(async () => {
+  project = await installPackedPackage();
+  writeFileSync(
+    join(project, "catalog.mjs"),
+    `import { z } from "zod";
+import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "formletter";
+const records = defineRecords({
+  notes: z.object({ id: z.string(), body: untrusted("buyer", z.string()).max(2000).trim() }),
+  buyers: z.object({ id: z.string(), email: readableBy(["buyer"], z.email()).describe("login") }),
+});
+export const catalog = createCatalog(records, [
+  defineTemplate(records, {
+    id: "note_back", description: "Quote the buyer's note back", audience: "buyer", channel: "email",
+    to: records.slot.ref("buyers", { show: "email" }), subject: "Your note", body: "You wrote: {{note}}",
+    slots: { note: records.slot.ref("notes", { show: "body" }) }, limits: { perTicket: 1, perDay: 10 },
+  }),
+]);
+`,
+  );
+  writeFileSync(
+    join(project, "history.jsonl"),
+    `${JSON.stringify({ ticketId: "t-1", records: { notes: [], buyers: [] }, output: { action: "escalate" } })}\n`,
+  );
+  writeFileSync(join(project, "outbox.db"), "");
+  writeFileSync(
+    join(project, "relay.mjs"),
+    'export { catalog } from "./catalog.mjs";\nexport const load = (ticketId) => ({ ticketId, notes: [], buyers: [] });\n',
+  );
+}, 600_000);
+afterAll(() => {
+  if (project !== undefined) rmSync(project, { recursive: true, force: true });
+});
+
+/** Runs the installed `formletter` command in the project; a failure is returned, not thrown. */
+async function formletter(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(join(project, "node_modules/.bin/formletter"), args, {
+      cwd: project,
+      env: { ...process.env, FORMLETTER_SECRET: "s".repeat(40) },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/** Runs a script in the project with node (ESM, or CommonJS with `.cjs`), returning what it printed. */
+async function script(name: string, source: string): Promise<string> {
+  writeFileSync(join(project, name), source);
+  const { stdout } = await run(process.execPath, [name], { cwd: project });
+  return stdout.trim();
+}
+
+const sqliteMissing =
+  'formletter: the SQLite store (formletter/sqlite) needs the "better-sqlite3" package, which is not installed: run `npm install better-sqlite3`\n';
+
+describe("the packed package, installed without its optional peers", () => {
+  it("ships its MIT licence", () => {
+    const licence = readFileSync(join(project, "node_modules/formletter/LICENSE"), "utf8");
+    expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} formletter contributors\n/);
+  });
+
+  it("runs --version and --help", async () => {
+    expect(await formletter("--version")).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
+    const help = await formletter("--help");
+    expect(help.code).toBe(0);
+    for (const command of ["check", "capacity", "cost", "replay", "mine", "token", "queue", "serve"])
+      expect(help.stdout).toContain(command);
+  });
+
+  it("checks a catalog", async () => {
+    const checked = await formletter("check", "catalog.mjs");
+    expect(checked.stderr).toBe("");
+    expect(checked.code).toBe(0);
+    expect(checked.stdout).toContain("note_back");
+  });
+
+  it("shows the field labels in capacity, not unknown", async () => {
+    const { code, stdout } = await formletter("capacity", "catalog.mjs", "--json");
+    expect(code).toBe(0);
+    const fields = (
+      JSON.parse(stdout) as { templates: { fields: { field: string; label: string; author?: string }[] }[] }
+    ).templates[0]?.fields;
+    expect(fields?.find((field) => field.field === "body")).toMatchObject({
+      label: "untrusted",
+      author: "buyer",
+    });
+    expect(fields?.find((field) => field.field === "email")).toMatchObject({ label: "private" });
+    expect(stdout).not.toContain('"unknown"');
+  });
+
+  it("mints a task token, which needs no database", async () => {
+    const minted = await formletter("token", "mint", "--ticket", "T-1", "--run", "run-1");
+    expect(minted.code).toBe(0);
+    expect(minted.stdout.trim()).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+  });
+
+  it("replays a history, which needs no database", async () => {
+    const replay = await formletter("replay", "catalog.mjs", "history.jsonl", "--json");
+    expect(replay.code).toBe(0);
+    expect(JSON.parse(replay.stdout)).toMatchObject({ overall: { decided: 1 } });
+  });
+
+  it("says in one line what to install for a command that needs SQLite", async () => {
+    for (const args of [
+      ["queue", "list", "--db", "outbox.db"],
+      ["report", "--db", "outbox.db"],
+      ["serve", "--catalog", "relay.mjs", "--db", "relay.db", "--port", "0"],
+    ]) {
+      expect(await formletter(...args)).toEqual({ code: 1, stdout: "", stderr: sqliteMissing });
+    }
+  });
+
+  it("imports the package and every subpath; a store or transport names its missing peer", async () => {
+    const esm = await script(
+      "subpaths.mjs",
+      `import { createCatalog } from "formletter";
+import { sqliteStore } from "formletter/sqlite";
+import { postgresStore } from "formletter/postgres";
+import { smtpTransport } from "formletter/smtp";
+await import("formletter/relay");
+await import("formletter/testing");
+const failures = [];
+for (const create of [
+  () => sqliteStore("x.db"),
+  () => postgresStore({ connectionString: "postgres://localhost/x" }),
+  () => smtpTransport({ host: "localhost", port: 25, secure: false, from: "a@example.com" }),
+]) {
+  try { create(); failures.push("created"); } catch (error) { failures.push(error.code + ": " + error.message); }
+}
+console.log(typeof createCatalog + "\\n" + failures.join("\\n"));
+`,
+    );
+    expect(esm.split("\n")).toEqual([
+      "function",
+      'dependency_missing: the SQLite store (formletter/sqlite) needs the "better-sqlite3" package, which is not installed: run `npm install better-sqlite3`',
+      'dependency_missing: the Postgres store (formletter/postgres) needs the "pg" package, which is not installed: run `npm install pg`',
+      'dependency_missing: the SMTP transport (formletter/smtp) needs the "nodemailer" package, which is not installed: run `npm install nodemailer`',
+    ]);
+    const cjs = await script(
+      "subpaths.cjs",
+      `const { sqliteStore } = require("formletter/sqlite");
+try { sqliteStore("x.db"); console.log("created"); } catch (error) { console.log(error.code); }
+`,
+    );
+    expect(cjs).toBe("dependency_missing");
+  });
+});
