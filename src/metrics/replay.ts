@@ -8,6 +8,7 @@ import {
   type DecisionObservation,
 } from "./accumulator.js";
 import { type HistoryTicket, parseHistoryLine } from "./history.js";
+import { type CutLine, LineCutter } from "./line-cutter.js";
 import type { EscalationReport, ReportOptions } from "./report.js";
 
 /** How far a replay has got. */
@@ -61,11 +62,15 @@ export async function replayHistory(
   let bytes = 0;
   const progress = () => options.onProgress?.({ lines: line, bytes, totalBytes });
 
-  const replayLine = (raw: Buffer) => {
+  const replayLine = (cut: CutLine) => {
     line += 1;
     if (line % progressEvery === 0) progress();
-    const ticket = readLine(raw);
-    if (ticket === undefined) return;
+    if (typeof cut !== "string") {
+      metrics.addMalformed(line, cut.problem);
+      return;
+    }
+    if (cut.trim() === "") return;
+    const ticket = parseHistoryLine(cut);
     if ("problem" in ticket) {
       metrics.addMalformed(line, ticket.problem);
       return;
@@ -75,55 +80,16 @@ export async function replayHistory(
     metrics.add(observe(catalog, line, ticket));
   };
 
-  // Lines are cut from the file's bytes here rather than by readline, so a line is checked as UTF-8
-  // on its own (readline would turn bad bytes into U+FFFD silently) and a line over `maxLineBytes` is
-  // skipped as it streams by instead of being held whole. Each chunk's lines are decided before the
-  // next chunk is read: memory stays at one chunk plus one line, and no promise is made per line.
-  const pieces: Buffer[] = [];
-  let pending = 0;
-  let overlong = false;
+  // Each chunk's lines are decided before the next chunk is read (see LineCutter).
+  const cutter = new LineCutter(maxLineBytes);
   const input = createReadStream(path);
   try {
     for await (const chunk of input as AsyncIterable<Buffer>) {
       if (options.signal?.aborted) break;
       bytes += chunk.length;
-      let from = 0;
-      for (let end = chunk.indexOf(newline); end !== -1; end = chunk.indexOf(newline, from)) {
-        const part = chunk.subarray(from, end);
-        from = end + 1;
-        if (overlong || pending + part.length > maxLineBytes) {
-          line += 1;
-          metrics.addMalformed(line, `longer than ${maxLineBytes} bytes`);
-        } else if (pending === 0) {
-          replayLine(part);
-        } else {
-          pieces.push(part);
-          replayLine(Buffer.concat(pieces, pending + part.length));
-        }
-        pieces.length = 0;
-        pending = 0;
-        overlong = false;
-      }
-      const rest = chunk.subarray(from);
-      if (overlong || rest.length === 0) continue;
-      if (pending + rest.length > maxLineBytes) {
-        overlong = true;
-        pieces.length = 0;
-        pending = 0;
-      } else {
-        // A copy: the stream may reuse its buffer.
-        pieces.push(Buffer.from(rest));
-        pending += rest.length;
-      }
+      cutter.push(chunk, replayLine);
     }
-    if (!options.signal?.aborted) {
-      if (overlong) {
-        line += 1;
-        metrics.addMalformed(line, `longer than ${maxLineBytes} bytes`);
-      } else if (pending > 0) {
-        replayLine(Buffer.concat(pieces, pending));
-      }
-    }
+    if (!options.signal?.aborted) cutter.end(replayLine);
   } finally {
     input.destroy();
   }
@@ -131,22 +97,7 @@ export async function replayHistory(
   return metrics.report(options);
 }
 
-const newline = 0x0a;
 const defaultMaxLineBytes = 16 * 1_048_576;
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
-
-/** One line's ticket, a problem, or undefined for a blank line. */
-function readLine(raw: Buffer): ReturnType<typeof parseHistoryLine> | undefined {
-  const end = raw.length > 0 && raw[raw.length - 1] === 0x0d ? raw.length - 1 : raw.length;
-  let text: string;
-  try {
-    text = utf8.decode(raw.subarray(0, end));
-  } catch {
-    return { problem: "not valid UTF-8" };
-  }
-  if (text.trim() === "") return undefined;
-  return parseHistoryLine(text);
-}
 
 /**
  * Decides one ticket as the outbox would, without a store. The line's `ticketId` is the ticket's: records
