@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build } from "tsup";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { labelledCatalogModule } from "../fixtures/labelled-catalog-module.js";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -25,23 +26,7 @@ beforeAll(async () => {
     silent: true,
     config: false,
   });
-  writeFileSync(
-    join(directory, "catalog.mjs"),
-    `import { z } from "zod";
-import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "./index.js";
-const records = defineRecords({
-  notes: z.object({ id: z.string(), body: untrusted("buyer", z.string()).max(2000).trim() }),
-  buyers: z.object({ id: z.string(), email: readableBy(["buyer"], z.email()).describe("login") }),
-});
-export const catalog = createCatalog(records, [
-  defineTemplate(records, {
-    id: "note_back", description: "Quote the buyer's note back", audience: "buyer", channel: "email",
-    to: records.slot.ref("buyers", { show: "email" }), subject: "Your note", body: "You wrote: {{note}}",
-    slots: { note: records.slot.ref("notes", { show: "body" }) }, limits: { perTicket: 1, perDay: 10 },
-  }),
-]);
-`,
-  );
+  writeFileSync(join(directory, "catalog.mjs"), labelledCatalogModule("./index.js"));
 }, 120_000);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { labelledCatalogModule } from "../fixtures/labelled-catalog-module.js";
 import { installPackedPackage, run } from "./scratch-project.js";
 
 // The packed tarball, installed as a user would with `npm install formletter zod` and nothing else.
@@ -9,23 +10,7 @@ const version = (await import("../../package.json", { with: { type: "json" } }))
 
 beforeAll(async () => {
   project = await installPackedPackage();
-  writeFileSync(
-    join(project, "catalog.mjs"),
-    `import { z } from "zod";
-import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "formletter";
-const records = defineRecords({
-  notes: z.object({ id: z.string(), body: untrusted("buyer", z.string()).max(2000).trim() }),
-  buyers: z.object({ id: z.string(), email: readableBy(["buyer"], z.email()).describe("login") }),
-});
-export const catalog = createCatalog(records, [
-  defineTemplate(records, {
-    id: "note_back", description: "Quote the buyer's note back", audience: "buyer", channel: "email",
-    to: records.slot.ref("buyers", { show: "email" }), subject: "Your note", body: "You wrote: {{note}}",
-    slots: { note: records.slot.ref("notes", { show: "body" }) }, limits: { perTicket: 1, perDay: 10 },
-  }),
-]);
-`,
-  );
+  writeFileSync(join(project, "catalog.mjs"), labelledCatalogModule("formletter"));
   writeFileSync(
     join(project, "history.jsonl"),
     `${JSON.stringify({ ticketId: "t-1", records: { notes: [], buyers: [] }, output: { action: "escalate" } })}\n`,
