@@ -1,14 +1,13 @@
 /**
- * @module formletter/store: the `Store` contract the outbox writes through, its row types, and the
- * conformance suite that tests your own store against it (with vitest).
+ * @module formletter/store: the `Store` contract the outbox writes through and its row types. The
+ * conformance suite that tests your own store against it is `formletter/store/conformance`, a subpath of
+ * its own: it imports vitest, which nothing else of the package needs.
  *
  * The stores themselves are elsewhere: `memoryStore` in `formletter`, `sqliteStore` in
  * `formletter/sqlite`, `postgresStore` in `formletter/postgres`. Held back: the SQL row mapping and
  * queue-filter helpers the bundled stores share, which are how they store rows, not what a store must do.
  */
 
-export type { StoreUnderTest } from "./conformance.js";
-export { describeStoreConformance } from "./conformance.js";
 export type {
   AuditEvent,
   AuditFilter,

@@ -1,2 +1,2 @@
-/** The store conformance suite and its row builders, as `formletter/store` ships them. */
-export * from "../../src/store/conformance.js";
+/** The store conformance suite and its row builders, as `formletter/store/conformance` ships them. */
+export * from "../../src/store/conformance/index.js";

@@ -1,12 +1,12 @@
 /**
- * The behaviour every `Store` must have, whatever keeps the data: register it with
+ * @module formletter/store/conformance: the behaviour every `Store` must have, whatever keeps the data: register it with
  * `describeStoreConformance(name, makeStore)` from a store's own test file, run by vitest (an optional
  * peer dependency, needed only here). Each test gets a fresh, empty store; `cleanup` must also work on
  * a store the test already closed.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Message } from "../decision.js";
-import type { EscalationReason } from "../reasons.js";
+import type { Message } from "../../decision.js";
+import type { EscalationReason } from "../../reasons.js";
 import {
   type AuditEvent,
   type AuditFilter,
@@ -17,7 +17,7 @@ import {
   type QueueStatus,
   type Store,
   type StoredResult,
-} from "./store.js";
+} from "../store.js";
 
 /** A fresh, empty store for one test, and how to remove it afterwards (also once the test closed it). */
 export interface StoreUnderTest {
@@ -172,7 +172,7 @@ function shuffled(n: number): number[] {
  * all, idempotency reservations, send counts, claims and leases, queue pages, audit streaming.
  *
  * @example
- * import { describeStoreConformance } from "formletter/store";
+ * import { describeStoreConformance } from "formletter/store/conformance";
  * describeStoreConformance("redis", async () => {
  *   const store = await redisStore(url);
  *   return { store, cleanup: () => store.close() };
