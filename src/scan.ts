@@ -156,7 +156,7 @@ class Allowed {
 
 /**
  * Whether every digit of the number at [start, end) lies in a value built by code that stands whole in
- * the text (not cutting a group of digits): two such values side by side, a date and then an amount in
+ * the text (not cutting a group of digits), each value once: two such values side by side, a date and then an amount in
  * "14. März 2026 (1.234,50 €)", read as one number but carry nothing a record wrote. Each value is looked
  * for only around the number, so a text of many numbers stays linear.
  */
@@ -166,10 +166,14 @@ function digitsBuiltByCode(text: string, start: number, end: number, formatted: 
     if (value === "") continue;
     const from = Math.max(0, start - value.length + 1);
     const around = text.slice(from, Math.min(text.length, end + value.length - 1));
+    let uses = 0;
     for (let at = around.indexOf(value); at !== -1; at = around.indexOf(value, at + 1)) {
       const first = from + at;
       const last = first + value.length;
       if (isDigitAt(text, first - 1) || isDigitAt(text, last)) continue;
+      // One value twice in one number is a pattern a record can write ("12 34 12 34" from "12" and
+      // "34"): only distinct values side by side are what code put there.
+      if (++uses > 1) return false;
       for (let i = Math.max(first, start); i < Math.min(last, end); i++) covered[i - start] = 1;
     }
   }

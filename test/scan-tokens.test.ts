@@ -66,6 +66,11 @@ describe("identifiers compare as whole tokens, never as substrings", () => {
       { formatted: ["5", "12", "34", "56", "78"] },
     ],
     ["a value that covers part of a group", "ref 2026123 4567 now", { formatted: ["2026"] }],
+    [
+      "a record's text repeating values built by code",
+      "ref 12 34 12 34 end",
+      { formatted: ["12", "34"], whole: ["ref 12 34 12 34 end"] },
+    ],
   ])("a number is still flagged when a digit is not a value built by code: %s", (_name, text, fields) => {
     expect(scanMessage(text, allow(fields))).toEqual({ kind: "phone" });
   });
