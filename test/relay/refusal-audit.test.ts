@@ -19,7 +19,8 @@ const sample = (text: string, series: string) => {
 };
 
 describe("requests refused for their token are audited in a sample", () => {
-  const setup = useRelay();
+  // A fixed clock: on the real one, a run crossing a window's edge would start the sample over.
+  const setup = useRelay({ relay: { clock: () => Date.UTC(2026, 2, 1, 12, 0, 30) } });
 
   it("a flood of 130 requests without a token: each refused and counted, 21 audited", {
     timeout: 20_000,
