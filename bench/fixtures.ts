@@ -18,6 +18,7 @@ const templates = [
     id: "tracking_request",
     description: "Ask the seller for the tracking number of an order",
     audience: "seller",
+    effect: "informational",
     channel: "email",
     to: slot.ref("sellers", { show: "email", match: { id: "order.sellerId" } }),
     subject: "Tracking requested for order {{order}}",

@@ -30,6 +30,7 @@ const timeZone = "Europe/Berlin";
 
 const plain: TemplateConfig = {
   id: "cancellation_request",
+  effect: "informational",
   description: "Ask the seller to cancel an order that has not shipped.",
   audience: "seller",
   channel: "email",

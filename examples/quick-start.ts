@@ -6,6 +6,7 @@ const records = defineRecords(
   { labels: { orders: (order) => `order ${order.number}` } },
 );
 const catalog = createCatalog(records, [defineTemplate(records, {
+  effect: "informational",
   id: "tracking_request", description: "Ask the seller for an order's tracking number", audience: "seller", channel: "email",
   to: records.slot.ref("sellers", { show: "email", match: { id: "order.sellerId" } }), limits: { perTicket: 1, perDay: 500 },
   subject: "Order {{order}}", body: "Please send us the tracking number of order {{order}}.",

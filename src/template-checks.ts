@@ -3,7 +3,13 @@ import { type Part, variablePlacement } from "./body.js";
 import { channelLimit } from "./channel-limits.js";
 import { type Channel, recipientKind } from "./channels.js";
 import { templateError } from "./errors.js";
-import type { CompiledSlot, TemplateConfig, TemplateLimits } from "./template.js";
+import {
+  type CompiledSlot,
+  type TemplateConfig,
+  type TemplateEffect,
+  type TemplateLimits,
+  templateEffects,
+} from "./template.js";
 
 /**
  * The definition-time checks of a template that look at it whole: limits, the recipient, the tags of its
@@ -29,6 +35,23 @@ export function checkLimits(id: string, limits: unknown): TemplateLimits {
     }
   }
   return Object.freeze({ perTicket: perTicket as number, perDay: perDay as number });
+}
+
+/** The declared effect; an irreversible one must wait for a person, however sure the model is. */
+export function checkEffect(id: string, effect: unknown, approval: unknown): TemplateEffect {
+  if (!templateEffects.includes(effect as TemplateEffect)) {
+    templateError(
+      id,
+      `effect is required and must be one of ${templateEffects.map((name) => `"${name}"`).join(", ")}: say what a message does, e.g. effect: "informational"`,
+    );
+  }
+  if (effect === "irreversible" && approval !== "human") {
+    templateError(
+      id,
+      'an irreversible template must wait for a person: add approval: "human", or declare what it does as "reversible" if it can be called back',
+    );
+  }
+  return effect as TemplateEffect;
 }
 
 export function checkRecipient(id: string, channel: Channel, recipient: CompiledSlot): void {

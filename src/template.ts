@@ -9,7 +9,7 @@ import type { CompiledLocales, TemplateLocaleConfig } from "./locale.js";
 import { localiseTemplate } from "./locale-checks.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
-import { checkChannel, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
+import { checkChannel, checkEffect, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
 
 /** How many messages a template may send; going over is `limit_exceeded`, never a silent queue. */
 export interface TemplateLimits {
@@ -18,6 +18,19 @@ export interface TemplateLimits {
   /** Most messages of this template across all tickets in a rolling 24 hours. */
   readonly perDay: number;
 }
+
+/**
+ * What a message of the template does to the world, declared so that approval sits on what cannot be
+ * undone whatever the model's confidence:
+ * - `informational`: tells the recipient something; nothing changes because of it;
+ * - `reversible`: asks for or starts something that can be called back (a reminder, a request to reply);
+ * - `irreversible`: starts something that cannot be taken back (a refund, a cancellation, a payout): it
+ *   requires `approval: "human"`.
+ */
+export type TemplateEffect = "informational" | "reversible" | "irreversible";
+
+/** Every effect, from the mildest. */
+export const templateEffects: readonly TemplateEffect[] = ["informational", "reversible", "irreversible"];
 
 /** What `defineTemplate` takes. */
 export interface TemplateConfig {
@@ -38,6 +51,8 @@ export interface TemplateConfig {
   readonly html?: string;
   readonly slots?: Readonly<Record<string, Slot>>;
   readonly limits: TemplateLimits;
+  /** What a message does: `irreversible` ones must wait for a person (`approval: "human"`). */
+  readonly effect: TemplateEffect;
   /** "human": the rendered draft waits in the queue until a person approves exactly it. */
   readonly approval?: "human";
   /** SMS only: most segments one message may take. @default 3 */
@@ -91,6 +106,7 @@ export interface Template {
   readonly audience: string;
   readonly channel: Channel;
   readonly limits: TemplateLimits;
+  readonly effect: TemplateEffect;
   readonly approval: "human" | undefined;
   readonly maxSegments: number;
   /** The model-chosen and derived slots, in declaration order. */
@@ -177,6 +193,7 @@ export function defineTemplate<S extends CollectionSchemas>(
   if (config.approval !== undefined && config.approval !== "human") {
     templateError(id, 'approval must be "human" or left out');
   }
+  const effect = checkEffect(id, config.effect, config.approval);
 
   const readers = readersOf(records as unknown as RecordsDefinition, config.audience);
   const declared = config.slots ?? {};
@@ -217,6 +234,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     audience: config.audience,
     channel: config.channel,
     limits,
+    effect,
     approval: config.approval,
     maxSegments,
     slots,

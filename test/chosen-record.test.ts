@@ -14,6 +14,7 @@ const template = defineTemplate(records, {
   id: "repair_assigned",
   description: "Tell the customer who repairs their bike",
   audience: "customer",
+  effect: "informational",
   channel: "email",
   to: slot.ref("customers", { show: "email" }),
   subject: "Repair {{repair}}",

@@ -186,6 +186,7 @@ describe("decide: a bad date escalates, a calendar date sends the same day every
     id: "visit_day",
     description: "Tells a patient the day of their visit",
     audience: "patient",
+    effect: "informational",
     channel: "email",
     to: records.slot.ref("patients", { show: "email", as: format.email() }),
     subject: "Your visit on {{visit}}",

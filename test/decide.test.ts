@@ -191,6 +191,7 @@ describe("decide: a valid proposal becomes one exact message", () => {
     const slot = records.slot;
     const make = (id: string, compute: () => unknown) =>
       defineTemplate(records, {
+        effect: "informational",
         id,
         description: "Derived value test",
         audience: "patient",
@@ -219,6 +220,7 @@ describe("decide: a valid proposal becomes one exact message", () => {
       id: "fragile",
       description: "Where throws",
       audience: "patient",
+      effect: "informational",
       channel: "email",
       to: slot.ref("patients", { show: "email", as: format.email() }),
       subject: "Room",
@@ -427,6 +429,7 @@ describe("derived slots see only what their audience may read", () => {
   const slot = records.slot;
   const peek = (audience: "patient" | "clinician") =>
     defineTemplate(records, {
+      effect: "informational",
       id: `peek_${audience}`,
       description: "A derived value built from private and untrusted fields",
       audience,
@@ -473,6 +476,7 @@ describe("optional ref slots", () => {
     id: "follow_up",
     description: "Invite a patient to a follow-up, naming the clinician if chosen",
     audience: "patient",
+    effect: "informational",
     channel: "email",
     to: slot.ref("patients", { show: "email", as: format.email() }),
     subject: "Follow-up",

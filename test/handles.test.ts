@@ -24,6 +24,7 @@ function bulk(secret?: string | Uint8Array) {
     id: "payer_note",
     description: "Tell a patient who pays",
     audience: "patient",
+    effect: "informational",
     channel: "email",
     to: defined.slot.ref("patients", { show: "email" }),
     subject: "Your payer",

@@ -10,6 +10,7 @@ const { slot } = records;
 function withHtml(html: string): TemplateConfig {
   return {
     id: "visit_note",
+    effect: "informational",
     description: "Tell a patient which room their visit is in",
     audience: "patient",
     channel: "email",

@@ -25,6 +25,7 @@ const catalog = createCatalog(records, [
     id: "hold_parcel",
     description: "Ask the depot to hold a parcel",
     audience: "depot",
+    effect: "informational",
     channel: "email",
     to: slot.ref("depots", { show: "email" }),
     subject: "Hold {{parcel}}",

@@ -187,6 +187,7 @@ describe("labels under random compositions", () => {
         let error: unknown;
         try {
           defineTemplate(records, {
+            effect: "informational",
             id: "show_field",
             description: "Shows the field",
             audience,
@@ -213,6 +214,7 @@ describe("labels under random compositions", () => {
         const { records, ticket } = definitions(node, label, at);
         let seen = "";
         const template = defineTemplate(records, {
+          effect: "informational",
           id: "dump_records",
           description: "Shows what code can see",
           audience,

@@ -49,6 +49,7 @@ function sellerTemplate(field: z.ZodType, audience = "seller") {
     contacts: z.object({ id: z.string(), email: z.email() }),
   });
   return defineTemplate(records, {
+    effect: "informational",
     id: "forward_note",
     description: "Forward the buyer's note",
     audience,
@@ -169,6 +170,7 @@ describe("code of a template sees records redacted for its audience at every dep
 
   function catalogFor(audience: string, seen: { value?: string }) {
     const template = defineTemplate(records, {
+      effect: "informational",
       id: "order_dump",
       description: "Everything code can see",
       audience,
@@ -221,6 +223,7 @@ describe("code of a template sees records redacted for its audience at every dep
       id: "where_reads",
       description: "A where that reads everything",
       audience: "seller",
+      effect: "informational",
       channel: "email",
       to: records.slot.ref("contacts", { show: "email" }),
       subject: "Order",
@@ -271,6 +274,7 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
       id: "seller_note",
       description: "A note to the seller",
       audience: "seller",
+      effect: "informational",
       channel: "email",
       to: (overrides.to ?? slot.ref("sellers", { show: "email", match: { id: "order.sellerId" } })) as never,
       subject: "Order",
@@ -322,6 +326,7 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
         id: "visit_time",
         description: "When the visit is",
         audience: "patient",
+        effect: "informational",
         channel: "email",
         to: zoned.slot.ref("contacts", { show: "email" }),
         subject: "Your visit",

@@ -331,6 +331,7 @@ describe("locales: every locale has the default's shape, checked when the templa
     });
     const base: TemplateConfig = {
       id: "welcome",
+      effect: "informational",
       description: "Welcome the guest.",
       audience: "guest",
       channel: "whatsapp",
@@ -354,6 +355,7 @@ describe("locales: SMS segments are counted per locale and script", () => {
     id: "door_code",
     description: "Send the guest the door code.",
     audience: "guest",
+    effect: "informational",
     channel: "sms",
     to: records.slot.ref("guests", { show: "phone", as: format.phone() }),
     body: "Your door code is {{code}}. It works from 3 pm on the day you arrive. Reply STOP to opt out.",
@@ -415,6 +417,7 @@ describe("locales: right-to-left scripts", () => {
   });
   const config: TemplateConfig = {
     id: "stay_booked",
+    effect: "informational",
     description: "Tell the host about a booked stay.",
     audience: "host",
     channel: "email",

@@ -16,6 +16,7 @@ it("runs the README's localised template as written there", () => {
     id: "damage_report",
     description: "An item of an order arrived damaged; choose the closest reason.",
     audience: "seller",
+    effect: "informational",
     channel: "email",
     to: slot.ref("sellers", { show: "email", match: { id: "order.sellerId" } }),
     subject: "Damaged item in order {{order}}",

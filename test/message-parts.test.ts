@@ -11,6 +11,7 @@ type Part = "subject" | "text" | "html";
 function showingNameIn(part: Part, html = "<p>Hello <b>{{patient}}</b>, see you soon.</p>"): TemplateConfig {
   return {
     id: "name_in_one_part",
+    effect: "informational",
     description: "Greets a patient; the name appears in one part only",
     audience: "patient",
     channel: "email",
@@ -82,6 +83,7 @@ describe("a subject is one line on every channel", () => {
       id: "note_echo",
       description: "Echoes the patient's name",
       audience: "patient",
+      effect: "informational",
       channel,
       to,
       subject: "About {{patient}}",

@@ -145,6 +145,7 @@ describe("ticket records are validated before any slot reads them", () => {
       id: "hello",
       description: "Say hello",
       audience: "patient",
+      effect: "informational",
       channel: "email",
       to: small.slot.ref("patients", { show: "email" }),
       subject: "Hello",

@@ -10,6 +10,7 @@ const deskInfo = defineTemplate(records, {
   id: "desk_info",
   description: "Tell a patient when and where their visit is, and how to reach the desk",
   audience: "patient",
+  effect: "informational",
   channel: "email",
   to: slot.ref("patients", { show: "email", as: format.email() }),
   subject: "Visit on {{appointment.day}} with {{clinician}}",

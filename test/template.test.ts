@@ -23,6 +23,7 @@ function config(overrides: Overrides = {}): TemplateConfig {
     id: "visit_note",
     description: "Tell a patient which room their visit is in",
     audience: "patient",
+    effect: "informational",
     channel: "email",
     to: slot.ref("patients", { show: "email", as: format.email() }),
     subject: "Your visit",
@@ -44,6 +45,12 @@ describe("defineTemplate accepts a sound template", () => {
     expect(Object.isFrozen(template)).toBe(true);
     expect(template.slots.map((s) => s.name)).toEqual(["room"]);
     expect(template.recipient.name).toBe("to");
+  });
+
+  it("keeps the declared effect, and takes an irreversible one when a person approves it", () => {
+    expect(defineTemplate(records, config({ effect: "reversible" })).effect).toBe("reversible");
+    const refund = defineTemplate(records, config({ effect: "irreversible", approval: "human" }));
+    expect([refund.effect, refund.approval]).toEqual(["irreversible", "human"]);
   });
 
   it("accepts untrusted text shown back to its own author and private fields shown to a listed role", () => {
@@ -91,6 +98,21 @@ type Case = {
 };
 
 const cases: Case[] = [
+  {
+    name: "no effect declared",
+    define: () => defineTemplate(records, config({ effect: undefined })),
+    says: [/effect is required/, /"informational", "reversible", "irreversible"/],
+  },
+  {
+    name: "an effect that is not one of the three",
+    define: () => defineTemplate(records, config({ effect: "Irreversible" as never })),
+    says: [/effect is required and must be one of/],
+  },
+  {
+    name: "an irreversible template without approval",
+    define: () => defineTemplate(records, config({ effect: "irreversible" })),
+    says: [/irreversible/, /approval: "human"/],
+  },
   {
     name: "a tag that is not a declared slot",
     define: () => defineTemplate(records, config({ body: "Room {{rooms}}." })),

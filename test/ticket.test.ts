@@ -67,6 +67,7 @@ describe("the prepared-ticket marker", () => {
         id: "note",
         description: "A note",
         audience: "contractor",
+        effect: "informational",
         channel: "email",
         to: loose.slot.ref("contractors", { show: "email", as: format.email() }),
         subject: "Note",

@@ -85,6 +85,7 @@ describe("record types are inferred from the zod schemas", () => {
       id: "trip_confirmation",
       description: "Confirm a trip",
       audience: "traveller",
+      effect: "informational",
       channel: "email",
       to: slot.ref("travellers", { show: "email" }),
       subject: "Your trip",

@@ -108,6 +108,9 @@ function templateSource(template: DraftTemplate): string {
     `    body: ${literal(template.body)},`,
     ...(slots.length === 0 ? [] : ["    slots: {", ...slots, "    },"]),
     `    limits: { perTicket: ${template.limits.perTicket}, perDay: ${template.limits.perDay} },`,
+    '    // Review: "reversible" if a message starts something that can be called back; "irreversible"',
+    '    // (with approval: "human") if it cannot. History shows what was said, not what it caused.',
+    '    effect: "informational",',
     ...(template.maxSegments === undefined ? [] : [`    maxSegments: ${template.maxSegments},`]),
     "  })",
   ];

@@ -473,6 +473,8 @@ export function configOf(records: RecordsDefinition, draft: DraftTemplate): Temp
     body: draft.body,
     slots,
     limits: draft.limits,
+    // As the emitted code declares it, for the reviewer to change: history says nothing of effects.
+    effect: "informational",
     ...(draft.maxSegments === undefined ? {} : { maxSegments: draft.maxSegments }),
   };
 }

@@ -25,7 +25,7 @@ const records = defineRecords({
 });
 const { slot } = records;
 const template = (id, show = "number") => defineTemplate(records, {
-  id, description: "Tell the customer", audience: "customer", channel: "email",
+  id, description: "Tell the customer", audience: "customer", effect: "informational", channel: "email",
   to: slot.ref("orders", { show: "email" }), subject: "Order {{order}}", body: "Order {{order}} is on its way.",
   slots: { order: slot.ref("orders", { show }) }, limits: { perTicket: 1, perDay: 10 },
 });

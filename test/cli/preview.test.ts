@@ -38,7 +38,7 @@ const records = defineRecords({
 const { slot } = records;
 const speed = slot.choice({ fast: "within a day", slow: "within a week" }, { optional: true });
 const reply = defineTemplate(records, {
-  id: "order_reply", description: "Answer the customer about an order", audience: "customer", channel: "email",
+  id: "order_reply", description: "Answer the customer about an order", audience: "customer", effect: "informational", channel: "email",
   to: slot.ref("customers", { show: "email" }),
   subject: "Your order {{order.number}}",
   body: ${JSON.stringify(`${greeting} about order {{order.number}} you wrote: {{order.note}}{{#speed}} We answer {{speed}}.{{/speed}}`)},
@@ -47,12 +47,12 @@ const reply = defineTemplate(records, {
   limits: { perTicket: 2, perDay: 100 },
 });
 const refund = defineTemplate(records, {
-  id: "refund", description: "Refund an order", audience: "customer", channel: "email",
+  id: "refund", description: "Refund an order", audience: "customer", effect: "irreversible", channel: "email",
   to: slot.ref("customers", { show: "email" }), subject: "Refund for {{order}}", body: "We refunded order {{order}}.",
   slots: { order: slot.ref("orders", { show: "number" }) }, limits: { perTicket: 1, perDay: 10 }, approval: "human",
 });
 const text = defineTemplate(records, {
-  id: "order_sms", description: "Text the customer that an order moved", audience: "customer", channel: "sms",
+  id: "order_sms", description: "Text the customer that an order moved", audience: "customer", effect: "informational", channel: "sms",
   to: slot.ref("customers", { show: "phone", as: format.phone({ defaultCountry: "DE" }) }),
   body: "Order {{order}} has moved. Details in your account.",
   slots: { order: slot.ref("orders", { show: "number" }) }, limits: { perTicket: 1, perDay: 10 },

@@ -30,6 +30,7 @@ const base = {
 };
 const catalog = createCatalog(records, [
   defineTemplate(records, {
+    effect: "informational",
     ...base,
     id: "confirm_visit",
     description: "Ask to confirm the visit",
@@ -37,6 +38,7 @@ const catalog = createCatalog(records, [
     body: "Please confirm the visit for job {{job}}.",
   }),
   defineTemplate(records, {
+    effect: "irreversible",
     ...base,
     id: "accept_quote",
     description: "Accept the quote",

@@ -48,6 +48,7 @@ const quotes = createCatalog(defined, [
     id: "accept_quote",
     description: "Accept the quote",
     audience: "contractor",
+    effect: "irreversible",
     channel: "email",
     to: defined.slot.ref("contractors", { show: "email" }),
     subject: "Quote for {{job}}",

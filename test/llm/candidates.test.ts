@@ -91,6 +91,7 @@ describe("when the combinations are too many to walk", () => {
     id: "three_parts",
     description: "Three different parts",
     audience: "desk",
+    effect: "informational",
     channel: "email",
     to: slot.ref("desks", { show: "email" }),
     subject: "Parts",

@@ -103,6 +103,7 @@ export function bulkTemplates(count: number, options: { kit?: boolean } = {}): T
       id: `part_notice_${index + 1}`,
       description: `Part notice number ${index + 1}`,
       audience: "desk",
+      effect: "informational",
       channel: "email",
       to: slot.ref("desks", { show: "email" }),
       subject: "Part {{part}}",

@@ -24,6 +24,7 @@ const base = {
 };
 const catalog = createCatalog(records, [
   defineTemplate(records, {
+    effect: "informational",
     ...base,
     id: "confirm_visit",
     description: "Ask to confirm the visit",
@@ -32,6 +33,7 @@ const catalog = createCatalog(records, [
     limits: { perTicket: 1, perDay: 100 },
   }),
   defineTemplate(records, {
+    effect: "irreversible",
     ...base,
     id: "accept_quote",
     description: "Accept the quote",

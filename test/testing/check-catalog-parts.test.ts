@@ -20,6 +20,7 @@ const greeting = defineTemplate(records, {
   id: "greeting",
   description: "Greets a patient by name in the HTML part",
   audience: "patient",
+  effect: "informational",
   channel: "email",
   to: slot.ref("patients", { show: "email", as: format.email() }),
   subject: "Hello",
