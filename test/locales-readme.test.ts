@@ -10,7 +10,7 @@ const records = defineRecords({
 });
 const { slot } = records;
 
-it("runs the README's localised template as written there", () => {
+it("runs the localised template of docs/locales.md as written there", () => {
   // README:start
   const damageReport = defineTemplate(records, {
     id: "damage_report",
@@ -67,5 +67,5 @@ it("runs the README's localised template as written there", () => {
     .slice(source.indexOf("// README:start") + "// README:start".length, source.indexOf("  // README:end"))
     .replace(/^\n/, "")
     .replace(/^ {2}/gm, "");
-  expect(readFileSync(new URL("../README.md", import.meta.url), "utf8")).toContain(snippet);
+  expect(readFileSync(new URL("../docs/locales.md", import.meta.url), "utf8")).toContain(snippet);
 });

@@ -38,10 +38,10 @@ export function extractSnippets(page: string, markdown: string): Snippet[] {
   return snippets;
 }
 
-/** The pages whose snippets are checked: the README and every page under docs/. */
+/** The documentation: the README, the benchmarks' page and every page under docs/. */
 export function documentationPages(root: string): string[] {
   const docs = join(root, "docs");
-  const pages = ["README.md"];
+  const pages = ["README.md", "bench/README.md"].filter((page) => existsSync(join(root, page)));
   if (existsSync(docs)) {
     for (const entry of readdirSync(docs, { recursive: true, encoding: "utf8" }))
       if (entry.endsWith(".md")) pages.push(relative(root, join(docs, entry)));
