@@ -32,6 +32,9 @@ describe("the documentation's links", () => {
     expect(anchorOf("Security: what is guaranteed, and its limits")).toBe(
       "security-what-is-guaranteed-and-its-limits",
     );
-    expect([...anchorsOf("## Stores\n```\n## not a heading\n```\n## Stores\n")]).toEqual(["stores", "stores-1"]);
+    expect([...anchorsOf("## Stores\n```\n## not a heading\n```\n## Stores\n")]).toEqual([
+      "stores",
+      "stores-1",
+    ]);
   });
 });

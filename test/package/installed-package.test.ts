@@ -1,8 +1,10 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { extractSnippets } from "../docs/snippets.js";
 import { labelledCatalogModule } from "../fixtures/labelled-catalog-module.js";
-import { installPackedPackage, run } from "./scratch-project.js";
+import { installPackedPackage, root, run } from "./scratch-project.js";
 
 // The packed tarball, installed as a user would with `npm install formletter zod` and nothing else.
 let project: string;
@@ -50,6 +52,21 @@ const sqliteMissing =
   'formletter: the SQLite store (formletter/sqlite) needs the "better-sqlite3" package, which is not installed: run `npm install better-sqlite3`\n';
 
 describe("the packed package, installed without its optional peers", () => {
+  it("runs the README's quick start as written there", async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Quick start\n"));
+    const quickStart = extractSnippets("README.md", section)[0]?.code ?? "";
+    expect(quickStart).toContain("catalog.decide(");
+    // The reader runs it with tsx; here the types are stripped and node runs what remains.
+    const javascript = ts.transpileModule(quickStart, {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+    }).outputText;
+    const printed = await script("quick-start.mjs", javascript);
+    expect(printed).toContain("outcome: 'send'");
+    expect(printed).toContain("to: 'shop@example.com'");
+    expect(printed).toContain("Please send us the tracking number of order 4471-2290.");
+  });
+
   it("ships its MIT licence", () => {
     const licence = readFileSync(join(project, "node_modules/formletter/LICENSE"), "utf8");
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} formletter contributors\n/);
