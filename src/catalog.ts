@@ -15,6 +15,7 @@ import { createTools, type ToolsOptions, type ToolsResult } from "./llm/tools.js
 import { type PreviewOptions, previewTicket, type TicketPreview } from "./preview/preview.js";
 import { type ParsedOutput, parseOutput } from "./proposal.js";
 import type { CollectionSchemas, RecordsDefinition } from "./records.js";
+import { decisionAttributes, spanNames, tracer } from "./telemetry.js";
 import type { Template } from "./template.js";
 import { isPreparedWith, type PreparedTicket, type PrepareResult, prepareTicket } from "./ticket.js";
 
@@ -187,6 +188,26 @@ export function createCatalog<S extends CollectionSchemas>(
     return prepared.ticket;
   };
 
+  const decideOnce = (output: unknown, ticketRecords: unknown): Decision => {
+    const prepared = prepare(ticketRecords);
+    if (!prepared.ok) {
+      return escalate({
+        reason: "records_invalid",
+        detail: `ticket records are invalid: ${prepared.problem}`,
+      });
+    }
+    try {
+      return decideProposal(context, output, prepared.ticket);
+    } catch {
+      // Only user code (a `where`, `derived` or label callback) or a hostile record can get here.
+      return escalate({
+        reason: "records_invalid",
+        detail: "deciding threw on this ticket's records",
+        ticketId: prepared.ticket.ticketId,
+      });
+    }
+  };
+
   const catalog: Catalog<S> = {
     records,
     templates: [...byId.values()],
@@ -196,23 +217,13 @@ export function createCatalog<S extends CollectionSchemas>(
     prepare,
     parse: parseOutput,
     decide(output, ticketRecords) {
-      const prepared = prepare(ticketRecords);
-      if (!prepared.ok) {
-        return escalate({
-          reason: "records_invalid",
-          detail: `ticket records are invalid: ${prepared.problem}`,
-        });
-      }
-      try {
-        return decideProposal(context, output, prepared.ticket);
-      } catch {
-        // Only user code (a `where`, `derived` or label callback) or a hostile record can get here.
-        return escalate({
-          reason: "records_invalid",
-          detail: "deciding threw on this ticket's records",
-          ticketId: prepared.ticket.ticketId,
-        });
-      }
+      // A plain span, not an active one: decide() is synchronous and starts no spans of its own. With no
+      // tracer provider registered it is the API's no-op span, and its attributes are never built.
+      const span = tracer.startSpan(spanNames.decide);
+      const decision = decideOnce(output, ticketRecords);
+      if (span.isRecording()) span.setAttributes(decisionAttributes(decision));
+      span.end();
+      return decision;
     },
     handles(ticketRecords) {
       const ticket = prepareOrThrow(ticketRecords);

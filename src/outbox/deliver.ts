@@ -1,6 +1,8 @@
+import { SpanStatusCode } from "@opentelemetry/api";
 import { escalate, escalationFacts } from "../decision.js";
 import { snippet } from "../sanitize.js";
 import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
+import { inSpan, spanNames } from "../telemetry.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
 /** How deliveries are retried. */
@@ -40,8 +42,35 @@ export type DeliveryOutcome =
 export const inDoubtDetail =
   "delivery in doubt: a deliverer called the transport but its outcome was never recorded (it stopped, or lost the store); the message may have been delivered. Approving sends it again with the same idempotency key";
 
-/** Tries to deliver a row, retrying retryable failures with exponential backoff and jitter. */
+/**
+ * Tries to deliver a row, retrying retryable failures with exponential backoff and jitter, inside a
+ * span naming the template, channel and transport, and how it ended: never the message or recipient.
+ */
 export async function deliverRow(
+  row: OutboundRow,
+  transport: Transport,
+  retry: Required<RetryOptions>,
+  clock: () => number,
+): Promise<DeliveryOutcome> {
+  const attributes = {
+    "formletter.template": row.template,
+    "formletter.channel": row.message.channel,
+    "formletter.transport": transport.name,
+  };
+  return inSpan(spanNames.delivery, attributes, "the delivery threw", async (span) => {
+    const outcome = await tryDelivery(row, transport, retry, clock);
+    span.setAttributes({
+      "formletter.delivery.status": outcome.status,
+      "formletter.delivery.attempts": outcome.attempts,
+    });
+    // The transport's error text may quote the address or the message: the status says only that it failed.
+    if (outcome.status !== "delivered")
+      span.setStatus({ code: SpanStatusCode.ERROR, message: `delivery ${outcome.status}` });
+    return outcome;
+  });
+}
+
+async function tryDelivery(
   row: OutboundRow,
   transport: Transport,
   retry: Required<RetryOptions>,

@@ -1,10 +1,12 @@
+import type { Attributes } from "@opentelemetry/api";
 import type { Catalog } from "../catalog.js";
 import { type Decision, escalate } from "../decision.js";
 import { FormletterError } from "../errors.js";
 import { type ParsedOutput, parseProposal } from "../proposal.js";
 import type { CollectionSchemas } from "../records.js";
-import type { AuditEvent, AuditFilter, OutboundRow, Store } from "../store/store.js";
+import type { AuditEvent, AuditFilter, OutboundRow, Store, StoreTransaction } from "../store/store.js";
 import { tagsProblem } from "../tags.js";
+import { decisionAttributes, inSpan, spanNames } from "../telemetry.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
@@ -194,7 +196,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     try {
       const queueItemId = await recordWithRetry(
         () =>
-          batcher.run((tx) =>
+          transaction("settle_delivery", (tx) =>
             settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none", resentInDoubt),
           ),
         recordRetryMs,
@@ -218,8 +220,23 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
 
   const handle = async (input: HandleInput): Promise<HandleResult> => {
     const { ticketId, runId, tags } = checkInput(input);
-    return track(() => handleChecked(input, ticketId, runId, tags));
+    return track(() =>
+      inSpan(spanNames.handle, { "formletter.mode": mode }, "handle failed", async (span) => {
+        const result = await handleChecked(input, ticketId, runId, tags);
+        if (span.isRecording()) span.setAttributes(resultAttributes(result));
+        return result;
+      }),
+    );
   };
+
+  /** A transaction through the batcher, inside its own span: which store, and what it writes. */
+  const transaction = <T>(operation: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
+    inSpan(
+      spanNames.transaction,
+      { "formletter.store": store.name, "formletter.store.operation": operation },
+      "the store transaction failed",
+      () => batcher.run(work),
+    );
 
   const handleChecked = async (
     input: HandleInput,
@@ -238,34 +255,32 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       : escalate({ reason: "records_invalid", detail: loaded.problem, ticketId });
     const decided = clock();
     const templateId = decision.template;
-    const recorded: Recorded = await batcher
-      .run((tx) =>
-        recordDecision(tx, {
-          decision,
-          template: templateId === undefined ? undefined : catalog.template(templateId),
-          ticketId,
-          runId,
-          at: decided,
-          mode,
-          maxPerRun,
-          leaseUntil: decided + leaseMs,
-          data: {
-            tags,
-            output: rawOutput(input.output),
-            proposal: auditedProposal(parsed ?? parseProposal(input.output)),
-            catalogVersion: catalog.version,
-            timings: { loadMs, decideMs: decided - started - loadMs },
-          },
-        }),
-      )
-      .catch((error: unknown) => {
-        throw outageError(error, "handle", {
-          decision: "not_written",
-          delivery: "not_attempted",
-          outcome: "not_applicable",
-          ...(decision.key !== undefined ? { key: decision.key } : {}),
-        });
+    const recorded: Recorded = await transaction("record_decision", (tx) =>
+      recordDecision(tx, {
+        decision,
+        template: templateId === undefined ? undefined : catalog.template(templateId),
+        ticketId,
+        runId,
+        at: decided,
+        mode,
+        maxPerRun,
+        leaseUntil: decided + leaseMs,
+        data: {
+          tags,
+          output: rawOutput(input.output),
+          proposal: auditedProposal(parsed ?? parseProposal(input.output)),
+          catalogVersion: catalog.version,
+          timings: { loadMs, decideMs: decided - started - loadMs },
+        },
+      }),
+    ).catch((error: unknown) => {
+      throw outageError(error, "handle", {
+        decision: "not_written",
+        delivery: "not_attempted",
+        outcome: "not_applicable",
+        ...(decision.key !== undefined ? { key: decision.key } : {}),
       });
+    });
     const result = {
       decision: recorded.decision,
       duplicate: recorded.duplicate,
@@ -491,4 +506,18 @@ function auditedProposal(parsed: ParsedOutput): unknown {
   const proposal = parsed.proposal;
   if (proposal.kind === "escalate") return { escalate: proposal.code };
   return { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
+}
+
+/** A handled proposal's span attributes: the decision's, and where its message stands. No content. */
+function resultAttributes(result: HandleResult): Attributes {
+  return {
+    ...decisionAttributes(result.decision),
+    "formletter.duplicate": result.duplicate,
+    ...(result.delivery === undefined
+      ? {}
+      : {
+          "formletter.delivery.status": result.delivery.status,
+          "formletter.delivery.attempts": result.delivery.attempts,
+        }),
+  };
 }
