@@ -1,3 +1,4 @@
+import { collectDefaultMetrics, Registry } from "prom-client";
 import type { Decision } from "../decision.js";
 import { createRegistry } from "./prometheus.js";
 
@@ -5,9 +6,22 @@ import { createRegistry } from "./prometheus.js";
 // show a slow loader, store or transport.
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** The relay's series, counted in this process since it started. */
+/**
+ * The relay's series, counted in this process since it started, then prom-client's default process
+ * metrics (CPU, memory, event loop lag, file descriptors, GC): the ones every Node dashboard reads.
+ * They live in a registry of this relay's own, never prom-client's global one, so an application's
+ * registry and a second relay in the same process each keep theirs without clashing.
+ */
 export function createRelayMetrics() {
   const registry = createRegistry();
+  const processRegistry = new Registry();
+  collectDefaultMetrics({ register: processRegistry });
+  // prom-client keeps gauges named like counters (nodejs_active_handles_total beside nodejs_active_handles
+  // by type, for older dashboards). Prometheus's linter refuses a gauge ending in _total, and each has a
+  // labelled gauge saying the same, so they are left out. (Types declare `type` an enum; it is a string.)
+  for (const metric of processRegistry.getMetricsAsArray())
+    if (String(metric.type) !== "counter" && metric.name.endsWith("_total"))
+      processRegistry.removeSingleMetric(metric.name);
   const requests = registry.counter(
     "formletter_relay_requests_total",
     "HTTP requests answered, by route and status.",
@@ -94,7 +108,11 @@ export function createRelayMetrics() {
     queueDepth(counts: Readonly<Record<string, number>>): void {
       depth = Object.entries(counts).map(([status, count]) => [{ status }, count] as const);
     },
-    render: registry.render,
+    /** The exposition: the relay's families first, then the process's; each family once. */
+    async render(): Promise<string> {
+      // prom-client puts an empty line between families; the relay's writer does not, so neither does this.
+      return registry.render() + (await processRegistry.metrics()).replace(/\n{2,}/g, "\n");
+    },
   };
 }
 

@@ -1,5 +1,10 @@
+import { execFile } from "node:child_process";
+import { register } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { createRelay } from "../../src/relay/index.js";
 import { createRegistry } from "../../src/relay/prometheus.js";
+import { proposal } from "../fixtures/property.js";
+import { agentSecret, call, useRelay } from "./harness.js";
 
 // Internal: label values reach the text format from template ids and statuses, which the relay
 // constrains; the escaping is checked here directly because no public input can reach it.
@@ -30,5 +35,103 @@ describe("the exposition writer", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+/**
+ * Checks an exposition the way a scraper reads it: each family's HELP and TYPE once, before its samples;
+ * every sample of a declared family (histograms add _bucket, _sum and _count); no series twice.
+ */
+function expositionProblems(text: string): string[] {
+  const problems: string[] = [];
+  const help = new Set<string>();
+  const types = new Map<string, string>();
+  const series = new Set<string>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const comment = /^# (HELP|TYPE) (\S+)(?: (.*))?$/.exec(line);
+    if (comment !== null) {
+      const [, kind, name = "", rest = ""] = comment;
+      const seen = kind === "HELP" ? help : types;
+      if (seen.has(name)) problems.push(`${kind} ${name} twice`);
+      if (kind === "HELP") help.add(name);
+      else types.set(name, rest);
+      continue;
+    }
+    const name = /^[a-zA-Z_:][a-zA-Z0-9_:]*/.exec(line)?.[0] ?? "";
+    const family = [name, name.replace(/_(bucket|sum|count)$/, "")].find((candidate) => types.has(candidate));
+    if (family === undefined) problems.push(`${name} has no TYPE before it`);
+    else if (family !== name && types.get(family) !== "histogram")
+      problems.push(`${name} is not a histogram`);
+    const key = line.slice(0, line.lastIndexOf(" "));
+    if (series.has(key)) problems.push(`${key} twice`);
+    series.add(key);
+  }
+  for (const name of types.keys()) if (!help.has(name)) problems.push(`${name} has no HELP`);
+  return problems;
+}
+
+/** `promtool check metrics` on the text: what it reports, and its exit code. */
+async function promtool(text: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile("promtool", ["check", "metrics"], (error, stdout, stderr) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (code === "ENOENT") {
+        reject(
+          new Error(
+            "promtool is not installed: install Debian's prometheus package (apt-get install prometheus), as .ci/run does",
+          ),
+        );
+        return;
+      }
+      resolve({ code: typeof code === "number" ? code : 0, output: `${stdout}${stderr}` });
+    });
+    child.stdin?.end(text);
+  });
+}
+
+describe("GET /metrics with the process's metrics", () => {
+  const setup = useRelay();
+
+  it("serves the relay's series, then Node's process metrics, each family once, valid for promtool", async () => {
+    const { relay, url } = setup.rig;
+    const token = await relay.mintTaskToken({ ticketId: "T-1", runId: "run-1" });
+    await call(url, "/v1/proposals", { token, json: { output: proposal("T-1") } });
+    await call(url, "/v1/proposals", { token: "forged", json: { output: {} } });
+    const text = await (await fetch(`${url}/metrics`)).text();
+    for (const family of [
+      "formletter_relay_requests_total",
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_eventloop_lag_seconds",
+      "nodejs_heap_size_used_bytes",
+      "nodejs_gc_duration_seconds",
+    ])
+      expect(text).toContain(`# TYPE ${family} `);
+    expect(text.indexOf("formletter_relay_")).toBeLessThan(text.indexOf("process_cpu"));
+    expect(expositionProblems(text)).toEqual([]);
+    expect(await promtool(text)).toEqual({ code: 0, output: "" });
+  });
+
+  it("gives a second relay in the same process its own registry, and leaves prom-client's global one alone", async () => {
+    const second = createRelay({ outbox: setup.rig.outbox, secret: agentSecret });
+    const [first, other] = [await setup.rig.relay.metrics(), await second.metrics()];
+    for (const text of [first, other]) {
+      expect(expositionProblems(text)).toEqual([]);
+      expect(text).toContain("# TYPE process_cpu_seconds_total counter");
+    }
+    expect(register.getMetricsAsArray()).toEqual([]);
+    await second.close();
+  });
+
+  it("finds the problems a scraper would: a family twice, a sample without its TYPE, a series twice", async () => {
+    const text = await setup.rig.relay.metrics();
+    const family = text.slice(0, text.indexOf("# HELP", 1));
+    expect(expositionProblems(`${text}${family}`)).toContain("HELP formletter_relay_requests_total twice");
+    expect(expositionProblems("stray_total 1\n")).toEqual(["stray_total has no TYPE before it"]);
+    expect(expositionProblems("# HELP a_total a\n# TYPE a_total counter\na_total 1\na_total 2\n")).toEqual([
+      "a_total twice",
+    ]);
+    expect((await promtool("# TYPE up_total gauge\nup_total 1\n")).code).not.toBe(0);
   });
 });
