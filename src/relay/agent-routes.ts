@@ -8,6 +8,8 @@ import type { Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import { readProposalBody } from "./proposal-body.js";
 import type { RelayMetrics } from "./relay-metrics.js";
+import { describeReply, proposalReply, toolsReply } from "./reply-schemas.js";
+import { proposalRequest, queryObject, toolsQuery } from "./request-schemas.js";
 import type { Route } from "./routes.js";
 import { agentAudience } from "./tokens.js";
 import type { TokenClaims } from "./verify-token.js";
@@ -49,7 +51,7 @@ const recordsUnavailable = () =>
 type AgentClaims = Extract<TokenClaims, { audience: typeof agentAudience }>;
 
 /** The reply to a proposal: never the message, the values, the recipient or the human-facing detail. */
-function proposalReply(result: HandleResult): ProposalReply {
+function replyTo(result: HandleResult): ProposalReply {
   const { decision } = result;
   const reply: { -readonly [K in keyof ProposalReply]: ProposalReply[K] } = { outcome: decision.outcome };
   if (decision.outcome === "escalate") {
@@ -85,6 +87,15 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
     {
       method: "POST",
       path: "/v1/proposals",
+      doc: {
+        summary: "Propose a message (or an escalation) for the token's ticket",
+        description:
+          "The relay decides, applies the limits, records the decision and delivers. The answer says send or escalate, with the reason and a hint where a corrected proposal could succeed; never the message, its recipient or the values. Retrying the same proposal is safe: it answers duplicate and sends nothing new.",
+        auth: "task",
+        body: { schema: proposalRequest, name: "ProposalRequest", required: true },
+        success: { schema: proposalReply, name: "ProposalReply" },
+        errors: { 400: ["body_invalid"], 403: ["ticket_mismatch"], 503: ["unavailable"] },
+      },
       async handle(request, route) {
         const authorized = await authorize(request, route);
         if (!authorized.ok) return authorized.response;
@@ -110,19 +121,33 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
           return problem(503, "unavailable", "the relay cannot take proposals right now; retrying is safe");
         }
         metrics.decision(result.decision, result.duplicate, result.delivery?.status);
-        return json(200, proposalReply(result));
+        return json(200, replyTo(result));
       },
     },
     {
       method: "GET",
       path: "/v1/tools",
+      doc: {
+        summary: "The ticket's tools for a provider's API",
+        description:
+          "One tool per template this ticket can fill, plus escalate_to_human, with this ticket's handles and keys as enums. With `template`, the stage-two tools of that template.",
+        auth: "task",
+        query: toolsQuery,
+        success: { schema: toolsReply, name: "ToolsReply" },
+        errors: {
+          400: ["request_invalid"],
+          404: ["template_not_offered"],
+          501: ["not_implemented"],
+          503: ["records_unavailable"],
+        },
+      },
       async handle(request, route) {
         const authorized = await authorize(request, route);
         if (!authorized.ok) return authorized.response;
-        const query = new URL(request.url).searchParams;
-        const provider = query.get("provider") ?? "";
-        if (!providers.includes(provider as LlmProvider))
+        const query = toolsQuery.safeParse(queryObject(request.url));
+        if (!query.success)
           return problem(400, "request_invalid", `provider must be one of ${providers.join(", ")}`);
+        const provider = query.data.provider as LlmProvider;
         // A catalog built by an older copy of formletter has no tools(): say so instead of failing.
         if (typeof catalog.tools !== "function")
           return problem(501, "not_implemented", "this relay's catalog cannot build tools");
@@ -130,12 +155,12 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
         if (!loaded.ok) return loaded.response;
         let offer: ReturnType<Catalog["tools"]> | undefined;
         try {
-          offer = catalog.tools(loaded.value, { provider: provider as LlmProvider });
+          offer = catalog.tools(loaded.value, { provider });
         } catch {
           return recordsUnavailable();
         }
-        const template = query.get("template");
-        if (template !== null) {
+        const template = query.data.template;
+        if (template !== undefined) {
           offer = offer.forTemplate(template);
           if (offer === undefined)
             return problem(404, "template_not_offered", "that template is not offered for this ticket");
@@ -147,6 +172,12 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
     {
       method: "GET",
       path: "/v1/describe",
+      doc: {
+        summary: "The ticket's templates and choosable records, as text for the system prompt",
+        auth: "task",
+        success: { schema: describeReply, name: "DescribeReply" },
+        errors: { 503: ["records_unavailable"] },
+      },
       async handle(request, route) {
         const authorized = await authorize(request, route);
         if (!authorized.ok) return authorized.response;

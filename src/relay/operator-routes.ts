@@ -1,12 +1,19 @@
 import { isFormletterError } from "../errors.js";
 import { reportFromAudit } from "../metrics/audit.js";
 import type { Outbox } from "../outbox/index.js";
-import { isEscalationReason } from "../reasons.js";
 import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
 import { timeAgo } from "../time-ago.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";
+import { approvalReply, queueItem, queuePage, reportReply } from "./reply-schemas.js";
+import {
+  queryObject,
+  queueActionRequest,
+  queueQuery,
+  reportQuery,
+  resolveRequest,
+} from "./request-schemas.js";
 import type { Route } from "./routes.js";
 import { operatorAudience } from "./tokens.js";
 
@@ -19,29 +26,39 @@ export interface OperatorRoutesOptions {
 
 type Action = "claim" | "approve" | "reject" | "resolve";
 
+const actionSummaries: Readonly<Record<Action, string>> = {
+  claim: "Take a queue item, as the token's operator",
+  approve: "Approve a draft: it is sent exactly as drafted, once",
+  reject: "Reject a draft: nothing is sent",
+  resolve: "Close an item, saying how it was handled",
+};
+
 const invalid = (message: string) => problem(400, "request_invalid", message);
 
+const queueQueryMessages: Readonly<Record<string, string>> = {
+  status: `status must be one of ${statuses.join(", ")} or all`,
+  reason: "reason must be an escalation reason",
+  limit: "limit must be a whole number from 1 to 500",
+};
+
 /** The queue filter of `GET /v1/queue`'s query string, or the answer naming the bad parameter. */
-function queueFilter(query: URLSearchParams): Checked<QueueFilter> {
-  const status = query.get("status") ?? "open";
-  if (status !== "all" && !statuses.includes(status as QueueStatus))
-    return { ok: false, response: invalid(`status must be one of ${statuses.join(", ")} or all`) };
-  const reason = query.get("reason");
-  if (reason !== null && !isEscalationReason(reason))
-    return { ok: false, response: invalid("reason must be an escalation reason") };
-  const limit = query.get("limit");
-  if (limit !== null && !/^\d{1,3}$/.test(limit))
-    return { ok: false, response: invalid("limit must be a whole number from 1 to 500") };
-  const text = (name: string) => {
-    const value = query.get(name);
-    return value === null || value === "" ? {} : { [name]: value.slice(0, 200) };
+function queueFilter(url: string): Checked<QueueFilter> {
+  const parsed = queueQuery.safeParse(queryObject(url));
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0]?.path[0] ?? "");
+    return { ok: false, response: invalid(queueQueryMessages[field] ?? "the query is not valid") };
+  }
+  const { status = "open", reason, limit } = parsed.data;
+  const text = (name: "template" | "ticketId" | "cursor") => {
+    const value = parsed.data[name];
+    return value === undefined || value === "" ? {} : { [name]: value.slice(0, 200) };
   };
   return {
     ok: true,
     value: {
       ...(status === "all" ? {} : { status: status as QueueStatus }),
-      ...(reason === null ? {} : { reason }),
-      ...(limit === null ? {} : { limit: Number(limit) }),
+      ...(reason === undefined ? {} : { reason }),
+      ...(limit === undefined ? {} : { limit: Number(limit) }),
       ...text("template"),
       ...text("ticketId"),
       ...text("cursor"),
@@ -50,8 +67,8 @@ function queueFilter(query: URLSearchParams): Checked<QueueFilter> {
 }
 
 /** A time from the query string: an ISO 8601 date or time, or epoch milliseconds. */
-function timeParameter(value: string | null): number | undefined | "invalid" {
-  if (value === null || value === "") return undefined;
+function timeParameter(value: string | undefined): number | undefined | "invalid" {
+  if (value === undefined || value === "") return undefined;
   const ago = timeAgo(value, Date.now());
   if (ago !== undefined) return ago;
   const at = /^\d+$/.test(value)
@@ -69,6 +86,24 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
   const action = (name: Action): Route => ({
     method: "POST",
     path: `/v1/queue/:id/${name}`,
+    doc: {
+      summary: actionSummaries[name],
+      auth: "operator",
+      body:
+        name === "resolve"
+          ? { schema: resolveRequest, name: "ResolveRequest", required: true }
+          : { schema: queueActionRequest, name: "QueueActionRequest", required: false },
+      success:
+        name === "approve"
+          ? { schema: approvalReply, name: "ApprovalReply" }
+          : { schema: queueItem, name: "QueueItem" },
+      errors: {
+        ...(name === "resolve" ? { 400: ["request_invalid"] as const } : {}),
+        404: ["queue_item_not_found"],
+        409: ["queue_transition_invalid"],
+        503: ["unavailable"],
+      },
+    },
     async handle(request, route, params) {
       const authorized = await gate.authorize(request, route, operatorAudience);
       if (!authorized.ok) return authorized.response;
@@ -78,7 +113,12 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
       const fields = (body.value ?? {}) as Record<string, unknown>;
       if (typeof fields !== "object" || fields === null || Array.isArray(fields))
         return gate.refuse(request, route, "body_invalid", 400, { claims, message: "send a JSON object" });
-      const note = typeof fields.note === "string" ? { note: fields.note } : {};
+      if (name === "resolve" && typeof fields.resolution !== "string")
+        return invalid('resolve needs { "resolution": "how it was handled" }');
+      const checked = (name === "resolve" ? resolveRequest : queueActionRequest).safeParse(fields);
+      if (!checked.success)
+        return gate.refuse(request, route, "body_invalid", 400, { claims, message: "note must be a string" });
+      const note = checked.data.note === undefined ? {} : { note: checked.data.note };
       // Who acts comes from the token: the body never names the person the audit log records.
       const by = claims.audience === operatorAudience ? claims.operator : "";
       const id = params.id ?? "";
@@ -94,11 +134,11 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
           }
           case "reject":
             return json(200, await outbox.queue.reject(id, { by, ...note }));
-          case "resolve": {
-            if (typeof fields.resolution !== "string")
-              return invalid('resolve needs { "resolution": "how it was handled" }');
-            return json(200, await outbox.queue.resolve(id, { by, resolution: fields.resolution, ...note }));
-          }
+          case "resolve":
+            return json(
+              200,
+              await outbox.queue.resolve(id, { by, resolution: String(fields.resolution), ...note }),
+            );
         }
       } catch (error) {
         return queueProblem(error);
@@ -110,10 +150,17 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
     {
       method: "GET",
       path: "/v1/queue",
+      doc: {
+        summary: "A page of human-queue items, oldest first",
+        auth: "operator",
+        query: queueQuery,
+        success: { schema: queuePage, name: "QueuePage" },
+        errors: { 400: ["request_invalid"] },
+      },
       async handle(request, route) {
         const authorized = await gate.authorize(request, route, operatorAudience);
         if (!authorized.ok) return authorized.response;
-        const filter = queueFilter(new URL(request.url).searchParams);
+        const filter = queueFilter(request.url);
         if (!filter.ok) return filter.response;
         return json(200, await outbox.queue.list(filter.value));
       },
@@ -121,6 +168,12 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
     {
       method: "GET",
       path: "/v1/queue/:id",
+      doc: {
+        summary: "One queue item, with its draft",
+        auth: "operator",
+        success: { schema: queueItem, name: "QueueItem" },
+        errors: { 404: ["queue_item_not_found"] },
+      },
       async handle(request, route, params) {
         const authorized = await gate.authorize(request, route, operatorAudience);
         if (!authorized.ok) return authorized.response;
@@ -137,26 +190,32 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
     {
       method: "GET",
       path: "/v1/report",
+      doc: {
+        summary: "The escalation report from the audit log, with the projected human decisions a day",
+        auth: "operator",
+        query: reportQuery,
+        success: { schema: reportReply, name: "EscalationReport" },
+        errors: { 400: ["request_invalid"] },
+      },
       async handle(request, route) {
         const authorized = await gate.authorize(request, route, operatorAudience);
         if (!authorized.ok) return authorized.response;
-        const query = new URL(request.url).searchParams;
-        const since = timeParameter(query.get("since"));
-        const until = timeParameter(query.get("until"));
+        const query = reportQuery.safeParse(queryObject(request.url));
+        if (!query.success) return invalid("volume is a number of tickets a day");
+        const since = timeParameter(query.data.since);
+        const until = timeParameter(query.data.until);
         if (since === "invalid" || until === "invalid")
           return invalid(
             "since and until are a time ago (7d, 24h, 30m, 2w), ISO 8601 dates or times, or epoch milliseconds",
           );
-        const volume = query.get("volume");
-        if (volume !== null && !/^\d+(\.\d+)?$/.test(volume))
-          return invalid("volume is a number of tickets a day");
+        const volume = query.data.volume;
         const events = outbox.audit.query({
           ...(since === undefined ? {} : { since }),
           ...(until === undefined ? {} : { until }),
         });
         return json(
           200,
-          await reportFromAudit(events, volume === null ? {} : { ticketsPerDay: Number(volume) }),
+          await reportFromAudit(events, volume === undefined ? {} : { ticketsPerDay: Number(volume) }),
         );
       },
     },

@@ -1,4 +1,5 @@
 import { tagsProblem } from "../tags.js";
+import { proposalRequest } from "./request-schemas.js";
 import type { TokenClaims } from "./verify-token.js";
 
 /** A proposal request, checked: the model's output and the tags. The ticket and run are the token's. */
@@ -6,12 +7,13 @@ export type ProposalBody =
   | { readonly ok: true; readonly output: unknown; readonly tags: Readonly<Record<string, string>> }
   | { readonly ok: false; readonly refusal: "body_invalid" | "ticket_mismatch"; readonly message: string };
 
-const allowed = new Set(["output", "tags", "ticketId", "runId"]);
+const allowed = new Set(Object.keys(proposalRequest.shape));
 
 /**
- * Reads `{ output, tags? }`. A `ticketId` or `runId` in the body is tolerated only when it repeats the
- * token's: one that differs is an agent trying to act on another ticket, refused and audited as such.
- * Messages name the fields the relay defined, never what the caller sent.
+ * Reads `{ output, tags? }` with {@link proposalRequest}, the schema the OpenAPI document shows. A
+ * `ticketId` or `runId` in the body is tolerated only when it repeats the token's: one that differs is
+ * an agent trying to act on another ticket, refused and audited as such. Messages name the fields the
+ * relay defined, never what the caller sent.
  */
 export function readProposalBody(
   value: unknown,
@@ -24,6 +26,7 @@ export function readProposalBody(
   for (const key of Object.keys(body)) {
     if (!allowed.has(key)) return invalid("the body has a field other than output and tags");
   }
+  // Checked before the shape: another ticket's id is a mismatch whatever its type.
   if (
     (Object.hasOwn(body, "ticketId") && body.ticketId !== claims.ticketId) ||
     (Object.hasOwn(body, "runId") && body.runId !== claims.runId)
@@ -36,8 +39,10 @@ export function readProposalBody(
   }
   if (!Object.hasOwn(body, "output"))
     return invalid("output is missing: the model's proposal, as JSON or text");
-  const tags = body.tags ?? {};
-  const problem = tagsProblem(tags);
-  if (problem !== undefined) return invalid(problem);
+  const parsed = proposalRequest.safeParse(body);
+  if (!parsed.success)
+    return invalid(tagsProblem(body.tags ?? {}) ?? "the body does not have the expected shape");
+  // The tags as sent, copied by entries: a tag named __proto__ stays an own property, as it was checked.
+  const tags = (body.tags ?? {}) as Record<string, string>;
   return { ok: true, output: body.output, tags: Object.fromEntries(Object.entries(tags)) };
 }

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { z } from "zod";
 import type { Outbox } from "../outbox/index.js";
 import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
@@ -6,12 +7,14 @@ import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sampl
 import { RelayError } from "./errors.js";
 import { createGate } from "./gate.js";
 import { json, problem } from "./http.js";
+import { openApiDocument } from "./openapi.js";
 import { operatorRoutes } from "./operator-routes.js";
 import { exposition } from "./prometheus.js";
 import { createQueueDepth } from "./queue-depth.js";
 import { createRateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { createRelayMetrics } from "./relay-metrics.js";
-import { mountRoutes } from "./routes.js";
+import { healthReply } from "./reply-schemas.js";
+import { mountRoutes, type Route } from "./routes.js";
 import { type ListenOptions, type RelayAddress, type RunningServer, startServer } from "./server.js";
 import {
   defaultIssuer,
@@ -96,6 +99,12 @@ export interface Relay {
    */
   close(): Promise<void>;
 }
+
+/**
+ * Each relay's hono app, by its fetch handler: the tests read the routes hono actually serves from it,
+ * to check that the OpenAPI document lists every one. Weak, so a relay dropped is not kept.
+ */
+export const relayApps: WeakMap<Relay["fetch"], Hono> = new WeakMap();
 
 function positive(value: unknown, name: string, fallback: number): number {
   const number = value ?? fallback;
@@ -202,32 +211,59 @@ export function createRelay(options: RelayOptions): Relay {
   };
 
   const app = new Hono();
+  const fetch = (request: Request) => app.fetch(request);
+  relayApps.set(fetch, app);
   const common = {
     outbox: options.outbox,
     gate,
     metrics,
   };
-  mountRoutes(
-    app,
-    [
-      {
-        method: "GET",
-        path: "/healthz",
-        handle: async () => json(200, { status: "ok", catalogVersion: options.outbox.catalog.version }),
+  // The document describes this relay's own routes (operator ones only where they exist); it is the
+  // same for every request, so it is built on the first and kept.
+  let document: string | undefined;
+  const routes: Route[] = [
+    {
+      method: "GET",
+      path: "/healthz",
+      doc: {
+        summary: "Whether the relay is up, and the catalog version it decides with",
+        auth: "none",
+        success: { schema: healthReply, name: "Health" },
       },
-      {
-        method: "GET",
-        path: "/metrics",
-        handle: async () =>
-          new Response(await renderMetrics(), {
-            headers: { "content-type": exposition, "cache-control": "no-store" },
-          }),
+      handle: async () => json(200, { status: "ok", catalogVersion: options.outbox.catalog.version }),
+    },
+    {
+      method: "GET",
+      path: "/metrics",
+      doc: {
+        summary: "Metrics in the Prometheus text format: the relay's series, then the process's",
+        auth: "none",
+        success: { mediaType: "text/plain", description: "Prometheus text exposition format 0.0.4" },
       },
-      ...agentRoutes(common),
-      ...(operatorKey === undefined ? [] : operatorRoutes(common)),
-    ],
-    { metrics, requestTimeoutMs },
-  );
+      handle: async () =>
+        new Response(await renderMetrics(), {
+          headers: { "content-type": exposition, "cache-control": "no-store" },
+        }),
+    },
+    {
+      method: "GET",
+      path: "/openapi.json",
+      doc: {
+        summary: "This document: the relay's endpoints, bodies, replies and errors, as OpenAPI 3.1",
+        auth: "none",
+        success: { schema: z.record(z.string(), z.unknown()), name: "OpenApiDocument" },
+      },
+      handle: async () => {
+        document ??= JSON.stringify(openApiDocument(routes));
+        return new Response(document, {
+          headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" },
+        });
+      },
+    },
+    ...agentRoutes(common),
+    ...(operatorKey === undefined ? [] : operatorRoutes(common)),
+  ];
+  mountRoutes(app, routes, { metrics, requestTimeoutMs });
   app.notFound(() => {
     metrics.request("unmatched", 404, 0);
     return problem(404, "not_found", "no such endpoint");
@@ -236,7 +272,7 @@ export function createRelay(options: RelayOptions): Relay {
 
   let server: Promise<RunningServer> | undefined;
   return {
-    fetch: (request) => app.fetch(request),
+    fetch,
     async listen(listen = {}) {
       if (server !== undefined)
         throw new RelayError("relay_invalid", "relay.listen: the relay is already listening");

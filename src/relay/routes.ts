@@ -1,11 +1,16 @@
 import type { Hono } from "hono";
 import { problem, timedOut, withDeadline } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";
+import type { RouteDoc } from "./route-doc.js";
 
-/** One endpoint: its method, its path pattern (also its name in the metrics) and what answers it. */
+/**
+ * One endpoint: its method, its path pattern (also its name in the metrics), what the OpenAPI document
+ * says of it, and what answers it.
+ */
 export interface Route {
   readonly method: "GET" | "POST";
   readonly path: string;
+  readonly doc: RouteDoc;
   handle(request: Request, route: string, params: Readonly<Record<string, string>>): Promise<Response>;
 }
 

@@ -19,6 +19,7 @@ import { sqliteStore } from "../../src/sqlite/index.js";
 import type { AuditEvent, AuditFilter } from "../../src/store/store.js";
 import type { MemoryTransport } from "../../src/transport/index.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";
+import { replyProblem } from "./contract.js";
 
 export const agentSecret = "agent-secret-0123456789-abcdefghijklmnop";
 export const operatorSecret = "operator-secret-0123456789-abcdefghijklm";
@@ -92,7 +93,12 @@ export interface Answer {
 
 type RequestBody = NonNullable<Parameters<typeof fetch>[1]>["body"];
 
-/** Sends a request to the relay and reads the whole answer. */
+/**
+ * Sends a request to the relay and reads the whole answer, then checks the answer against the relay's
+ * OpenAPI document (path, method, status, content type and body schema): a reply the document does not
+ * describe fails the test. `undocumented: true` is for requests meant to miss every endpoint: the
+ * document must not list them, and the answer must be the documented error body.
+ */
 export async function call(
   url: string,
   path: string,
@@ -102,6 +108,7 @@ export async function call(
     json?: unknown;
     body?: RequestBody;
     headers?: Record<string, string>;
+    undocumented?: boolean;
   } = {},
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
@@ -111,8 +118,9 @@ export async function call(
     body = JSON.stringify(init.json);
     headers["content-type"] ??= "application/json";
   }
+  const method = init.method ?? (body === undefined ? "GET" : "POST");
   const response = await fetch(`${url}${path}`, {
-    method: init.method ?? (body === undefined ? "GET" : "POST"),
+    method,
     headers,
     ...(body === undefined ? {} : { body, duplex: "half" }),
   } as RequestInit);
@@ -123,7 +131,10 @@ export async function call(
   } catch {
     parsed = undefined;
   }
-  return { status: response.status, headers: response.headers, text, body: parsed };
+  const answer = { status: response.status, headers: response.headers, text, body: parsed };
+  const problem = await replyProblem(url, method, path, answer, init.undocumented);
+  if (problem !== undefined) throw new Error(`contract: ${problem}`);
+  return answer;
 }
 
 /** The audit events of the store, oldest first. */
