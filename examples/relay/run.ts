@@ -76,8 +76,8 @@ async function startRelay(lines: string[]): Promise<{ child: ChildProcess; url: 
       buffered = complete.pop() ?? "";
       for (const line of complete) {
         lines.push(line);
-        const listening = /listening on (http:\/\/\S+)/.exec(line);
-        if (listening?.[1] !== undefined) resolve(listening[1]);
+        const logged = logLine(line);
+        if (logged?.msg === "serving" && typeof logged.url === "string") resolve(logged.url);
       }
     });
     child.once("exit", (code) =>
@@ -85,6 +85,16 @@ async function startRelay(lines: string[]): Promise<{ child: ChildProcess; url: 
     );
   });
   return { child, url };
+}
+
+/** A JSON log line of the relay, or undefined for any other line (a message the console transport printed). */
+function logLine(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith("{")) return undefined;
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `formletter token mint …`, with the secret in the environment. */
@@ -147,7 +157,24 @@ async function main(): Promise<void> {
     await new Promise((resolve) => child.once("exit", resolve));
   }
   console.log("\nwhat the relay printed (its console transport delivers by printing):");
-  for (const line of relayLines) console.log(`  relay │ ${line}`);
+  for (const line of relayLines) {
+    // Its log lines are JSON (for a log collector); shown here as the message and its fields.
+    const logged = logLine(line);
+    if (logged === undefined) console.log(`  relay │ ${line}`);
+    else {
+      const {
+        msg,
+        level: _level,
+        time: _time,
+        pid: _pid,
+        hostname: _hostname,
+        name: _name,
+        ...fields
+      } = logged;
+      const shown = Object.entries(fields).map(([key, value]) => `${key}=${String(value)}`);
+      console.log(`  relay │ ${[msg, ...shown].join(" ")}`);
+    }
+  }
 }
 
 try {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { Logger } from "pino";
 import { channels as allChannels, type Channel } from "../channels.js";
 import { createOutbox } from "../outbox/index.js";
 import type { RelayModule } from "../relay/module.js";
@@ -121,8 +122,26 @@ export async function transportsFromEnv(
 }
 
 /**
+ * The log of `formletter serve`: pino's JSON lines on standard output, one per request and one per
+ * event of the server (listening, flushes, failures, stopping). Fields only, never content.
+ */
+export async function serveLogger(io: CliIo): Promise<Logger> {
+  // Loaded when serving: the other commands print for people and need no log library.
+  const { pino } = await import("pino");
+  return pino({ name: "formletter-relay" }, { write: (line: string) => io.stdout(line) });
+}
+
+/** An error's code or name for a log line: its message may quote a record or an address. */
+function errorKind(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === "string") return code;
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/**
  * Runs the relay until `signal` aborts: the outbox on a SQLite file, the HTTP server, and a flush of
  * pending deliveries at start and every `flushEvery` seconds. Secrets come from the environment only.
+ * It logs JSON lines on standard output (see {@link serveLogger}).
  */
 export async function serveRelay(
   options: ServeOptions,
@@ -132,6 +151,7 @@ export async function serveRelay(
 ) {
   // Delivered messages print here when no transport is set: their text came from records.
   const io = terminalSafe(given);
+  const logger = await serveLogger(given);
   const secret = checkedSecret(env, "FORMLETTER_SECRET");
   const operatorSecret = env.FORMLETTER_OPERATOR_SECRET
     ? checkedSecret(env, "FORMLETTER_OPERATOR_SECRET")
@@ -153,7 +173,6 @@ export async function serveRelay(
     transports,
     mode: options.shadow ? "shadow" : "live",
   });
-  const line = (text: string) => io.stdout(`formletter relay: ${text}\n`);
   let relay: ReturnType<typeof createRelay> | undefined;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -161,6 +180,7 @@ export async function serveRelay(
       outbox,
       secret,
       ...(operatorSecret === undefined ? {} : { operatorSecret }),
+      logger,
     });
     let flushing = false;
     const flush = async () => {
@@ -169,12 +189,9 @@ export async function serveRelay(
       flushing = true;
       try {
         const { delivered, failed } = await outbox.flush();
-        if (delivered + failed > 0)
-          line(`flushed pending messages: ${delivered} delivered, ${failed} failed`);
+        if (delivered + failed > 0) logger.info({ delivered, failed }, "flushed pending messages");
       } catch (error) {
-        io.stderr(
-          `formletter relay: flush failed: ${error instanceof Error ? error.message : String(error)}\n`,
-        );
+        logger.error({ error: errorKind(error) }, "flush failed");
       } finally {
         flushing = false;
       }
@@ -186,19 +203,24 @@ export async function serveRelay(
         `cannot listen on ${options.host}:${options.port} (${typeof code === "string" ? code : String(error)})`,
       );
     });
-    line(
-      `catalog ${options.catalog} (version ${module.catalog.version}), database ${options.db}, transports ${summary}`,
+    logger.info(
+      {
+        catalog: options.catalog,
+        catalogVersion: module.catalog.version,
+        database: options.db,
+        url: address.url,
+        transports: summary,
+        operatorEndpoints: operatorSecret !== undefined,
+      },
+      "serving",
     );
     if (operatorSecret === undefined)
-      line("operator endpoints are off: FORMLETTER_OPERATOR_SECRET is not set");
+      logger.warn({}, "operator endpoints are off: FORMLETTER_OPERATOR_SECRET is not set");
     if (!["127.0.0.1", "::1", "localhost"].includes(options.host))
-      io.stderr(
-        `formletter relay: bound to ${options.host}, reachable from the network: put TLS in front of it\n`,
-      );
-    line(`listening on ${address.url}`);
+      logger.warn({ host: options.host }, "reachable from the network: put TLS in front of the relay");
     timer = setInterval(flush, options.flushEvery * 1000);
     if (!signal.aborted) await new Promise((done) => signal.addEventListener("abort", done, { once: true }));
-    line("stopping");
+    logger.info({}, "stopping");
   } finally {
     clearInterval(timer);
     await relay?.close();

@@ -4,6 +4,7 @@ import { readJsonBody } from "./body.js";
 import { bearerToken, problem } from "./http.js";
 import type { RateDecision } from "./rate-limit.js";
 import type { RelayMetrics } from "./relay-metrics.js";
+import { noteRequest } from "./request-log.js";
 import type { TokenAudience } from "./tokens.js";
 import type { TokenClaims, Verification } from "./verify-token.js";
 
@@ -53,6 +54,7 @@ export function createGate(options: GateOptions) {
     } = {},
   ): Promise<Response> => {
     metrics.refusal(refusal);
+    noteRequest(request, { claims: extra.claims, refusal });
     // Written before the answer goes out: a client that saw the status can rely on the audit event.
     await accessLog.record({
       refusal,
@@ -76,6 +78,7 @@ export function createGate(options: GateOptions) {
     async authorize(request: Request, route: string, audience: TokenAudience): Promise<Checked<TokenClaims>> {
       const verification = options.verify(bearerToken(request.headers.get("authorization")), audience);
       if (!verification.ok) {
+        noteRequest(request, { claims: verification.claims, refusal: verification.refusal });
         const status = verification.refusal === "wrong_audience" ? 403 : 401;
         const headers: Record<string, string> =
           status === 401 ? { "www-authenticate": 'Bearer realm="formletter", error="invalid_token"' } : {};
@@ -97,8 +100,10 @@ export function createGate(options: GateOptions) {
         };
       }
       const claims = verification.claims;
+      noteRequest(request, { claims });
       const rate = options.rateLimit(claims.jti);
       if (!rate.ok) {
+        noteRequest(request, { refusal: "rate_limited" });
         const headers = { "retry-after": String(Math.max(1, Math.ceil(rate.retryAfterMs / 1000))) };
         // The first refusal of a window is audited; the rest of the burst is counted in the metrics
         // only, so a client that ignores Retry-After cannot turn its burst into a burst of writes.

@@ -12,6 +12,7 @@ export type { RelayModule } from "./module.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type { Relay, RelayOptions } from "./relay.js";
 export { createRelay } from "./relay.js";
+export type { RelayLogger } from "./request-log.js";
 export type { ListenOptions, RelayAddress } from "./server.js";
 export type { MintOperatorTokenOptions, MintTaskTokenOptions, TokenAudience } from "./tokens.js";
 export { agentAudience, mintOperatorToken, mintTaskToken, operatorAudience } from "./tokens.js";

@@ -14,6 +14,7 @@ import { createQueueDepth } from "./queue-depth.js";
 import { createRateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { createRelayMetrics } from "./relay-metrics.js";
 import { healthReply } from "./reply-schemas.js";
+import { createRequestLog, type RelayLogger } from "./request-log.js";
 import { mountRoutes, type Route } from "./routes.js";
 import { type ListenOptions, type RelayAddress, type RunningServer, startServer } from "./server.js";
 import {
@@ -71,6 +72,13 @@ export interface RelayOptions {
   readonly clockToleranceSeconds?: number;
   /** Epoch milliseconds now. @default Date.now */
   readonly clock?: () => number;
+  /**
+   * Where to log each request (method, route pattern, status, duration, token subject, refusal code),
+   * and the server's start, stop and failures: a `pino()` logger, or any with `info`, `warn` and
+   * `error`. Never a body, token, message or record value. Without one the relay logs nothing.
+   * @default undefined
+   */
+  readonly logger?: RelayLogger;
 }
 
 /**
@@ -183,7 +191,19 @@ export function createRelay(options: RelayOptions): Relay {
     operatorKey === undefined ? undefined : { key: operatorKey, issuer };
 
   const metrics = createRelayMetrics();
-  const accessLog = createAccessLog(options.outbox, clock, metrics.auditFailure);
+  const { logger } = options;
+  const log = (level: keyof RelayLogger, fields: Record<string, unknown>, message: string) => {
+    try {
+      logger?.[level](fields, message);
+    } catch {
+      // A logger that fails costs its line, never the relay.
+    }
+  };
+  const requestLog = createRequestLog(logger);
+  const accessLog = createAccessLog(options.outbox, clock, () => {
+    metrics.auditFailure();
+    log("warn", {}, "an access audit event could not be written");
+  });
   const gate = createGate({
     verify: createTokenVerifier({
       agentKey,
@@ -263,12 +283,16 @@ export function createRelay(options: RelayOptions): Relay {
     ...agentRoutes(common),
     ...(operatorKey === undefined ? [] : operatorRoutes(common)),
   ];
-  mountRoutes(app, routes, { metrics, requestTimeoutMs });
-  app.notFound(() => {
+  mountRoutes(app, routes, { metrics, requestTimeoutMs, log: requestLog });
+  app.notFound((c) => {
     metrics.request("unmatched", 404, 0);
+    requestLog(c.req.raw, "unmatched", 404, 0);
     return problem(404, "not_found", "no such endpoint");
   });
-  app.onError(() => problem(500, "internal", "the relay could not answer this request"));
+  app.onError(() => {
+    log("error", {}, "the relay could not answer a request");
+    return problem(500, "internal", "the relay could not answer this request");
+  });
 
   let server: Promise<RunningServer> | undefined;
   return {
@@ -278,9 +302,13 @@ export function createRelay(options: RelayOptions): Relay {
         throw new RelayError("relay_invalid", "relay.listen: the relay is already listening");
       server = startServer(app.fetch, { ...listen, requestTimeoutMs });
       try {
-        return (await server).address;
+        const { address } = await server;
+        log("info", { url: address.url }, "relay listening");
+        return address;
       } catch (error) {
         server = undefined;
+        const code = (error as { code?: unknown }).code;
+        log("error", { code: typeof code === "string" ? code : "unknown" }, "relay could not listen");
         throw error;
       }
     },
@@ -300,6 +328,7 @@ export function createRelay(options: RelayOptions): Relay {
       server = undefined;
       await running?.close(requestTimeoutMs);
       await accessLog.idle();
+      if (running !== undefined) log("info", { url: running.address.url }, "relay stopped");
     },
   };
 }

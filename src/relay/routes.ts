@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { problem, timedOut, withDeadline } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";
+import type { RequestLog } from "./request-log.js";
 import type { RouteDoc } from "./route-doc.js";
 
 /**
@@ -16,13 +17,13 @@ export interface Route {
 
 /**
  * Adds routes to the app, each behind the same frame: a deadline, a catch-all that answers 500 without
- * details, and the latency and status metrics under the route's pattern (never the raw path, which the
- * caller chose and would make the series unbounded).
+ * details, the latency and status metrics and the request's log line under the route's pattern (never
+ * the raw path, which the caller chose and would make the series unbounded).
  */
 export function mountRoutes(
   app: Hono,
   routes: readonly Route[],
-  frame: { metrics: RelayMetrics; requestTimeoutMs: number },
+  frame: { metrics: RelayMetrics; requestTimeoutMs: number; log: RequestLog },
 ): void {
   for (const route of routes) {
     app.on(route.method, route.path, async (c) => {
@@ -42,7 +43,9 @@ export function mountRoutes(
       } catch {
         response = problem(500, "internal", "the relay could not answer this request");
       }
-      frame.metrics.request(route.path, response.status, (performance.now() - started) / 1000);
+      const elapsed = performance.now() - started;
+      frame.metrics.request(route.path, response.status, elapsed / 1000);
+      frame.log(c.req.raw, route.path, response.status, elapsed);
       return response;
     });
   }

@@ -44,6 +44,13 @@ async function cli(
   }
 }
 
+/** The JSON log lines among what `serve` printed (the console transport prints messages between them). */
+const logLines = (stdout: string): Record<string, unknown>[] =>
+  stdout
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line));
+
 const mint = (argv: readonly string[], env: NodeJS.ProcessEnv = secrets) =>
   cli(registerTokenCommand, ["token", "mint", ...argv], env);
 
@@ -111,11 +118,12 @@ describe("formletter serve", () => {
     // The module reads its marker path from the process environment, as a loader reads its settings.
     process.env.RELAY_MODULE_CLOSED_FILE = marker;
     const serving = serveRelay(options(db), io, secrets, stop.signal);
-    for (let waited = 0; !stdout.includes("listening on") && waited < 5_000; waited += 10) {
+    for (let waited = 0; !stdout.includes('"msg":"serving"') && waited < 5_000; waited += 10) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1] ?? "";
-    expect(stdout).toContain("transports email=console");
+    const started = logLines(stdout).find((line) => line.msg === "serving");
+    expect(started).toMatchObject({ transports: "email=console", url: expect.stringMatching(/^http:/) });
+    const url = String(started?.url);
 
     const token = (await mint(["--ticket", "T-1", "--run", "run-1"])).stdout.trim();
     const sent = await call(url, "/v1/proposals", { token, json: { output: proposal("T-1") } });
@@ -127,7 +135,7 @@ describe("formletter serve", () => {
     stop.abort();
     await serving;
     delete process.env.RELAY_MODULE_CLOSED_FILE;
-    expect(stdout).toContain("formletter relay: stopping");
+    expect(logLines(stdout).map((line) => line.msg)).toContain("stopping");
     expect(existsSync(marker)).toBe(true);
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
     const store = sqliteStore(db);

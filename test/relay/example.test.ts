@@ -33,6 +33,9 @@ describe("examples/relay/run.ts", () => {
     expect(stdout).toMatch(/formletter_relay_refusals_total\{refusal="ticket_mismatch"\} 4/);
     // Delivered messages are printed by the relay process, the only one that resolves recipients.
     expect(stdout).toMatch(/relay │ to: +\S+@\S+/);
-    expect(stdout).toContain("relay │ formletter relay: stopping");
+    expect(stdout).toContain("relay │ stopping");
+    expect(stdout).toMatch(
+      /relay │ request method=POST route=\/v1\/proposals status=200 durationMs=[\d.]+ ticketId=/,
+    );
   }, 120_000);
 });
