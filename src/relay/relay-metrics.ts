@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Registry } from "prom-client";
+import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
 import type { Decision } from "../decision.js";
 import { createRegistry } from "./prometheus.js";
 
@@ -6,22 +6,39 @@ import { createRegistry } from "./prometheus.js";
 // show a slow loader, store or transport.
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+let processMetrics: Registry | undefined;
+
+/**
+ * prom-client's default process metrics, collected once per process in a registry of formletter's own
+ * (never prom-client's global one): each collector starts an event-loop delay timer and a GC observer
+ * that nothing stops, so one a relay would add up in a process that creates many.
+ */
+function sharedProcessMetrics(): Registry {
+  if (processMetrics === undefined) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+    // prom-client keeps gauges named like counters (nodejs_active_handles_total beside
+    // nodejs_active_handles by type, for older dashboards). Prometheus's linter refuses a gauge ending in
+    // _total, and each has a labelled gauge saying the same, so they are left out. (Types declare `type`
+    // an enum; it is a string.)
+    for (const metric of processMetrics.getMetricsAsArray())
+      if (String(metric.type) !== "counter" && metric.name.endsWith("_total"))
+        processMetrics.removeSingleMetric(metric.name);
+  }
+  return processMetrics;
+}
+
 /**
  * The relay's series, counted in this process since it started, then prom-client's default process
  * metrics (CPU, memory, event loop lag, file descriptors, GC): the ones every Node dashboard reads.
- * They live in a registry of this relay's own, never prom-client's global one, so an application's
- * registry and a second relay in the same process each keep theirs without clashing.
+ * They are registered in a registry of this relay's own, so an application's registries and a second
+ * relay in the same process each keep theirs without clashing.
  */
 export function createRelayMetrics() {
   const registry = createRegistry();
   const processRegistry = new Registry();
-  collectDefaultMetrics({ register: processRegistry });
-  // prom-client keeps gauges named like counters (nodejs_active_handles_total beside nodejs_active_handles
-  // by type, for older dashboards). Prometheus's linter refuses a gauge ending in _total, and each has a
-  // labelled gauge saying the same, so they are left out. (Types declare `type` an enum; it is a string.)
-  for (const metric of processRegistry.getMetricsAsArray())
-    if (String(metric.type) !== "counter" && metric.name.endsWith("_total"))
-      processRegistry.removeSingleMetric(metric.name);
+  for (const metric of sharedProcessMetrics().getMetricsAsArray())
+    processRegistry.registerMetric(metric as unknown as Metric);
   const requests = registry.counter(
     "formletter_relay_requests_total",
     "HTTP requests answered, by route and status.",

@@ -1,10 +1,16 @@
 import { execFile } from "node:child_process";
-import { register } from "prom-client";
-import { describe, expect, it } from "vitest";
+import { collectDefaultMetrics, register } from "prom-client";
+import { describe, expect, it, vi } from "vitest";
 import { createRelay } from "../../src/relay/index.js";
 import { createRegistry } from "../../src/relay/prometheus.js";
 import { proposal } from "../fixtures/property.js";
 import { agentSecret, call, useRelay } from "./harness.js";
+
+// Counts the collectors started: each one runs an event-loop timer and a GC observer for good.
+vi.mock("prom-client", async (original) => {
+  const actual = await original<typeof import("prom-client")>();
+  return { ...actual, collectDefaultMetrics: vi.fn(actual.collectDefaultMetrics) };
+});
 
 // Internal: label values reach the text format from template ids and statuses, which the relay
 // constrains; the escaping is checked here directly because no public input can reach it.
@@ -122,6 +128,14 @@ describe("GET /metrics with the process's metrics", () => {
     }
     expect(register.getMetricsAsArray()).toEqual([]);
     await second.close();
+  });
+
+  it("starts the process's collectors once, however many relays the process creates", async () => {
+    for (let i = 0; i < 5; i++) {
+      const relay = createRelay({ outbox: setup.rig.outbox, secret: agentSecret });
+      expect(await relay.metrics()).toContain("# TYPE nodejs_eventloop_lag_seconds gauge");
+    }
+    expect(vi.mocked(collectDefaultMetrics)).toHaveBeenCalledTimes(1);
   });
 
   it("finds the problems a scraper would: a family twice, a sample without its TYPE, a series twice", async () => {
