@@ -1,22 +1,19 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Outbox } from "../outbox/index.js";
 import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
 import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sample.js";
 import { RelayError } from "./errors.js";
 import { createGate } from "./gate.js";
-import { json, problem } from "./http.js";
-import { openApiDocument } from "./openapi.js";
+import { problem } from "./http.js";
 import { operatorRoutes } from "./operator-routes.js";
-import { exposition } from "./prometheus.js";
 import { createQueueDepth } from "./queue-depth.js";
 import { createRateLimiter, type RateLimitOptions } from "./rate-limit.js";
 import { createRelayMetrics } from "./relay-metrics.js";
-import { healthReply } from "./reply-schemas.js";
 import { createRequestLog, type RelayLogger } from "./request-log.js";
 import { mountRoutes, type Route } from "./routes.js";
 import { type ListenOptions, type RelayAddress, type RunningServer, startServer } from "./server.js";
+import { serviceRoutes } from "./service-routes.js";
 import {
   defaultIssuer,
   type SigningKey,
@@ -238,48 +235,13 @@ export function createRelay(options: RelayOptions): Relay {
     gate,
     metrics,
   };
-  // The document describes this relay's own routes (operator ones only where they exist); it is the
-  // same for every request, so it is built on the first and kept.
-  let document: string | undefined;
+  // The document describes this relay's own routes: the operator ones only where they exist.
   const routes: Route[] = [
-    {
-      method: "GET",
-      path: "/healthz",
-      doc: {
-        summary: "Whether the relay is up, and the catalog version it decides with",
-        auth: "none",
-        success: { schema: healthReply, name: "Health" },
-      },
-      handle: async () => json(200, { status: "ok", catalogVersion: options.outbox.catalog.version }),
-    },
-    {
-      method: "GET",
-      path: "/metrics",
-      doc: {
-        summary: "Metrics in the Prometheus text format: the relay's series, then the process's",
-        auth: "none",
-        success: { mediaType: "text/plain", description: "Prometheus text exposition format 0.0.4" },
-      },
-      handle: async () =>
-        new Response(await renderMetrics(), {
-          headers: { "content-type": exposition, "cache-control": "no-store" },
-        }),
-    },
-    {
-      method: "GET",
-      path: "/openapi.json",
-      doc: {
-        summary: "This document: the relay's endpoints, bodies, replies and errors, as OpenAPI 3.1",
-        auth: "none",
-        success: { schema: z.record(z.string(), z.unknown()), name: "OpenApiDocument" },
-      },
-      handle: async () => {
-        document ??= JSON.stringify(openApiDocument(routes));
-        return new Response(document, {
-          headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" },
-        });
-      },
-    },
+    ...serviceRoutes({
+      catalogVersion: () => options.outbox.catalog.version,
+      renderMetrics,
+      routes: () => routes,
+    }),
     ...agentRoutes(common),
     ...(operatorKey === undefined ? [] : operatorRoutes(common)),
   ];
