@@ -151,7 +151,9 @@ export async function serveRelay(
 ) {
   // Delivered messages print here when no transport is set: their text came from records.
   const io = terminalSafe(given);
-  const logger = await serveLogger(given);
+  // Through printable() like every byte the CLI writes: a token's subject may hold control characters,
+  // and printable()'s escapes are JSON's, so each line stays JSON with the same values.
+  const logger = await serveLogger(io);
   const secret = checkedSecret(env, "FORMLETTER_SECRET");
   const operatorSecret = env.FORMLETTER_OPERATOR_SECRET
     ? checkedSecret(env, "FORMLETTER_OPERATOR_SECRET")

@@ -195,7 +195,9 @@ describe("formletter serve's log", () => {
         .map((line) => JSON.parse(line));
     const url = lines().find((line) => line.msg === "serving")?.url;
     const token = await mintTaskToken({ secret: agentSecret, ticketId: "T-1", runId: "run-1" });
-    const operator = await mintOperatorToken({ secret: operatorSecret, operator: "ana@example.com" });
+    // A subject a terminal would act on: CSI (C1), ESC, a bidi override, a line separator.
+    const hostileName = "ana\u009b31m\u001b[2J\u202e\u2028@example.com";
+    const operator = await mintOperatorToken({ secret: operatorSecret, operator: hostileName });
     const tags = { category: canaries.tag };
     await call(url, "/v1/proposals", { token, json: { output: proposal("T-1"), tags } });
     await call(url, `/v1/queue?ticketId=${canaries.query}`, { token: operator });
@@ -217,6 +219,9 @@ describe("formletter serve's log", () => {
     expect(routes.sort()).toEqual(["/openapi.json", "/v1/proposals", "/v1/queue"]);
     for (const value of [token, operator, canaries.tag, canaries.query, contractorEmail("T-1"), "?"])
       expect(stdout).not.toContain(value);
+    // Written out as JSON escapes: nothing raw reaches the terminal, and the line reads back the same.
+    expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/);
+    expect(logged.find((line) => line.route === "/v1/queue")?.operator).toBe(hostileName);
     expect(stderr).toBe("");
   });
 });
