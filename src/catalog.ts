@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import { type DecideContext, decideProposal } from "./decide.js";
 import { type Decision, escalate } from "./decision.js";
 import { type DescribeOptions, describeTicket } from "./describe.js";
+import { checkCeilingGroups } from "./ceilings.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
 import { parseToolCall, type ToolCallProposal } from "./llm/parse-tool-call.js";
@@ -169,6 +170,7 @@ export function createCatalog<S extends CollectionSchemas>(
   }
 
   const makeHandles = createHandleMaker(options.handleSecret ?? "formletter", records.names);
+  checkCeilingGroups([...byId.values()]);
   const context: DecideContext = { templates: byId, templateIds: [...byId.keys()], escalationCodes };
   const prepare = (input: unknown): PrepareResult<S> => {
     try {

@@ -36,7 +36,7 @@ export function createRelayMetrics() {
   );
   const limits = registry.counter(
     "formletter_relay_limit_events_total",
-    'Limits reached: "template" for a per-ticket, per-day or per-run limit (limit_exceeded), "rate" for a token over its request rate.',
+    'Limits reached: "template" for a per-ticket, per-day or per-run limit (limit_exceeded), "ceiling" for a value ceiling, "rate" for a token over its request rate.',
     ["limit"],
   );
   const refusals = registry.counter(
@@ -74,7 +74,8 @@ export function createRelayMetrics() {
       }
       const reason = decision.outcome === "escalate" ? decision.reason : "none";
       decisions.inc({ outcome: decision.outcome, reason, template });
-      if (reason === "limit_exceeded") limits.inc({ limit: "template" });
+      if (decision.outcome === "escalate" && decision.reason === "limit_exceeded")
+        limits.inc({ limit: decision.limit === "ceiling" ? "ceiling" : "template" });
       if (deliveryStatus !== undefined) deliveries.inc({ status: deliveryStatus });
     },
     delivery(status: string): void {

@@ -85,6 +85,16 @@ export const migrations: readonly string[] = [
   DROP INDEX outbound_pending;
   CREATE INDEX outbound_due ON outbound (id) WHERE status IN ('pending', 'delivering');
   `,
+  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute.
+  `
+  CREATE TABLE spend (
+    group_name TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    units INTEGER NOT NULL,
+    PRIMARY KEY (group_name, currency, minute)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this build writes. */

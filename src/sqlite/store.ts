@@ -104,6 +104,17 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
       statement(
         "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
       ).run(entry.template, minuteOf(entry.at));
+      for (const { group, currency, units } of entry.spend ?? []) {
+        statement(
+          "INSERT INTO spend (group_name, currency, minute, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = units + excluded.units",
+        ).run(group, currency, minuteOf(entry.at), units);
+      }
+    },
+    sumSpend: async ({ group, currency, since }) => {
+      const row = statement(
+        "SELECT COALESCE(SUM(units), 0) AS units FROM spend WHERE group_name = ? AND currency = ? AND minute >= ?",
+      ).get(group, currency, minuteOf(since)) as { units: number };
+      return row.units;
     },
     appendAudit: async (event) => {
       const info = statement(
