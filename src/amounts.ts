@@ -5,7 +5,9 @@
  */
 
 /** The outcome of reading an amount: whole units, or what is wrong with it (content-free). */
-export type UnitsResult = { readonly ok: true; readonly units: number } | { readonly ok: false; readonly problem: string };
+export type UnitsResult =
+  | { readonly ok: true; readonly units: number }
+  | { readonly ok: false; readonly problem: string };
 
 /** Plain numbers are summed in millionths: six decimals, more than any shown quantity needs. */
 export const numberScale = 6;
@@ -39,12 +41,18 @@ export function currencyDigits(currency: string): number | undefined {
  * rounded up, so a bound on the sum is reached early rather than passed. Negative, non-finite,
  * exponent-written and over-large values are problems, never a number.
  */
-export function toUnits(value: unknown, digits: number, shift = 0, rounding: "up" | "down" = "up"): UnitsResult {
+export function toUnits(
+  value: unknown,
+  digits: number,
+  shift = 0,
+  rounding: "up" | "down" = "up",
+): UnitsResult {
   let text: string;
   if (typeof value === "number") {
     if (Number.isNaN(value)) return { ok: false, problem: "is not a number" };
     if (!Number.isFinite(value)) return { ok: false, problem: "is not finite" };
-    if (value < 0 || Object.is(value, -0)) return value === 0 ? { ok: true, units: 0 } : { ok: false, problem: "is negative" };
+    if (value < 0 || Object.is(value, -0))
+      return value === 0 ? { ok: true, units: 0 } : { ok: false, problem: "is negative" };
     text = String(value);
   } else if (typeof value === "string") {
     text = value.trim();
@@ -54,7 +62,10 @@ export function toUnits(value: unknown, digits: number, shift = 0, rounding: "up
   }
   const match = plainDecimal.exec(text);
   if (match === null)
-    return { ok: false, problem: /e/i.test(text) ? "is too large or too small to sum exactly" : "is not a plain decimal amount" };
+    return {
+      ok: false,
+      problem: /e/i.test(text) ? "is too large or too small to sum exactly" : "is not a plain decimal amount",
+    };
   const whole = match[1] as string;
   const fraction = match[2] ?? "";
   const all = BigInt(whole + fraction);

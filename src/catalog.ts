@@ -1,8 +1,8 @@
 import { hash } from "node:crypto";
+import { checkCeilingGroups } from "./ceilings.js";
 import { type DecideContext, decideProposal } from "./decide.js";
 import { type Decision, escalate } from "./decision.js";
 import { type DescribeOptions, describeTicket } from "./describe.js";
-import { checkCeilingGroups } from "./ceilings.js";
 import { DefinitionError, FormletterError } from "./errors.js";
 import { createHandleMaker } from "./handles.js";
 import { parseToolCall, type ToolCallProposal } from "./llm/parse-tool-call.js";

@@ -33,7 +33,8 @@ export function measureCeilings(template: Template, earlier: Readonly<Record<str
       if (slot === undefined || field?.format.amount === undefined) continue;
       const value = earlier[slot.name];
       const record = (slot.slot.kind === "ref" ? value : { [slot.name]: value }) as AnyRecord | undefined;
-      const raw = record !== undefined && Object.hasOwn(record, field.field) ? record[field.field] : undefined;
+      const raw =
+        record !== undefined && Object.hasOwn(record, field.field) ? record[field.field] : undefined;
       const amount = field.format.amount(raw, record === undefined ? {} : fieldsRead(record, field.reads));
       const units = amount.ok ? (sums.get(amount.currency ?? "") ?? 0) + amount.units : undefined;
       if (!amount.ok || units === undefined || !Number.isSafeInteger(units)) {

@@ -80,30 +80,50 @@ const groupName = /^[a-z][a-z0-9_.-]{0,63}$/;
 const ceilingName = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** Checks a template's `ceilings` against its slots. Every mistake names template, ceiling, value and fix. */
-export function checkCeilings(id: string, config: unknown, slots: readonly CompiledSlot[]): readonly Ceiling[] {
+export function checkCeilings(
+  id: string,
+  config: unknown,
+  slots: readonly CompiledSlot[],
+): readonly Ceiling[] {
   if (config === undefined) return [];
   if (typeof config !== "object" || config === null || Array.isArray(config))
-    templateError(id, 'ceilings must be an object of named ceilings: { refunds: { values: ["refund.amount"], max: { EUR: { day: 1000 } } } }');
+    templateError(
+      id,
+      'ceilings must be an object of named ceilings: { refunds: { values: ["refund.amount"], max: { EUR: { day: 1000 } } } }',
+    );
   const fields = new Map(slots.flatMap((slot) => slot.fields.map((field) => [field.tag, field] as const)));
   const ceilings: Ceiling[] = [];
   for (const [name, spec] of Object.entries(config as Record<string, unknown>)) {
     const where = `ceiling "${name}"`;
-    if (!ceilingName.test(name)) templateError(id, `${where}: a ceiling name is lower-case letters, digits and "_"`);
+    if (!ceilingName.test(name))
+      templateError(id, `${where}: a ceiling name is lower-case letters, digits and "_"`);
     if (typeof spec !== "object" || spec === null)
       templateError(id, `${where} must be { values: [...], max: {...} }`);
     const { values, max, group, over } = spec as Record<string, unknown>;
     if (!Array.isArray(values) || values.length === 0)
-      templateError(id, `${where}: values must list the tags of shown amounts, e.g. values: ["refund.amount"]`);
+      templateError(
+        id,
+        `${where}: values must list the tags of shown amounts, e.g. values: ["refund.amount"]`,
+      );
     let kind: "money" | "number" | undefined;
     for (const tag of values as unknown[]) {
       const field = typeof tag === "string" ? fields.get(tag) : undefined;
       if (field === undefined)
-        templateError(id, `${where}: value "${String(tag)}" is not a shown value of the template; shown: ${[...fields.keys()].join(", ")}`);
+        templateError(
+          id,
+          `${where}: value "${String(tag)}" is not a shown value of the template; shown: ${[...fields.keys()].join(", ")}`,
+        );
       const fieldKind = field.format.kind;
       if ((fieldKind !== "money" && fieldKind !== "number") || field.format.amount === undefined)
-        templateError(id, `${where}: value "${tag}" is shown as ${fieldKind}; a ceiling sums values shown with format.money or format.number`);
+        templateError(
+          id,
+          `${where}: value "${tag}" is shown as ${fieldKind}; a ceiling sums values shown with format.money or format.number`,
+        );
       if (kind !== undefined && kind !== fieldKind)
-        templateError(id, `${where}: value "${tag}" is ${fieldKind} and an earlier one is ${kind}; sum money and numbers in separate ceilings`);
+        templateError(
+          id,
+          `${where}: value "${tag}" is ${fieldKind} and an earlier one is ${kind}; sum money and numbers in separate ceilings`,
+        );
       kind = fieldKind;
     }
     if (new Set(values).size !== values.length) templateError(id, `${where}: values lists a tag twice`);
@@ -121,7 +141,10 @@ export function checkCeilings(id: string, config: unknown, slots: readonly Compi
       for (const [currency, windows] of currencies) {
         const digits = currencyDigits(currency);
         if (digits === undefined)
-          templateError(id, `${where}: "${currency}" is not an ISO 4217 currency code; use upper-case codes such as "EUR"`);
+          templateError(
+            id,
+            `${where}: "${currency}" is not an ISO 4217 currency code; use upper-case codes such as "EUR"`,
+          );
         maxima.set(currency, windowsOf(id, `${where}, ${currency}`, currency, windows, digits));
       }
     }
@@ -141,14 +164,23 @@ export function checkCeilings(id: string, config: unknown, slots: readonly Compi
 
 function windowsOf(id: string, where: string, currency: string, windows: unknown, digits: number) {
   if (typeof windows !== "object" || windows === null)
-    templateError(id, `${where}: max must be { message?, hour?, day? }${currency === "" ? "" : " per currency"}`);
+    templateError(
+      id,
+      `${where}: max must be { message?, hour?, day? }${currency === "" ? "" : " per currency"}`,
+    );
   const out: { [W in CeilingWindow]?: number } = {};
   for (const [window, value] of Object.entries(windows as Record<string, unknown>)) {
     if (!(ceilingWindows as readonly string[]).includes(window))
       templateError(id, `${where}: "${window}" is not a window; use message, hour or day`);
-    const units = typeof value === "number" && Number.isFinite(value) && value > 0 ? toUnits(value, digits, 0, "down") : undefined;
+    const units =
+      typeof value === "number" && Number.isFinite(value) && value > 0
+        ? toUnits(value, digits, 0, "down")
+        : undefined;
     if (units === undefined || !units.ok || units.units < 1)
-      templateError(id, `${where}: max.${window} must be a positive finite amount (at least one ${currency === "" ? "millionth" : "minor unit"})`);
+      templateError(
+        id,
+        `${where}: max.${window} must be a positive finite amount (at least one ${currency === "" ? "millionth" : "minor unit"})`,
+      );
     out[window as CeilingWindow] = units.units;
   }
   if (Object.keys(out).length === 0) templateError(id, `${where}: give at least one of message, hour, day`);

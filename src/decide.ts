@@ -1,6 +1,13 @@
 import { measureCeilings } from "./ceiling-check.js";
 import { isChatId } from "./channels.js";
-import { type CeilingExceeded, type Decision, type Escalation, type EscalationInput, type Expected, escalate } from "./decision.js";
+import {
+  type CeilingExceeded,
+  type Decision,
+  type Escalation,
+  type EscalationInput,
+  type Expected,
+  escalate,
+} from "./decision.js";
 import { derivedValue, passes, whereContext } from "./fits.js";
 import { describeType, fieldsRead } from "./format.js";
 import { keyOf } from "./idempotency.js";

@@ -1,4 +1,6 @@
 import { hash } from "node:crypto";
+import { type CeilingTrip, tripOf } from "../ceiling-check.js";
+import { type Spend, windowMs } from "../ceilings.js";
 import {
   type Decision,
   type EscalateDecision,
@@ -14,8 +16,6 @@ import {
   type StoreTransaction,
 } from "../store/store.js";
 import type { Template } from "../template.js";
-import { type CeilingTrip, tripOf } from "../ceiling-check.js";
-import { type Spend, windowMs } from "../ceilings.js";
 import { dayMs, limitProblem } from "./limits.js";
 
 /** One decision to make durable: everything `handle()` knows once `decide` has run. */
@@ -234,7 +234,11 @@ async function windowTrip(
     for (const window of ["hour", "day"] as const) {
       const bound = max[window];
       if (bound === undefined) continue;
-      const spent = await tx.sumSpend({ group: item.group, currency: item.currency, since: at - windowMs[window] });
+      const spent = await tx.sumSpend({
+        group: item.group,
+        currency: item.currency,
+        since: at - windowMs[window],
+      });
       if (spent + item.units <= bound) continue;
       const trip = tripOf(template, ceiling, window, item.currency, bound, spent, item.units);
       if (trip.action === "refuse") return trip;

@@ -461,7 +461,10 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           await tx.reserve({ ...reservation("s2"), spend: spend(1) });
           await tx.reserve({ ...reservation("s3"), spend: spend(700, "USD") });
           await tx.reserve({ ...reservation("s4"), spend: spend(50, "EUR", "payouts") });
-          await tx.reserve({ ...reservation("s5", { at: t0 + 1 }), spend: [...spend(10), ...spend(5, "JPY")] });
+          await tx.reserve({
+            ...reservation("s5", { at: t0 + 1 }),
+            spend: [...spend(10), ...spend(5, "JPY")],
+          });
           await tx.reserve(reservation("s6"));
         });
         expect(await sum(t0 - hour)).toBe(2010);
@@ -528,7 +531,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(accepted).toBeLessThanOrEqual(max);
         expect(await sum(t0 - hour)).toBe(accepted);
         // Nothing refused would have fitted in what was left.
-        for (const units of amounts) if (!outcomes.includes(units)) expect(accepted + units).toBeGreaterThan(max);
+        for (const units of amounts)
+          if (!outcomes.includes(units)) expect(accepted + units).toBeGreaterThan(max);
       });
     });
 
