@@ -38,6 +38,11 @@ export interface SendDecision {
   readonly locale?: LocaleChoice;
   /** Templates with ceilings: what the message adds to each, in whole units, per currency. */
   readonly spend?: readonly Spend[];
+  /**
+   * Set by the outbox when this send was the first the catalog accepted to its destination: a prefix of
+   * the destination's keyed hash (never the address).
+   */
+  readonly firstContact?: { readonly destination: string };
 }
 
 /**
@@ -109,6 +114,11 @@ export interface EscalationFields {
     readonly spend?: readonly Spend[];
     /** Set when a ceiling (with `over: "approval"`) sent the draft to a person: which, and by how much. */
     readonly ceiling?: Omit<CeilingExceeded, "limit">;
+    /**
+     * Set when the draft is the first message to a destination and the template holds first contacts:
+     * a prefix of the destination's keyed hash. Approving it sends it and records the destination.
+     */
+    readonly firstContact?: { readonly destination: string };
   };
   readonly delivery_failed: {
     /** `failed`: the transport said no after its last retry; `in_doubt`: it may have been sent. */

@@ -61,6 +61,12 @@ export interface TemplateConfig {
    * going over is `limit_exceeded` (or `approval_required` with `over: "approval"`).
    */
   readonly ceilings?: Readonly<Record<string, CeilingConfig>>;
+  /**
+   * `hold`: the first message to a destination this catalog has never sent to waits for a person
+   * (`approval_required` with `firstContact`), once the outbox has a `contactKey`. `send`: sent as
+   * usual (and still recorded). Unset: the outbox's `firstContact` option decides.
+   */
+  readonly firstContact?: "hold" | "send";
   /** SMS only: most segments one message may take. @default 3 */
   readonly maxSegments?: number;
   /**
@@ -118,6 +124,8 @@ export interface Template {
   readonly ceilings: readonly Ceiling[];
   /** The tags the ceilings sum: decide() measures these values as whole units. */
   readonly ceilingTags: ReadonlySet<string>;
+  /** What the first message to a new destination does; undefined: the outbox's default. */
+  readonly firstContact: "hold" | "send" | undefined;
   readonly maxSegments: number;
   /** The model-chosen and derived slots, in declaration order. */
   readonly slots: readonly CompiledSlot[];
@@ -237,6 +245,8 @@ export function defineTemplate<S extends CollectionSchemas>(
   const maxSegments = config.maxSegments ?? 3;
   checkChannel(id, config, slots, { subject, body, html }, maxSegments);
   const ceilings = checkCeilings(id, config.ceilings, slots);
+  if (config.firstContact !== undefined && config.firstContact !== "hold" && config.firstContact !== "send")
+    templateError(id, 'firstContact must be "hold", "send" or left out (the outbox\'s default)');
 
   const written: Template = {
     id,
@@ -249,6 +259,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     approval: config.approval,
     ceilings,
     ceilingTags: new Set(ceilings.flatMap((ceiling) => ceiling.values)),
+    firstContact: config.firstContact,
     maxSegments,
     slots,
     recipient,

@@ -567,6 +567,19 @@ export const refundRequest = defineTemplate(sellerRecords, {
     shop: shopName(),
   },
   limits: { perTicket: 2, perDay: 300 },
+  // Approval sits on each refund; the ceiling bounds what a day of approvals (and a wrong one) can
+  // cost. A currency not listed is refused: add it here before the marketplace sells in it.
+  ceilings: {
+    refunds: {
+      values: ["item.amount"],
+      max: {
+        EUR: { message: 1000, day: 1200 },
+        GBP: { message: 800, day: 1000 },
+        SEK: { message: 11_000, day: 13_000 },
+      },
+      group: "refunds",
+    },
+  },
   approval: "human",
 });
 

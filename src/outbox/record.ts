@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { hash, type KeyObject } from "node:crypto";
 import { type CeilingTrip, tripOf } from "../ceiling-check.js";
 import { type Spend, windowMs } from "../ceilings.js";
 import {
@@ -16,6 +16,7 @@ import {
   type StoreTransaction,
 } from "../store/store.js";
 import type { Template } from "../template.js";
+import { destinationHash, destinationShown, recordContact } from "./first-contact.js";
 import { dayMs, limitProblem } from "./limits.js";
 
 /** One decision to make durable: everything `handle()` knows once `decide` has run. */
@@ -31,6 +32,11 @@ export interface Recording {
   readonly leaseUntil: number;
   /** Audit data beyond the decision: tags, raw output, proposal, timings, catalog version. */
   readonly data: Readonly<Record<string, unknown>>;
+  /**
+   * First contact: the key destinations are hashed with, and whether a first message to one waits for
+   * a person. Absent (no `contactKey`): destinations are not recorded.
+   */
+  readonly contacts?: { readonly key: KeyObject; readonly hold: boolean };
 }
 
 /** What the transaction wrote. */
@@ -123,6 +129,37 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
         ...(decision.locale === undefined ? {} : { locale: decision.locale }),
       });
     }
+  }
+
+  const contacts = input.mode === "live" ? input.contacts : undefined;
+  if (contacts?.hold === true && decision.outcome === "send") {
+    const destination = destinationHash(contacts.key, message);
+    if (!(await tx.hasContact(destination))) {
+      decision = escalate({
+        reason: "approval_required",
+        detail: `${template.id}: the first message to this destination waits for a person (firstContact: "hold")`,
+        ticketId,
+        template: template.id,
+        draft: message,
+        values: decision.values,
+        choices: decision.choices,
+        key,
+        ...(spend.length > 0 ? { spend } : {}),
+        firstContact: { destination: destinationShown(destination) },
+        ...(decision.locale === undefined ? {} : { locale: decision.locale }),
+      });
+    }
+  }
+  if (contacts !== undefined && decision.outcome === "send") {
+    const first = await recordContact(tx, contacts.key, message, {
+      at,
+      ticketId,
+      runId,
+      template: template.id,
+      key,
+      actor: "outbox",
+    });
+    if (first !== undefined) decision = { ...decision, firstContact: { destination: first } };
   }
 
   const bodySha256 = bodyHash(message);

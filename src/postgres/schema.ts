@@ -289,14 +289,22 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   CREATE INDEX outbound_due ON ${s}.outbound (id) WHERE status IN ('pending', 'delivering');
   `;
   },
-  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute.
-  // Read and written under the decision lock, in statements of their own rather than through apply:
+  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute;
+  // first contact: every destination sent to, as a keyed hash (never the address), inserted once (the
+  // primary key: of two concurrent first sends, the second waits for the first and inserts nothing).
+  // Spend is read and written under the decision lock, in statements of their own rather than through apply:
   // a transaction that sums spend holds the lock from that read to its COMMIT, so the sum it checked is
   // the sum it adds to (an optimistic answer would have to be checked again, and ceilings are rare).
   (schema) => {
     const s = quoteIdentifier(schema);
     const lock = decisionLock(schema);
     return `
+  CREATE TABLE ${s}.contacts (
+    destination text PRIMARY KEY,
+    template text NOT NULL,
+    at bigint NOT NULL
+  );
+
   CREATE TABLE ${s}.spend (
     group_name text NOT NULL,
     currency text NOT NULL,

@@ -141,6 +141,9 @@ export function transactionOn(
       const [row] = await read<{ units: string }>(statements.sumSpend, [group, currency, minuteOf(since)]);
       return Number(row?.units ?? 0);
     },
+    addContact: async ({ destination, template, at }) =>
+      (await read(statements.addContact, [destination, template, at])).length === 1,
+    hasContact: async (destination) => (await read(statements.hasContact, [destination])).length === 1,
     appendAudit: async (event) => {
       const id = await ids.take(conn);
       pending.insert("audit", { id, ...event });

@@ -39,6 +39,11 @@ export function createRelayMetrics() {
     'Limits reached: "template" for a per-ticket, per-day or per-run limit (limit_exceeded), "ceiling" for a value ceiling, "rate" for a token over its request rate.',
     ["limit"],
   );
+  const firstContacts = registry.counter(
+    "formletter_relay_first_contacts_total",
+    "Sends that were the first the catalog accepted to their destination (first contact), by template.",
+    ["template"],
+  );
   const refusals = registry.counter(
     "formletter_relay_refusals_total",
     "Requests refused before any work: bad or missing tokens, rate limits, bodies that are not JSON or too large.",
@@ -74,6 +79,7 @@ export function createRelayMetrics() {
       }
       const reason = decision.outcome === "escalate" ? decision.reason : "none";
       decisions.inc({ outcome: decision.outcome, reason, template });
+      if (decision.outcome === "send" && decision.firstContact !== undefined) firstContacts.inc({ template });
       if (decision.outcome === "escalate" && decision.reason === "limit_exceeded")
         limits.inc({ limit: decision.limit === "ceiling" ? "ceiling" : "template" });
       if (deliveryStatus !== undefined) deliveries.inc({ status: deliveryStatus });

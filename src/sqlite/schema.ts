@@ -85,8 +85,14 @@ export const migrations: readonly string[] = [
   DROP INDEX outbound_pending;
   CREATE INDEX outbound_due ON outbound (id) WHERE status IN ('pending', 'delivering');
   `,
-  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute.
+  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute;
+  // first contact: every destination sent to, as a keyed hash (never the address).
   `
+  CREATE TABLE contacts (
+    destination TEXT PRIMARY KEY,
+    template TEXT NOT NULL,
+    at INTEGER NOT NULL
+  ) WITHOUT ROWID;
   CREATE TABLE spend (
     group_name TEXT NOT NULL,
     currency TEXT NOT NULL,

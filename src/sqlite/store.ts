@@ -116,6 +116,12 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
       ).get(group, currency, minuteOf(since)) as { units: number };
       return row.units;
     },
+    addContact: async ({ destination, template, at }) =>
+      statement(
+        "INSERT INTO contacts (destination, template, at) VALUES (?, ?, ?) ON CONFLICT (destination) DO NOTHING",
+      ).run(destination, template, at).changes === 1,
+    hasContact: async (destination) =>
+      statement("SELECT 1 FROM contacts WHERE destination = ?").get(destination) !== undefined,
     appendAudit: async (event) => {
       const info = statement(
         "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -41,6 +41,7 @@ export function memoryStore(): Store {
   // Value ceilings: units per (group, currency), per minute.
   const spentPerMinute = new Map<string, Map<number, number>>();
   const outboundKeys = new Set<string>();
+  const contacts = new Set<string>();
   const audit: AuditEvent[] = [];
   const outbound = new Map<string, OutboundRow>();
   const queue = new Map<string, QueueItem>();
@@ -105,6 +106,13 @@ export function memoryStore(): Store {
             bump(minutes, minute, -1);
           });
         },
+        addContact: async ({ destination }) => {
+          if (contacts.has(destination)) return false;
+          contacts.add(destination);
+          undo.push(() => contacts.delete(destination));
+          return true;
+        },
+        hasContact: async (destination) => contacts.has(destination),
         appendAudit: async (event) => {
           const stored = { ...event, id: id() };
           audit.push(stored);

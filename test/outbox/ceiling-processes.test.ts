@@ -23,10 +23,16 @@ describe("a value ceiling shared by four processes on one SQLite file", () => {
     const spent = await store.transaction((tx) =>
       tx.sumSpend({ group: "refund_notice.refunds", currency: "EUR", since: 0 }),
     );
+    const firsts: string[] = [];
+    for await (const event of store.queryAudit({ type: "first_contact" }))
+      firsts.push(event.data.destination as string);
     await store.close();
     expect(spent).toBe(run.acceptedCents);
+    // First contact: one event per seller sent to, across the four processes.
+    expect(new Set(firsts).size).toBe(firsts.length);
+    expect(firsts).toHaveLength(run.sentTo.size);
     process.stderr.write(
-      `ceiling on SQLite, 4 processes: ${run.accepted.length} accepted (${run.acceptedCents} cents of ${ceilingMaxCents}), ${run.refused.length} refused\n`,
+      `ceiling on SQLite, 4 processes: ${run.accepted.length} accepted (${run.acceptedCents} cents of ${ceilingMaxCents}), ${run.refused.length} refused; ${run.sentTo.size} sellers sent to, first contacts recorded once each\n`,
     );
   }, 180_000);
 });

@@ -33,8 +33,14 @@ describe.skipIf(!postgresAvailable())(
           tx.sumSpend({ group: "refund_notice.refunds", currency: "EUR", since: 0 }),
         );
         expect(spent).toBe(run.acceptedCents);
+        // First contact: one event per seller sent to, across the four processes.
+        const firsts: string[] = [];
+        for await (const event of store.queryAudit({ type: "first_contact" }))
+          firsts.push(event.data.destination as string);
+        expect(new Set(firsts).size).toBe(firsts.length);
+        expect(firsts).toHaveLength(run.sentTo.size);
         process.stderr.write(
-          `ceiling on Postgres, 4 processes: ${run.accepted.length} accepted (${run.acceptedCents} cents of ${ceilingMaxCents}), ${run.refused.length} refused\n`,
+          `ceiling on Postgres, 4 processes: ${run.accepted.length} accepted (${run.acceptedCents} cents of ${ceilingMaxCents}), ${run.refused.length} refused; ${run.sentTo.size} sellers sent to, first contacts recorded once each\n`,
         );
       } finally {
         await store.close();
