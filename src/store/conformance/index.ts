@@ -536,6 +536,46 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       });
     });
 
+    describe("contacts (first contact)", () => {
+      const hashOf = (n: number) => n.toString(16).padStart(64, "0");
+
+      it("records a destination once: true the first time, false after, across transactions", async () => {
+        const first = await store.transaction((tx) =>
+          tx.addContact({ destination: hashOf(1), template: "a", at: t0 }),
+        );
+        const again = await store.transaction(async (tx) => [
+          await tx.hasContact(hashOf(1)),
+          await tx.addContact({ destination: hashOf(1), template: "b", at: t0 + 1 }),
+          await tx.hasContact(hashOf(2)),
+        ]);
+        expect([first, ...again]).toEqual([true, true, false, false]);
+      });
+
+      it("sees its own transaction's contact, and rolls it back with a failed transaction", async () => {
+        await expect(
+          store.transaction(async (tx) => {
+            expect(await tx.addContact({ destination: hashOf(3), template: "a", at: t0 })).toBe(true);
+            expect(await tx.hasContact(hashOf(3))).toBe(true);
+            expect(await tx.addContact({ destination: hashOf(3), template: "a", at: t0 })).toBe(false);
+            throw new Error("fails after recording");
+          }),
+        ).rejects.toThrow("fails after recording");
+        expect(await store.transaction((tx) => tx.hasContact(hashOf(3)))).toBe(false);
+      });
+
+      it("is isolated: of concurrent first sends to one destination, exactly one is first", async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            store.transaction(async (tx) => {
+              await ticks(1);
+              return tx.addContact({ destination: hashOf(4), template: "a", at: t0 });
+            }),
+          ),
+        );
+        expect(outcomes.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe("claimDue", () => {
       const now = t0 + 10 * minute;
 
