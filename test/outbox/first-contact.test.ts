@@ -111,13 +111,12 @@ describe.each(storeKinds)("first contact on the %s store", (kind) => {
     expect((await send("dan@shop.example")).decision).not.toHaveProperty("firstContact");
     expect(await firstContacts()).toEqual([]);
     for (const hold of ["template", "outbox"] as const) {
-      const refused = (() => {
-        try {
-          setUp({ hold, key: undefined });
-        } catch (error) {
-          return error;
-        }
-      })();
+      let refused: unknown;
+      try {
+        setUp({ hold, key: undefined });
+      } catch (error) {
+        refused = error;
+      }
       expect(isFormletterError(refused) && refused.message).toMatch(
         /holds first contacts, which needs contactKey/,
       );
