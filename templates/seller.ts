@@ -573,9 +573,9 @@ export const refundRequest = defineTemplate(sellerRecords, {
     refunds: {
       values: ["item.amount"],
       max: {
-        EUR: { message: 1000, day: 1200 },
-        GBP: { message: 800, day: 1000 },
-        SEK: { message: 11_000, day: 13_000 },
+        EUR: { message: 275, day: 5000 },
+        GBP: { message: 250, day: 4000 },
+        SEK: { message: 3000, day: 50_000 },
       },
       group: "refunds",
     },
