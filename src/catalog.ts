@@ -292,6 +292,11 @@ function catalogVersion(templates: readonly Template[], escalationCodes: readonl
       joins: compiled.joins,
     })),
     locales: template.locales && localesShape(template),
+    // Only when set, so the version of a template without them is what it was before they existed.
+    ...(template.ceilings.length === 0
+      ? {}
+      : { ceilings: template.ceilings.map((ceiling) => ({ ...ceiling, max: [...ceiling.max] })) }),
+    ...(template.firstContact === undefined ? {} : { firstContact: template.firstContact }),
   }));
   return hash("sha256", JSON.stringify([shape, escalationCodes]), "hex").slice(0, 16);
 }

@@ -286,3 +286,15 @@ describe("value ceilings: definition errors name template, ceiling, value and fi
     );
   });
 });
+
+describe("value ceilings and the catalog version", () => {
+  it("changes with a ceiling's maxima, and stays put for a template without ceilings", () => {
+    const version = (day: number) =>
+      createCatalog(refundRecords, [
+        refundTemplate({ r: { values: ["refund.amount"], max: { EUR: { day } } } }),
+      ]).version;
+    expect(version(100)).toBe(version(100));
+    expect(version(100)).not.toBe(version(200));
+    expect(createCatalog(refundRecords, [refundTemplate(undefined)]).version).not.toBe(version(100));
+  });
+});
