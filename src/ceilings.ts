@@ -1,6 +1,11 @@
 import { currencyDigits, numberScale, toUnits } from "./amounts.js";
 import { DefinitionError, templateError } from "./errors.js";
-import type { CompiledSlot } from "./template.js";
+import type { Format } from "./format.js";
+
+/** What the checks read of a compiled slot (a structural type: template.ts imports this file). */
+interface ShownSlot {
+  readonly fields: readonly { readonly tag: string; readonly format: Format }[];
+}
 
 /** The spans a ceiling bounds: one message, a rolling hour, a rolling 24 hours. */
 export type CeilingWindow = "message" | "hour" | "day";
@@ -80,11 +85,7 @@ const groupName = /^[a-z][a-z0-9_.-]{0,63}$/;
 const ceilingName = /^[a-z][a-z0-9_]{0,63}$/;
 
 /** Checks a template's `ceilings` against its slots. Every mistake names template, ceiling, value and fix. */
-export function checkCeilings(
-  id: string,
-  config: unknown,
-  slots: readonly CompiledSlot[],
-): readonly Ceiling[] {
+export function checkCeilings(id: string, config: unknown, slots: readonly ShownSlot[]): readonly Ceiling[] {
   if (config === undefined) return [];
   if (typeof config !== "object" || config === null || Array.isArray(config))
     templateError(
