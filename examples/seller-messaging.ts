@@ -221,6 +221,9 @@ async function main(): Promise<void> {
     catalog: sellerCatalog,
     load: () => current.records,
     store: sqliteStore(database),
+    // First contact: destinations are recorded as HMACs under this key. A real deployment reads a
+    // secret of at least 32 bytes from its vault; the demo's is fixed so its numbers repeat.
+    contactKey: "demo contact key, not a secret: use one from your vault",
     transports: {
       // Every delivered message goes to the log exactly as the transport renders it; the first is shown too.
       email: consoleTransport({

@@ -1,4 +1,5 @@
 import { hash } from "node:crypto";
+import { checkCeilingGroups } from "./ceilings.js";
 import { type DecideContext, decideProposal } from "./decide.js";
 import { type Decision, escalate } from "./decision.js";
 import { type DescribeOptions, describeTicket } from "./describe.js";
@@ -170,6 +171,7 @@ export function createCatalog<S extends CollectionSchemas>(
   }
 
   const makeHandles = createHandleMaker(options.handleSecret ?? "formletter", records.names);
+  checkCeilingGroups([...byId.values()]);
   const context: DecideContext = { templates: byId, templateIds: [...byId.keys()], escalationCodes };
   const prepare = (input: unknown): PrepareResult<S> => {
     try {
@@ -301,6 +303,11 @@ function catalogVersion(templates: readonly Template[], escalationCodes: readonl
       joins: compiled.joins,
     })),
     locales: template.locales && localesShape(template),
+    // Only when set, so the version of a template without them is what it was before they existed.
+    ...(template.ceilings.length === 0
+      ? {}
+      : { ceilings: template.ceilings.map((ceiling) => ({ ...ceiling, max: [...ceiling.max] })) }),
+    ...(template.firstContact === undefined ? {} : { firstContact: template.firstContact }),
   }));
   return hash("sha256", JSON.stringify([shape, escalationCodes]), "hex").slice(0, 16);
 }

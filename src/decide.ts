@@ -1,5 +1,13 @@
+import { measureCeilings } from "./ceiling-check.js";
 import { isChatId } from "./channels.js";
-import { type Decision, type Escalation, type EscalationInput, type Expected, escalate } from "./decision.js";
+import {
+  type CeilingExceeded,
+  type Decision,
+  type Escalation,
+  type EscalationInput,
+  type Expected,
+  escalate,
+} from "./decision.js";
 import { derivedValue, passes, whereContext } from "./fits.js";
 import { describeType, fieldsRead } from "./format.js";
 import { keyOf } from "./idempotency.js";
@@ -172,16 +180,29 @@ function decideTemplate(
   const key = keyOf(ticket, template, choices);
   const valueObject = Object.fromEntries(values);
   const locale = localised === undefined ? {} : { locale: localised.choice };
-  if (template.approval === "human") {
+  // Value ceilings: the message's own amounts (the windows are the outbox's, in its store).
+  const measured = template.ceilings.length === 0 ? undefined : measureCeilings(template, earlier);
+  if (measured !== undefined && "rejected" in measured)
+    return escalate({ ...base, reason: "slot_rejected", ...measured.rejected });
+  const spend = measured === undefined ? {} : { spend: measured.spend };
+  const trip = measured?.trip;
+  if (trip?.action === "refuse") {
+    // No draft: a person cannot approve past a ceiling that refuses; `over: "approval"` is for that.
+    return escalate({ ...base, reason: "limit_exceeded", detail: trip.detail, ...trip.exceeded });
+  }
+  if (template.approval === "human" || trip !== undefined) {
+    const { limit: _, ...ceiling } = trip?.exceeded ?? { limit: undefined };
     return escalate({
       ...base,
       reason: "approval_required",
-      detail: `${template.id} needs a human to approve the draft before it is sent`,
+      detail: trip?.detail ?? `${template.id} needs a human to approve the draft before it is sent`,
       draft: rendered,
       values: valueObject,
       choices,
       key,
       ...locale,
+      ...spend,
+      ...(trip === undefined ? {} : { ceiling: ceiling as Omit<CeilingExceeded, "limit"> }),
     });
   }
   return {
@@ -193,6 +214,7 @@ function decideTemplate(
     choices,
     key,
     ...locale,
+    ...spend,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { CeilingWindow, Spend } from "./ceilings.js";
 import type { Channel } from "./channels.js";
 import type { LocaleChoice } from "./locale.js";
 import type { EscalationReason } from "./reasons.js";
@@ -35,6 +36,13 @@ export interface SendDecision {
   readonly key: string;
   /** Localised templates: the locale the message is written in, and why (read from records). */
   readonly locale?: LocaleChoice;
+  /** Templates with ceilings: what the message adds to each, in whole units, per currency. */
+  readonly spend?: readonly Spend[];
+  /**
+   * Set by the outbox when this send was the first the catalog accepted to its destination: a prefix of
+   * the destination's keyed hash (never the address).
+   */
+  readonly firstContact?: { readonly destination: string };
 }
 
 /**
@@ -48,8 +56,8 @@ export type Expected =
   | { readonly kind: "keys"; readonly keys: readonly string[] }
   | { readonly kind: "records"; readonly collection: string; readonly fitting: number };
 
-/** Which limit of a template (or of the run) a send would have broken. */
-export type LimitName = "ticket" | "day" | "run";
+/** Which limit of a template (or of the run) a send would have broken; `ceiling` for a value ceiling. */
+export type LimitName = "ticket" | "day" | "run" | "ceiling";
 
 /** What a rendered message held that is neither template text nor a resolved value. */
 export type Finding = "email" | "phone" | "url" | "id";
@@ -88,24 +96,53 @@ export interface EscalationFields {
   };
   readonly content_flagged: { readonly found: Finding };
   readonly records_invalid: object;
-  readonly limit_exceeded: {
-    readonly limit: LimitName;
-    /** The limit: at most this many sends. */
-    readonly max: number;
-    /** The sends already counted against it. */
-    readonly count: number;
-  };
+  readonly limit_exceeded:
+    | {
+        readonly limit: Exclude<LimitName, "ceiling">;
+        /** The limit: at most this many sends. */
+        readonly max: number;
+        /** The sends already counted against it. */
+        readonly count: number;
+      }
+    | CeilingExceeded;
   readonly approval_required: {
     readonly draft: Message;
     readonly values: Readonly<Record<string, string>>;
     readonly choices: Choices;
     readonly key: string;
+    /** Templates with ceilings: what the draft adds to each; it counts while it waits, and once sent. */
+    readonly spend?: readonly Spend[];
+    /** Set when a ceiling (with `over: "approval"`) sent the draft to a person: which, and by how much. */
+    readonly ceiling?: Omit<CeilingExceeded, "limit">;
+    /**
+     * Set when the draft is the first message to a destination and the template holds first contacts:
+     * a prefix of the destination's keyed hash. Approving it sends it and records the destination.
+     */
+    readonly firstContact?: { readonly destination: string };
   };
   readonly delivery_failed: {
     /** `failed`: the transport said no after its last retry; `in_doubt`: it may have been sent. */
     readonly status: "failed" | "in_doubt";
     readonly attempts: number;
   };
+}
+
+/**
+ * A value ceiling a message would go over. Amounts are in the currency's major units (what the template's
+ * `max` says; sums were made in whole minor units, exactly): `max` of the window, `spent` already
+ * counted in it, `amount` this message's. A currency the ceiling does not list has `max` 0.
+ */
+export interface CeilingExceeded {
+  readonly limit: "ceiling";
+  readonly ceiling: string;
+  /** The windows' group (the template's own unless the ceiling names one). */
+  readonly group: string;
+  readonly window: CeilingWindow;
+  /** The ISO 4217 code, for money. */
+  readonly currency?: string;
+  readonly max: number;
+  readonly spent: number;
+  readonly amount: number;
 }
 
 /** What every escalation has, whatever its reason. */

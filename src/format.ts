@@ -1,6 +1,7 @@
 import { tz, tzOffset } from "@date-fns/tz";
 import { format as formatDate, isValid, type Locale } from "date-fns";
 import type { CountryCode } from "libphonenumber-js";
+import { currencyDigits, numberScale, toUnits } from "./amounts.js";
 import { parsePhone } from "./phone.js";
 
 /** The outcome of formatting one value: the text to render, or what is wrong with the value. */
@@ -34,7 +35,17 @@ export interface Format {
    * only on formats built without a fixed locale: a format given one keeps it in every language.
    */
   readonly localize?: (locale: FormatLocale) => Format;
+  /**
+   * Money and number formats: the value as the whole units a ceiling sums (a currency's minor units,
+   * millionths of a number), with its currency; a problem for a value no ceiling may sum.
+   */
+  readonly amount?: (value: unknown, record: Readonly<Record<string, unknown>>) => AmountResult;
 }
+
+/** A shown amount as a ceiling sums it, or why it cannot be summed (content-free). */
+export type AmountResult =
+  | { readonly ok: true; readonly currency: string | undefined; readonly units: number }
+  | { readonly ok: false; readonly problem: string };
 
 /** What a format needs to follow the locale of a message. */
 export interface FormatLocale {
@@ -405,6 +416,15 @@ function money(options: MoneyFormatOptions): Format {
         return fail(`has currency "${currency.slice(0, 8)}", which is not an ISO 4217 code`);
       return ok(formatter.format(options.minorUnits === true ? amount / 100 : amount));
     },
+    amount: (value, record) => {
+      const currency = options.currency ?? record[options.currencyField as string];
+      const code = typeof currency === "string" ? currency.toUpperCase() : "";
+      const digits = currencyDigits(code);
+      if (digits === undefined) return { ok: false, problem: "has no ISO 4217 currency" };
+      // What is shown is the amount: a record in minor units shows amount / 100.
+      const units = toUnits(value, digits, options.minorUnits === true ? 2 : 0);
+      return units.ok ? { ok: true, currency: code, units: units.units } : units;
+    },
   };
 }
 
@@ -427,6 +447,10 @@ function number(options: Intl.NumberFormatOptions & { readonly locale?: string }
       typeof value === "number" && Number.isFinite(value)
         ? ok(formatter.format(value))
         : fail(`is ${describeType(value)}, not a number`),
+    amount: (value) => {
+      const units = toUnits(value, numberScale);
+      return units.ok ? { ok: true, currency: undefined, units: units.units } : units;
+    },
   };
 }
 

@@ -16,6 +16,7 @@
 
 export type { Catalog, CatalogOptions } from "./catalog.js";
 export { createCatalog } from "./catalog.js";
+export type { CeilingConfig } from "./ceilings.js";
 export type {
   Decision,
   EscalateDecision,

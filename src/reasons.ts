@@ -32,7 +32,8 @@ export const reasonDescriptions: Readonly<Record<EscalationReason, string>> = {
   recipient_unresolved: "the recipient record has no valid email address or phone number",
   content_flagged: "the rendered message holds an address, number, URL or ID that is not a resolved value",
   records_invalid: "the loaded ticket records failed their schema or hold duplicate IDs",
-  limit_exceeded: "a per-ticket, per-day or per-run limit of the template was reached",
+  limit_exceeded:
+    "a per-ticket, per-day or per-run limit of the template was reached, or a value ceiling (limit: ceiling)",
   approval_required: "the template needs a human to approve the rendered draft",
   delivery_failed: "the transport failed after its last retry",
 };

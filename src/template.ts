@@ -1,4 +1,5 @@
 import { BodyError, compileBody, type Part } from "./body.js";
+import { type Ceiling, type CeilingConfig, checkCeilings } from "./ceilings.js";
 import { type Channel, channels } from "./channels.js";
 import { templateError } from "./errors.js";
 import { type Format, format } from "./format.js";
@@ -55,6 +56,17 @@ export interface TemplateConfig {
   readonly effect: TemplateEffect;
   /** "human": the rendered draft waits in the queue until a person approves exactly it. */
   readonly approval?: "human";
+  /**
+   * Bounds on the amounts messages show, per message and over rolling windows (see `CeilingConfig`):
+   * going over is `limit_exceeded` (or `approval_required` with `over: "approval"`).
+   */
+  readonly ceilings?: Readonly<Record<string, CeilingConfig>>;
+  /**
+   * `hold`: the first message to a destination this catalog has never sent to waits for a person
+   * (`approval_required` with `firstContact`), once the outbox has a `contactKey`. `send`: sent as
+   * usual (and still recorded). Unset: the outbox's `firstContact` option decides.
+   */
+  readonly firstContact?: "hold" | "send";
   /** SMS only: most segments one message may take. @default 3 */
   readonly maxSegments?: number;
   /**
@@ -108,6 +120,12 @@ export interface Template {
   readonly limits: TemplateLimits;
   readonly effect: TemplateEffect;
   readonly approval: "human" | undefined;
+  /** The value ceilings, checked; empty when the template declares none. */
+  readonly ceilings: readonly Ceiling[];
+  /** The tags the ceilings sum: decide() measures these values as whole units. */
+  readonly ceilingTags: ReadonlySet<string>;
+  /** What the first message to a new destination does; undefined: the outbox's default. */
+  readonly firstContact: "hold" | "send" | undefined;
   readonly maxSegments: number;
   /** The model-chosen and derived slots, in declaration order. */
   readonly slots: readonly CompiledSlot[];
@@ -226,6 +244,9 @@ export function defineTemplate<S extends CollectionSchemas>(
 
   const maxSegments = config.maxSegments ?? 3;
   checkChannel(id, config, slots, { subject, body, html }, maxSegments);
+  const ceilings = checkCeilings(id, config.ceilings, slots);
+  if (config.firstContact !== undefined && config.firstContact !== "hold" && config.firstContact !== "send")
+    templateError(id, 'firstContact must be "hold", "send" or left out (the outbox\'s default)');
 
   const written: Template = {
     id,
@@ -236,6 +257,9 @@ export function defineTemplate<S extends CollectionSchemas>(
     limits,
     effect,
     approval: config.approval,
+    ceilings,
+    ceilingTags: new Set(ceilings.flatMap((ceiling) => ceiling.values)),
+    firstContact: config.firstContact,
     maxSegments,
     slots,
     recipient,

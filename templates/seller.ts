@@ -567,6 +567,19 @@ export const refundRequest = defineTemplate(sellerRecords, {
     shop: shopName(),
   },
   limits: { perTicket: 2, perDay: 300 },
+  // Approval sits on each refund; the ceiling bounds what a day of approvals (and a wrong one) can
+  // cost. A currency not listed is refused: add it here before the marketplace sells in it.
+  ceilings: {
+    refunds: {
+      values: ["item.amount"],
+      max: {
+        EUR: { message: 275, day: 5000 },
+        GBP: { message: 250, day: 4000 },
+        SEK: { message: 3000, day: 50_000 },
+      },
+      group: "refunds",
+    },
+  },
   approval: "human",
 });
 

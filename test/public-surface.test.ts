@@ -36,6 +36,7 @@ const rootValues = [
 const rootTypes = [
   "Catalog",
   "CatalogOptions",
+  "CeilingConfig",
   "Decision",
   "DeliveryContext",
   "DeliveryReceipt",
@@ -78,6 +79,7 @@ const storeExports = [
   "QueuePage",
   "QueueStatus",
   "SendCounts",
+  "Spend",
   "Store",
   "StoreTransaction",
   "StoredResult",

@@ -174,6 +174,8 @@ export async function serveRelay(
     store,
     transports,
     mode: options.shadow ? "shadow" : "live",
+    // First contact: destinations are recorded as HMACs under this key (docs/controls.md).
+    ...(env.FORMLETTER_CONTACT_KEY ? { contactKey: checkedSecret(env, "FORMLETTER_CONTACT_KEY") } : {}),
   });
   let relay: ReturnType<typeof createRelay> | undefined;
   let timer: NodeJS.Timeout | undefined;

@@ -48,6 +48,8 @@ export interface MetricsAccumulator {
   addDuplicate(): void;
   /** Counts a send whose delivery failed for good: a person handles it, but it was decided as a send. */
   addDeliveryFailure(): void;
+  /** Counts a send that was the first to its destination (first contact), out of the sends counted. */
+  addFirstContact(): void;
   /** Counts an input line that could not be read; the first `maxMalformed` keep their number and problem. */
   addMalformed(line: number, problem: string): void;
   /** The report of everything counted so far; counting may go on afterwards. */
@@ -108,6 +110,7 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
   let undated = 0;
   let duplicates = 0;
   let deliveryFailures = 0;
+  let firstContacts = 0;
   let malformedCount = 0;
   let first: number | undefined;
   let last: number | undefined;
@@ -179,6 +182,9 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
     addDeliveryFailure() {
       deliveryFailures += 1;
     },
+    addFirstContact() {
+      firstContacts += 1;
+    },
     addMalformed(line, problem) {
       malformedCount += 1;
       if (malformed.length < maxMalformed) malformed.push({ line, problem });
@@ -204,6 +210,7 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
           undated,
           duplicates,
           deliveryFailures,
+          firstContacts,
           malformedCount,
           malformed: [...malformed],
           examples: new Map([...examples].map(([reason, kept]) => [reason, [...kept]])),

@@ -44,6 +44,11 @@ export function countAuditEvent(metrics: MetricsAccumulator, event: AuditEvent):
     case "delivery":
       if (event.reason === "delivery_failed") metrics.addDeliveryFailure();
       return;
+    case "first_contact":
+      // Of a decision's send (the outbox's); one a person approved is not a decision sent, and not
+      // counted against the sends.
+      if (event.actor === "outbox") metrics.addFirstContact();
+      return;
     default:
       return;
   }

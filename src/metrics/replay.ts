@@ -1,3 +1,4 @@
+import { hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import type { Catalog } from "../catalog.js";
@@ -61,6 +62,8 @@ export async function replayHistory(
   let line = 0;
   let bytes = 0;
   const progress = () => options.onProgress?.({ lines: line, bytes, totalBytes });
+  // Destinations sent to so far, as digests (addresses are not kept).
+  const destinations = new Set<string>();
 
   const replayLine = (cut: CutLine) => {
     line += 1;
@@ -77,7 +80,13 @@ export async function replayHistory(
     }
     // Only a catalog that is not createCatalog's (whose decide never throws) can throw here: the
     // replay stops with its error.
-    metrics.add(observe(catalog, line, ticket));
+    const observed = observe(catalog, line, ticket);
+    metrics.add(observed.observation);
+    // First contact as the outbox would record it, for this history: a destination's first send.
+    if (observed.destination !== undefined && !destinations.has(observed.destination)) {
+      destinations.add(observed.destination);
+      metrics.addFirstContact();
+    }
   };
 
   // Each chunk's lines are decided before the next chunk is read (see LineCutter).
@@ -103,7 +112,11 @@ const defaultMaxLineBytes = 16 * 1_048_576;
  * Decides one ticket as the outbox would, without a store. The line's `ticketId` is the ticket's: records
  * without one get it, as a loader's would; records naming another ticket are `records_invalid`.
  */
-function observe(catalog: Pick<Catalog, "decide">, line: number, ticket: HistoryTicket): DecisionObservation {
+function observe(
+  catalog: Pick<Catalog, "decide">,
+  line: number,
+  ticket: HistoryTicket,
+): { observation: DecisionObservation; destination: string | undefined } {
   const { ticketId, records } = ticket;
   const isObject = typeof records === "object" && records !== null && !Array.isArray(records);
   const recordsId = isObject ? (records as { ticketId?: unknown }).ticketId : undefined;
@@ -118,7 +131,7 @@ function observe(catalog: Pick<Catalog, "decide">, line: number, ticket: History
           ticket.output,
           isObject && recordsId === undefined ? { ...records, ticketId } : records,
         );
-  return {
+  const observation = {
     at: ticket.at,
     template: decision.template,
     outcome: decision.outcome,
@@ -127,4 +140,9 @@ function observe(catalog: Pick<Catalog, "decide">, line: number, ticket: History
     line,
     ...(decision.outcome === "escalate" ? { detail: decision.detail } : {}),
   };
+  const destination =
+    decision.outcome === "send"
+      ? hash("sha256", `${decision.message.channel}\u0000${decision.message.to}`, "base64")
+      : undefined;
+  return { observation, destination };
 }

@@ -78,6 +78,17 @@ export interface EscalationReport {
   readonly duplicates: number;
   /** Sends whose delivery failed after the last retry: a person handles them, but they were decided as sends. */
   readonly deliveryFailures: number;
+  /**
+   * First contact: of the sends, how many were the first to their destination, with the 95% Wilson
+   * interval of that rate — what holding first contacts (`firstContact: "hold"`) would send to people.
+   */
+  readonly firstContact: {
+    readonly sends: number;
+    readonly firstContacts: number;
+    readonly rate: number;
+    readonly low: number;
+    readonly high: number;
+  };
   readonly malformed: { readonly count: number; readonly lines: readonly MalformedLine[] };
   /** Human decisions a day at the observed (or given) volume; absent when no decision has a time. */
   readonly projection: Projection | undefined;
@@ -99,6 +110,8 @@ export interface ReportCounts {
   readonly undated: number;
   readonly duplicates: number;
   readonly deliveryFailures: number;
+  /** Sends that were the first to their destination (at most the sends). */
+  readonly firstContacts?: number;
   readonly malformedCount: number;
   readonly malformed: readonly MalformedLine[];
   /** The first escalations of each reason that came with a line number (a replay's). */
@@ -186,10 +199,20 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
     },
     duplicates: counts.duplicates,
     deliveryFailures: counts.deliveryFailures,
+    firstContact: firstContactOf(counts),
     malformed: { count: counts.malformedCount, lines: counts.malformed },
     projection,
     truncated: counts.truncated,
   };
+}
+
+function firstContactOf(counts: ReportCounts): EscalationReport["firstContact"] {
+  const sends = counts.decided - counts.escalated;
+  // A log holding more first-contact events than sends (an edited log, approvals counted twice) is
+  // capped rather than failing the report.
+  const firstContacts = Math.min(counts.firstContacts ?? 0, sends);
+  const { low, high } = wilsonInterval(firstContacts, sends);
+  return { sends, firstContacts, rate: sends === 0 ? 0 : firstContacts / sends, low, high };
 }
 
 function rateRow(key: string, group: GroupCounts): RateRow {

@@ -32,6 +32,13 @@ export function formatSummary(report: EscalationReport): string {
     const top = report.byReason.slice(0, 4).map((row) => `${row.reason} ${row.count}`);
     lines.push(`by reason: ${top.join(" · ")}${report.byReason.length > 4 ? " · …" : ""}`);
   }
+  const first = report.firstContact;
+  if (first.firstContacts > 0) {
+    const percent = (x: number) => `${(x * 100).toFixed(1)}%`;
+    lines.push(
+      `first contacts: ${first.firstContacts} of ${first.sends} sends (${percent(first.rate)}, 95% ${percent(first.low)}–${percent(first.high)})`,
+    );
+  }
   const apart = [
     report.duplicates > 0 ? `${report.duplicates} duplicate(s) not counted as decisions` : "",
     report.deliveryFailures > 0 ? `${report.deliveryFailures} failed deliveries counted apart` : "",

@@ -7,7 +7,7 @@ export const dayMs = 24 * 60 * 60 * 1000;
 
 /** The limit one more send would break: which, its maximum and the count against it, and a sentence. */
 export interface LimitProblem {
-  readonly limit: LimitName;
+  readonly limit: Exclude<LimitName, "ceiling">;
   readonly max: number;
   readonly count: number;
   readonly detail: string;

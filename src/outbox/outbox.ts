@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from "node:crypto";
 import type { Attributes } from "@opentelemetry/api";
 import type { Catalog } from "../catalog.js";
 import { type Decision, escalate } from "../decision.js";
@@ -7,6 +8,7 @@ import type { CollectionSchemas } from "../records.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store, StoreTransaction } from "../store/store.js";
 import { tagsProblem } from "../tags.js";
 import { decisionAttributes, inSpan, spanNames } from "../telemetry.js";
+import type { Template } from "../template.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
@@ -65,6 +67,15 @@ export interface OutboxOptions<S extends CollectionSchemas> {
   readonly clock?: () => number;
   /** Most sends of one agent run, across templates. @default 3 */
   readonly maxPerRun?: number;
+  /**
+   * The secret destinations are hashed with (HMAC-SHA256) for first contact: at least 32 bytes, the
+   * same for every instance of the outbox, kept like any secret. Without it, destinations are not
+   * recorded and `firstContact: "hold"` is refused at start-up (an unkeyed hash of an address is undone
+   * by hashing guesses).
+   */
+  readonly contactKey?: string | Uint8Array;
+  /** What the first message to a new destination does, for templates that do not say. @default "send" */
+  readonly firstContact?: "hold" | "send";
   readonly retry?: RetryOptions;
   /**
    * How long a deliverer holds a message before another may take it. A message its deliverer still holds
@@ -145,7 +156,9 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   checkTimes(leaseMs, recordRetryMs, loadTimeoutMs);
   const transports = options.transports ?? {};
   const batcher = createBatcher(store);
-  const operations = createQueueOperations(store, batcher, clock, mode);
+  const contactKey = contactKeyOf(options);
+  const holdsFirst = (template: Template) => (template.firstContact ?? options.firstContact) === "hold";
+  const operations = createQueueOperations(store, batcher, clock, mode, contactKey);
   let closing = false;
   let closed: Promise<void> | undefined;
   // Calls in progress: close() waits for them, so no accepted work meets a closed store.
@@ -265,6 +278,9 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         mode,
         maxPerRun,
         leaseUntil: decided + leaseMs,
+        ...(contactKey === undefined || templateId === undefined
+          ? {}
+          : { contacts: { key: contactKey, hold: holdsFirst(catalog.template(templateId) as Template) } }),
         data: {
           tags,
           output: rawOutput(input.output),
@@ -427,6 +443,37 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       return closed;
     },
   };
+}
+
+/**
+ * The outbox's `contactKey` as a key, or undefined without one. Refuses a short key, and a hold on first
+ * contact without a key: the hold would have no way to tell a first contact.
+ */
+function contactKeyOf<S extends CollectionSchemas>(options: OutboxOptions<S>): KeyObject | undefined {
+  const fail = (message: string): never => {
+    throw new FormletterError("outbox_invalid", `createOutbox: ${message}`);
+  };
+  const given = options.contactKey;
+  if (
+    options.firstContact !== undefined &&
+    options.firstContact !== "hold" &&
+    options.firstContact !== "send"
+  )
+    fail('firstContact must be "hold" or "send"');
+  if (given === undefined) {
+    const holding = options.catalog.templates.find(
+      (template) => (template.firstContact ?? options.firstContact) === "hold",
+    );
+    if (holding !== undefined)
+      fail(
+        `template "${holding.id}" holds first contacts, which needs contactKey (a secret of at least 32 bytes) to recognise destinations`,
+      );
+    return undefined;
+  }
+  const bytes =
+    typeof given === "string" ? Buffer.byteLength(given) : given instanceof Uint8Array ? given.byteLength : 0;
+  if (bytes < 32) fail("contactKey must be a string or bytes of at least 32 bytes");
+  return createSecretKey(typeof given === "string" ? Buffer.from(given) : given);
 }
 
 function checkOptions<S extends CollectionSchemas>(

@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { FormletterError } from "../errors.js";
 import {
   newOutboundRow,
@@ -10,6 +11,7 @@ import {
   type StoreTransaction,
 } from "../store/store.js";
 import type { Batcher } from "./batcher.js";
+import { recordContact } from "./first-contact.js";
 import { bodyHash } from "./record.js";
 
 /** Who acts on a queue item, as the audit log records it. */
@@ -71,6 +73,8 @@ export function createQueueOperations(
   batcher: Batcher,
   clock: () => number,
   mode: "live" | "shadow",
+  /** The outbox's contact key: an approved draft's destination is recorded (first contact). */
+  contactKey?: KeyObject,
 ) {
   const load = async (tx: StoreTransaction, id: string): Promise<QueueItem> => {
     const item = typeof id === "string" ? await tx.getQueueItem(id) : undefined;
@@ -226,6 +230,16 @@ export function createQueueOperations(
               result: { decision, auditId: item.auditId, outboundId, queueItemId: item.id },
             });
           }
+        }
+        if (contactKey !== undefined && mode === "live" && existing === undefined) {
+          await recordContact(tx, contactKey, item.draft, {
+            at,
+            ticketId: item.ticketId,
+            runId: item.runId,
+            template: item.template,
+            key: item.key,
+            actor: by,
+          });
         }
         const outbound = await tx.getOutbound(outboundId);
         await tx.updateQueueItem(id, {

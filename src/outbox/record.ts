@@ -1,4 +1,6 @@
-import { hash } from "node:crypto";
+import { hash, type KeyObject } from "node:crypto";
+import { type CeilingTrip, tripOf } from "../ceiling-check.js";
+import { type Spend, windowMs } from "../ceilings.js";
 import {
   type Decision,
   type EscalateDecision,
@@ -14,6 +16,7 @@ import {
   type StoreTransaction,
 } from "../store/store.js";
 import type { Template } from "../template.js";
+import { destinationHash, destinationShown, recordContact } from "./first-contact.js";
 import { dayMs, limitProblem } from "./limits.js";
 
 /** One decision to make durable: everything `handle()` knows once `decide` has run. */
@@ -29,6 +32,11 @@ export interface Recording {
   readonly leaseUntil: number;
   /** Audit data beyond the decision: tags, raw output, proposal, timings, catalog version. */
   readonly data: Readonly<Record<string, unknown>>;
+  /**
+   * First contact: the key destinations are hashed with, and whether a first message to one waits for
+   * a person. Absent (no `contactKey`): destinations are not recorded.
+   */
+  readonly contacts?: { readonly key: KeyObject; readonly hold: boolean };
 }
 
 /** What the transaction wrote. */
@@ -48,7 +56,8 @@ export function bodyHash(message: Message): string {
  * queue item. Runs inside `store.transaction`, so it commits whole or not at all.
  */
 export async function recordDecision(tx: StoreTransaction, input: Recording): Promise<Recorded> {
-  const { decision, ticketId, runId, at } = input;
+  const { ticketId, runId, at } = input;
+  let { decision } = input;
   const key =
     decision.outcome === "send" || decision.reason === "approval_required" ? decision.key : undefined;
   if (key === undefined || input.template === undefined)
@@ -88,6 +97,71 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     return escalateOnly(tx, input, limited);
   }
 
+  const spend = ("spend" in decision ? decision.spend : undefined) ?? [];
+  if (spend.length > 0) {
+    const trip = await windowTrip(tx, template, spend, at);
+    if (trip?.action === "refuse") {
+      const limited = escalate({
+        reason: "limit_exceeded",
+        detail: trip.detail,
+        ...trip.exceeded,
+        ticketId,
+        template: template.id,
+        ...(decision.values ? { values: decision.values } : {}),
+        ...(decision.choices ? { choices: decision.choices } : {}),
+      });
+      return escalateOnly(tx, input, limited);
+    }
+    if (trip !== undefined && decision.outcome === "send") {
+      // Over a window of an `over: "approval"` ceiling: the draft waits for a person, and counts meanwhile.
+      const { limit: _, ...ceiling } = trip.exceeded;
+      decision = escalate({
+        reason: "approval_required",
+        detail: trip.detail,
+        ticketId,
+        template: template.id,
+        draft: message,
+        values: decision.values,
+        choices: decision.choices,
+        key,
+        spend,
+        ceiling,
+        ...(decision.locale === undefined ? {} : { locale: decision.locale }),
+      });
+    }
+  }
+
+  const contacts = input.mode === "live" ? input.contacts : undefined;
+  if (contacts?.hold === true && decision.outcome === "send") {
+    const destination = destinationHash(contacts.key, message);
+    if (!(await tx.hasContact(destination))) {
+      decision = escalate({
+        reason: "approval_required",
+        detail: `${template.id}: the first message to this destination waits for a person (firstContact: "hold")`,
+        ticketId,
+        template: template.id,
+        draft: message,
+        values: decision.values,
+        choices: decision.choices,
+        key,
+        ...(spend.length > 0 ? { spend } : {}),
+        firstContact: { destination: destinationShown(destination) },
+        ...(decision.locale === undefined ? {} : { locale: decision.locale }),
+      });
+    }
+  }
+  if (contacts !== undefined && decision.outcome === "send") {
+    const first = await recordContact(tx, contacts.key, message, {
+      at,
+      ticketId,
+      runId,
+      template: template.id,
+      key,
+      actor: "outbox",
+    });
+    if (first !== undefined) decision = { ...decision, firstContact: { destination: first } };
+  }
+
   const bodySha256 = bodyHash(message);
   const auditId = await tx.appendAudit({
     ...eventBase(input, decision),
@@ -118,7 +192,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   }
   const result: StoredResult = { decision, auditId, outboundId, queueItemId };
-  await tx.reserve({ key, template: template.id, ticketId, runId, at, result });
+  await tx.reserve({ key, template: template.id, ticketId, runId, at, result, spend });
   return { ...result, duplicate: false, outbound };
 }
 
@@ -177,4 +251,36 @@ function queueItemOf(input: Recording, decision: EscalateDecision, auditId: stri
     createdAt: input.at,
     auditId,
   });
+}
+
+/**
+ * The first rolling window (hour, then day) of a ceiling that this message's spend would take over its
+ * maximum, summed exactly in the store, in this transaction.
+ */
+async function windowTrip(
+  tx: StoreTransaction,
+  template: Template,
+  spend: readonly Spend[],
+  at: number,
+): Promise<CeilingTrip | undefined> {
+  let approval: CeilingTrip | undefined;
+  for (const item of spend) {
+    const ceiling = template.ceilings.find((candidate) => candidate.name === item.ceiling);
+    const max = ceiling?.max.get(item.currency);
+    if (ceiling === undefined || max === undefined) continue;
+    for (const window of ["hour", "day"] as const) {
+      const bound = max[window];
+      if (bound === undefined) continue;
+      const spent = await tx.sumSpend({
+        group: item.group,
+        currency: item.currency,
+        since: at - windowMs[window],
+      });
+      if (spent + item.units <= bound) continue;
+      const trip = tripOf(template, ceiling, window, item.currency, bound, spent, item.units);
+      if (trip.action === "refuse") return trip;
+      approval ??= trip;
+    }
+  }
+  return approval;
 }

@@ -289,6 +289,50 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   CREATE INDEX outbound_due ON ${s}.outbound (id) WHERE status IN ('pending', 'delivering');
   `;
   },
+  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute;
+  // first contact: every destination sent to, as a keyed hash (never the address), inserted once (the
+  // primary key: of two concurrent first sends, the second waits for the first and inserts nothing).
+  // Spend is read and written under the decision lock, in statements of their own rather than through apply:
+  // a transaction that sums spend holds the lock from that read to its COMMIT, so the sum it checked is
+  // the sum it adds to (an optimistic answer would have to be checked again, and ceilings are rare).
+  (schema) => {
+    const s = quoteIdentifier(schema);
+    const lock = decisionLock(schema);
+    return `
+  CREATE TABLE ${s}.contacts (
+    destination text PRIMARY KEY,
+    template text NOT NULL,
+    at bigint NOT NULL
+  );
+
+  CREATE TABLE ${s}.spend (
+    group_name text NOT NULL,
+    currency text NOT NULL,
+    minute bigint NOT NULL,
+    units bigint NOT NULL,
+    PRIMARY KEY (group_name, currency, minute)
+  );
+
+  CREATE FUNCTION ${s}.sum_spend(p_group text, p_currency text, p_minute bigint) RETURNS bigint
+    LANGUAGE plpgsql AS $fn$
+  BEGIN
+    PERFORM ${lock};
+    RETURN (SELECT coalesce(sum(units), 0) FROM ${s}.spend
+      WHERE group_name = p_group AND currency = p_currency AND minute >= p_minute);
+  END
+  $fn$;
+
+  CREATE FUNCTION ${s}.add_spend(p_spend json, p_minute bigint) RETURNS void LANGUAGE plpgsql AS $fn$
+  BEGIN
+    PERFORM ${lock};
+    INSERT INTO ${s}.spend AS t (group_name, currency, minute, units)
+    SELECT "group", currency, p_minute, sum(units) FROM json_to_recordset(p_spend)
+      AS r("group" text, currency text, units bigint) GROUP BY 1, 2
+    ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = t.units + excluded.units;
+  END
+  $fn$;
+  `;
+  },
 ];
 
 /** Columns `apply` may update whose type is not text. */

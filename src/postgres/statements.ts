@@ -29,6 +29,14 @@ export function statementsFor(schema: string) {
       "count_sends",
       `SELECT ticket, day, run FROM ${s}.count_sends($1::text[], $2, $3, $4, $5, $6)`,
     ),
+    sumSpend: statement("sum_spend", `SELECT ${s}.sum_spend($1, $2, $3)::text AS units`),
+    addSpend: statement("add_spend", `SELECT ${s}.add_spend($1::json, $2)`),
+    addContact: statement(
+      "add_contact",
+      `INSERT INTO ${s}.contacts (destination, template, at) VALUES ($1, $2, $3)
+       ON CONFLICT (destination) DO NOTHING RETURNING 1 AS added`,
+    ),
+    hasContact: statement("has_contact", `SELECT 1 AS found FROM ${s}.contacts WHERE destination = $1`),
     lockQueueItem: statement(
       "lock_queue_item",
       `SELECT ${queueColumns} FROM ${s}.lock_queue_item(${writes}, $8)`,

@@ -126,10 +126,24 @@ export function transactionOn(
       return { ticket: db.ticket + own.ticket, day: db.day + own.day, run: db.run + own.run };
     },
     reserve: async (entry) => {
+      // Spend goes out at once, under the decision lock (held to COMMIT), not with the batch: see
+      // migration 3. Whole units per (group, currency) of the message.
+      const spend = (entry.spend ?? []).filter((item) => item.units > 0);
+      if (spend.length > 0) {
+        const rows = spend.map(({ group, currency, units }) => ({ group, currency, units }));
+        await read(statements.addSpend, [JSON.stringify(rows), minuteOf(entry.at)]);
+      }
       pending.reserve(entry, minuteOf(entry.at));
       // A second reserve of the key fails in the database; the first result is the one read back.
       if (!reservedHere.has(entry.key)) reservedHere.set(entry.key, entry.result);
     },
+    sumSpend: async ({ group, currency, since }) => {
+      const [row] = await read<{ units: string }>(statements.sumSpend, [group, currency, minuteOf(since)]);
+      return Number(row?.units ?? 0);
+    },
+    addContact: async ({ destination, template, at }) =>
+      (await read(statements.addContact, [destination, template, at])).length === 1,
+    hasContact: async (destination) => (await read(statements.hasContact, [destination])).length === 1,
     appendAudit: async (event) => {
       const id = await ids.take(conn);
       pending.insert("audit", { id, ...event });

@@ -67,8 +67,13 @@ export function createRelayMetrics() {
   );
   const limits = registry.counter(
     "formletter_relay_limit_events_total",
-    'Limits reached: "template" for a per-ticket, per-day or per-run limit (limit_exceeded), "rate" for a token over its request rate.',
+    'Limits reached: "template" for a per-ticket, per-day or per-run limit (limit_exceeded), "ceiling" for a value ceiling, "rate" for a token over its request rate.',
     ["limit"],
+  );
+  const firstContacts = registry.counter(
+    "formletter_relay_first_contacts_total",
+    "Sends that were the first the catalog accepted to their destination (first contact), by template.",
+    ["template"],
   );
   const refusals = registry.counter(
     "formletter_relay_refusals_total",
@@ -105,7 +110,9 @@ export function createRelayMetrics() {
       }
       const reason = decision.outcome === "escalate" ? decision.reason : "none";
       decisions.inc({ outcome: decision.outcome, reason, template });
-      if (reason === "limit_exceeded") limits.inc({ limit: "template" });
+      if (decision.outcome === "send" && decision.firstContact !== undefined) firstContacts.inc({ template });
+      if (decision.outcome === "escalate" && decision.reason === "limit_exceeded")
+        limits.inc({ limit: decision.limit === "ceiling" ? "ceiling" : "template" });
       if (deliveryStatus !== undefined) deliveries.inc({ status: deliveryStatus });
     },
     delivery(status: string): void {

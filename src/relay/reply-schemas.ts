@@ -200,6 +200,9 @@ export const reportReply = z.object({
     days: count.optional(),
     undated: count,
   }),
+  firstContact: z
+    .object({ sends: count, firstContacts: count, rate: share, low: share, high: share })
+    .meta({ description: "Sends that were the first to their destination, with the 95% Wilson interval." }),
   duplicates: count,
   deliveryFailures: count,
   malformed: z.object({ count, lines: z.array(z.object({ line: count, problem: text })) }),

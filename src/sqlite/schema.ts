@@ -85,6 +85,22 @@ export const migrations: readonly string[] = [
   DROP INDEX outbound_pending;
   CREATE INDEX outbound_due ON outbound (id) WHERE status IN ('pending', 'delivering');
   `,
+  // 3: value ceilings: the units reserved per ceiling group and currency ("" for numbers), per minute;
+  // first contact: every destination sent to, as a keyed hash (never the address).
+  `
+  CREATE TABLE contacts (
+    destination TEXT PRIMARY KEY,
+    template TEXT NOT NULL,
+    at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE spend (
+    group_name TEXT NOT NULL,
+    currency TEXT NOT NULL,
+    minute INTEGER NOT NULL,
+    units INTEGER NOT NULL,
+    PRIMARY KEY (group_name, currency, minute)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** The schema version this build writes. */

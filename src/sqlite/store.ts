@@ -104,7 +104,24 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
       statement(
         "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
       ).run(entry.template, minuteOf(entry.at));
+      for (const { group, currency, units } of entry.spend ?? []) {
+        statement(
+          "INSERT INTO spend (group_name, currency, minute, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = units + excluded.units",
+        ).run(group, currency, minuteOf(entry.at), units);
+      }
     },
+    sumSpend: async ({ group, currency, since }) => {
+      const row = statement(
+        "SELECT COALESCE(SUM(units), 0) AS units FROM spend WHERE group_name = ? AND currency = ? AND minute >= ?",
+      ).get(group, currency, minuteOf(since)) as { units: number };
+      return row.units;
+    },
+    addContact: async ({ destination, template, at }) =>
+      statement(
+        "INSERT INTO contacts (destination, template, at) VALUES (?, ?, ?) ON CONFLICT (destination) DO NOTHING",
+      ).run(destination, template, at).changes === 1,
+    hasContact: async (destination) =>
+      statement("SELECT 1 FROM contacts WHERE destination = ?").get(destination) !== undefined,
     appendAudit: async (event) => {
       const info = statement(
         "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -38,7 +38,10 @@ export function memoryStore(): Store {
   const perTicket = new Map<string, number>();
   const perRun = new Map<string, number>();
   const perMinute = new Map<string, Map<number, number>>();
+  // Value ceilings: units per (group, currency), per minute.
+  const spentPerMinute = new Map<string, Map<number, number>>();
   const outboundKeys = new Set<string>();
+  const contacts = new Set<string>();
   const audit: AuditEvent[] = [];
   const outbound = new Map<string, OutboundRow>();
   const queue = new Map<string, QueueItem>();
@@ -71,6 +74,13 @@ export function memoryStore(): Store {
             run: perRun.get(runId) ?? 0,
           };
         },
+        sumSpend: async ({ group, currency, since }) => {
+          let units = 0;
+          const from = minuteOf(since);
+          for (const [minute, spent] of spentPerMinute.get(`${group}\u0000${currency}`) ?? [])
+            if (minute >= from) units += spent;
+          return units;
+        },
         reserve: async (entry) => {
           if (reservations.has(entry.key))
             throw new Error(`memoryStore: key ${entry.key} is already reserved`);
@@ -82,6 +92,13 @@ export function memoryStore(): Store {
           bump(perTicket, ticketKey, 1);
           bump(perRun, entry.runId, 1);
           bump(minutes, minute, 1);
+          for (const { group, currency, units } of entry.spend ?? []) {
+            const spendKey = `${group}\u0000${currency}`;
+            const spent = spentPerMinute.get(spendKey) ?? new Map<number, number>();
+            spentPerMinute.set(spendKey, spent);
+            bump(spent, minute, units);
+            undo.push(() => bump(spent, minute, -units));
+          }
           undo.push(() => {
             reservations.delete(entry.key);
             bump(perTicket, ticketKey, -1);
@@ -89,6 +106,13 @@ export function memoryStore(): Store {
             bump(minutes, minute, -1);
           });
         },
+        addContact: async ({ destination }) => {
+          if (contacts.has(destination)) return false;
+          contacts.add(destination);
+          undo.push(() => contacts.delete(destination));
+          return true;
+        },
+        hasContact: async (destination) => contacts.has(destination),
         appendAudit: async (event) => {
           const stored = { ...event, id: id() };
           audit.push(stored);

@@ -1,3 +1,4 @@
+import type { Spend } from "../ceilings.js";
 import type { Decision, Message } from "../decision.js";
 import type { EscalationReason } from "../reasons.js";
 
@@ -70,7 +71,7 @@ export interface OutboundRow {
 }
 
 /** What an audit event records. */
-export type AuditType = "decision" | "duplicate" | "delivery" | "queue" | "access";
+export type AuditType = "decision" | "duplicate" | "delivery" | "queue" | "access" | "first_contact";
 
 /** One line of the audit log: every decision, duplicate, delivery attempt outcome and queue transition. */
 export interface AuditEvent {
@@ -159,7 +160,27 @@ export interface StoreTransaction {
     runId: string;
     at: number;
     result: StoredResult;
+    /**
+     * What the message adds to value ceilings: each entry's `units` is added to its (group, currency)
+     * in `at`'s minute, in this transaction, for `sumSpend` to read.
+     */
+    spend?: readonly Spend[];
   }): Promise<void>;
+  /**
+   * The units reserved in a ceiling group and currency since `since`, summed per minute like the day
+   * count (`since`'s whole minute counts: a window is rounded out, never in). Exact: read so that no
+   * transaction that reserves spend can commit between this read and this transaction's commit
+   * (the SQLite write lock, the Postgres decision lock), and including this transaction's own spend.
+   */
+  sumSpend(query: { group: string; currency: string; since: number }): Promise<number>;
+  /**
+   * Records a destination (a keyed hash, never an address) as sent to; true when it was not recorded
+   * before. Once per destination across transactions and processes (a unique key): of two concurrent
+   * first sends, one gets true.
+   */
+  addContact(entry: { destination: string; template: string; at: number }): Promise<boolean>;
+  /** Whether a destination has been recorded by `addContact` (committed, or in this transaction). */
+  hasContact(destination: string): Promise<boolean>;
   appendAudit(event: New<AuditEvent>): Promise<string>;
   addOutbound(row: New<OutboundRow>): Promise<string>;
   getOutbound(id: string): Promise<OutboundRow | undefined>;

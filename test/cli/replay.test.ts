@@ -77,6 +77,7 @@ describe("formletter replay", () => {
       "period",
       "duplicates",
       "deliveryFailures",
+      "firstContact",
       "malformed",
       "projection",
       "truncated",
@@ -162,14 +163,20 @@ describe("formletter replay", () => {
     expect(Object.fromEntries(report.byReason.map((row) => [row.reason, row.count]))).toEqual({
       model_escalated: 26,
       invalid_proposal: 18,
-      approval_required: 17,
+      approval_required: 16,
       content_flagged: 10,
       slot_rejected: 8,
       record_not_found: 5,
       records_invalid: 3,
       unknown_template: 3,
       unparseable_output: 2,
+      // A refund over its ceiling's per-message maximum (refund_request: EUR 275).
+      limit_exceeded: 1,
     });
+    // Every send to a destination not sent to before in the file is a first contact.
+    expect(report.firstContact.sends).toBe(116);
+    expect(report.firstContact.firstContacts).toBeGreaterThan(0);
+    expect(report.firstContact.firstContacts).toBeLessThanOrEqual(116);
   }, 30_000);
 
   it("exits 1 with one line for a missing history file or catalog module", async () => {

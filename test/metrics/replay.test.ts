@@ -31,6 +31,7 @@ async function throughTheOutbox(path: string): Promise<EscalationReport> {
     load: () => current.records,
     store: sqliteStore(join(directory, "demo.db")),
     transports: { email: memoryTransport() },
+    contactKey: "a contact key of at least thirty-two bytes",
   });
   for await (const text of createInterface({
     input: createReadStream(path, "utf8"),
@@ -76,6 +77,9 @@ describe("replayHistory", () => {
     // The file's tickets span three weeks of March; the live run decided them all today.
     expect(replayed.period).toMatchObject({ first: "2026-03-02T10:15:00.000Z", days: 22, undated: 0 });
     expect(live.duplicates).toBe(0);
+    // First contacts: the replay's (destinations new in the file) are the outbox's (recorded in the store).
+    expect(replayed.firstContact).toEqual(live.firstContact);
+    expect(live.firstContact).toMatchObject({ sends: 116, firstContacts: 10 });
   }, 30_000);
 
   it("counts and skips malformed lines with their line numbers, never stopping", async () => {

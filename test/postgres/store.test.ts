@@ -103,6 +103,31 @@ describe.skipIf(!available)("postgresStore", () => {
       expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
     });
 
+    it("migrates a version 2 schema: value ceilings sum from nothing, under the decision lock", async () => {
+      const schema = freshSchema("v2");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 2))
+        await admin.query((migration as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2)`);
+      const store = open(schema);
+      try {
+        const spend = [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1250 }];
+        await store.transaction((tx) => tx.reserve({ ...reservation("fl_v2"), spend }));
+        await store.transaction((tx) => tx.reserve({ ...reservation("fl_v2b"), spend }));
+        expect(
+          await store.transaction((tx) =>
+            tx.sumSpend({ group: "refunds", currency: "EUR", since: t0 - 60_000 }),
+          ),
+        ).toBe(2500);
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+      } finally {
+        await store.close();
+      }
+    });
+
     it("migrates a version 1 schema: its pending rows are still claimed, and claims mark them delivering", async () => {
       const schema = freshSchema("v1");
       await admin.query(`CREATE SCHEMA ${schema}`);

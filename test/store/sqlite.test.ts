@@ -118,6 +118,25 @@ describe("sqliteStore", () => {
     ).toEqual([{ name: "outbound_due" }]);
   });
 
+  it("migrates a version 2 file: its send counts are kept, and value ceilings sum from nothing", async () => {
+    const db = new Database(file);
+    db.exec(migrations[0] as string);
+    db.exec(migrations[1] as string);
+    db.pragma("user_version = 2");
+    db.prepare("INSERT INTO send_counts (template, minute, n) VALUES ('visit_request', 1, 3)").run();
+    db.close();
+    const store = sqliteStore(file);
+    const spend = [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1250 }];
+    await store.transaction((tx) => tx.reserve({ ...reservation("fl_v2", { at: 60_000 }), spend }));
+    const read = await store.transaction(async (tx) => ({
+      spent: await tx.sumSpend({ group: "refunds", currency: "EUR", since: 0 }),
+      day: (await tx.countSends({ template: "visit_request", ticketId: "T-9", runId: "r", since: 0 })).day,
+    }));
+    expect(read).toEqual({ spent: 1250, day: 4 });
+    await store.close();
+    expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
   it("keeps every committed write when the file is reopened", async () => {
     const first = sqliteStore(file);
     const ids = await first.transaction(async (tx) => {

@@ -447,6 +447,135 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
       });
     });
 
+    describe("sumSpend (value ceilings)", () => {
+      const hour = 60 * minute;
+      const spend = (units: number, currency = "EUR", group = "refunds") => [
+        { ceiling: "refunds", group, currency, units },
+      ];
+      const sum = (since: number, currency = "EUR", group = "refunds") =>
+        store.transaction((tx) => tx.sumSpend({ group, currency, since }));
+
+      it("sums whole units exactly, per group and currency, never across them", async () => {
+        await store.transaction(async (tx) => {
+          await tx.reserve({ ...reservation("s1"), spend: spend(1999) });
+          await tx.reserve({ ...reservation("s2"), spend: spend(1) });
+          await tx.reserve({ ...reservation("s3"), spend: spend(700, "USD") });
+          await tx.reserve({ ...reservation("s4"), spend: spend(50, "EUR", "payouts") });
+          await tx.reserve({
+            ...reservation("s5", { at: t0 + 1 }),
+            spend: [...spend(10), ...spend(5, "JPY")],
+          });
+          await tx.reserve(reservation("s6"));
+        });
+        expect(await sum(t0 - hour)).toBe(2010);
+        expect(await sum(t0 - hour, "USD")).toBe(700);
+        expect(await sum(t0 - hour, "JPY")).toBe(5);
+        expect(await sum(t0 - hour, "GBP")).toBe(0);
+        expect(await sum(t0 - hour, "EUR", "payouts")).toBe(50);
+        // Large sums stay exact (no float drift, no 32-bit overflow).
+        await store.transaction((tx) => tx.reserve({ ...reservation("big"), spend: spend(2 ** 52, "CHF") }));
+        await store.transaction((tx) => tx.reserve({ ...reservation("big2"), spend: spend(3, "CHF") }));
+        expect(await sum(t0 - hour, "CHF")).toBe(2 ** 52 + 3);
+      });
+
+      it("windows at their edges: 59:59 ago counts, 60:01 ago does not; a window is rounded out by its first minute", async () => {
+        const now = t0;
+        await store.transaction(async (tx) => {
+          await tx.reserve({ ...reservation("in", { at: now - hour + 1000 }), spend: spend(1) });
+          await tx.reserve({ ...reservation("out", { at: now - hour - 1000 }), spend: spend(10) });
+          await tx.reserve({ ...reservation("day-in", { at: now - day + 1000 }), spend: spend(100) });
+          await tx.reserve({ ...reservation("day-out", { at: now - day - 1000 }), spend: spend(1000) });
+        });
+        expect(await sum(now - hour)).toBe(1 + 0);
+        expect(await sum(now - day)).toBe(1 + 10 + 100);
+        // Since 45 s into a minute, the whole minute counts: a send 60:30 ago at 15 s into it is in.
+        const later = t0 + 45_000;
+        await store.transaction((tx) =>
+          tx.reserve({ ...reservation("early", { at: later - hour - 30_000 }), spend: spend(7) }),
+        );
+        expect(await sum(later - hour)).toBe(1 + 7);
+      });
+
+      it("reads its own transaction's spend, and rolls it back with a failed transaction", async () => {
+        await expect(
+          store.transaction(async (tx) => {
+            await tx.reserve({ ...reservation("r1"), spend: spend(300) });
+            expect(await tx.sumSpend({ group: "refunds", currency: "EUR", since: t0 - hour })).toBe(300);
+            throw new Error("fails after reserving");
+          }),
+        ).rejects.toThrow("fails after reserving");
+        expect(await sum(t0 - hour)).toBe(0);
+        // A duplicate key fails the transaction: its spend goes too.
+        await store.transaction((tx) => tx.reserve({ ...reservation("dup"), spend: spend(5) }));
+        await expect(
+          store.transaction((tx) => tx.reserve({ ...reservation("dup"), spend: spend(6) })),
+        ).rejects.toThrow();
+        expect(await sum(t0 - hour)).toBe(5);
+      });
+
+      it("is isolated: concurrent sum-then-reserve against one maximum never goes over it", async () => {
+        const max = 1000;
+        const amounts = Array.from({ length: 24 }, (_, i) => 37 + ((i * 53) % 190));
+        const outcomes = await Promise.all(
+          amounts.map((units, i) =>
+            store.transaction(async (tx) => {
+              const spent = await tx.sumSpend({ group: "refunds", currency: "EUR", since: t0 - hour });
+              await ticks(1);
+              if (spent + units > max) return 0;
+              await tx.reserve({ ...reservation(`c${i}`, { runId: `run-${i}` }), spend: spend(units) });
+              return units;
+            }),
+          ),
+        );
+        const accepted = outcomes.reduce((a, b) => a + b, 0);
+        expect(accepted).toBeLessThanOrEqual(max);
+        expect(await sum(t0 - hour)).toBe(accepted);
+        // Nothing refused would have fitted in what was left.
+        for (const units of amounts)
+          if (!outcomes.includes(units)) expect(accepted + units).toBeGreaterThan(max);
+      });
+    });
+
+    describe("contacts (first contact)", () => {
+      const hashOf = (n: number) => n.toString(16).padStart(64, "0");
+
+      it("records a destination once: true the first time, false after, across transactions", async () => {
+        const first = await store.transaction((tx) =>
+          tx.addContact({ destination: hashOf(1), template: "a", at: t0 }),
+        );
+        const again = await store.transaction(async (tx) => [
+          await tx.hasContact(hashOf(1)),
+          await tx.addContact({ destination: hashOf(1), template: "b", at: t0 + 1 }),
+          await tx.hasContact(hashOf(2)),
+        ]);
+        expect([first, ...again]).toEqual([true, true, false, false]);
+      });
+
+      it("sees its own transaction's contact, and rolls it back with a failed transaction", async () => {
+        await expect(
+          store.transaction(async (tx) => {
+            expect(await tx.addContact({ destination: hashOf(3), template: "a", at: t0 })).toBe(true);
+            expect(await tx.hasContact(hashOf(3))).toBe(true);
+            expect(await tx.addContact({ destination: hashOf(3), template: "a", at: t0 })).toBe(false);
+            throw new Error("fails after recording");
+          }),
+        ).rejects.toThrow("fails after recording");
+        expect(await store.transaction((tx) => tx.hasContact(hashOf(3)))).toBe(false);
+      });
+
+      it("is isolated: of concurrent first sends to one destination, exactly one is first", async () => {
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            store.transaction(async (tx) => {
+              await ticks(1);
+              return tx.addContact({ destination: hashOf(4), template: "a", at: t0 });
+            }),
+          ),
+        );
+        expect(outcomes.filter(Boolean)).toHaveLength(1);
+      });
+    });
+
     describe("claimDue", () => {
       const now = t0 + 10 * minute;
 
