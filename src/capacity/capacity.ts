@@ -2,7 +2,7 @@ import type { Catalog } from "../catalog.js";
 import type { Channel } from "../channels.js";
 import { FormletterError } from "../errors.js";
 import type { RecordsDefinition } from "../records.js";
-import type { Template, TemplateLimits } from "../template.js";
+import type { Template, TemplateEffect, TemplateLimits } from "../template.js";
 import type { PreparedTicket } from "../ticket.js";
 import { type SampleMessages, sampleMessages } from "./enumerate.js";
 import { type FieldExposure, fieldExposure } from "./exposure.js";
@@ -44,6 +44,8 @@ export interface TemplateCapacity {
   readonly id: string;
   readonly channel: Channel;
   readonly audience: string;
+  /** What a message of the template does: informational, reversible or irreversible. */
+  readonly effect: TemplateEffect;
   readonly approval: "human" | undefined;
   readonly limits: TemplateLimits;
   /** The locales the template is written in, the default first; empty for a template without locales. */
@@ -140,6 +142,7 @@ export function catalogCapacity(catalog: CapacityCatalog, options: CapacityOptio
       id: template.id,
       channel: template.channel,
       audience: template.audience,
+      effect: template.effect,
       approval: template.approval,
       limits: template.limits,
       locales: template.locales?.tags ?? [],

@@ -11,7 +11,7 @@ export function registerCheckCommand(program: Command, io: CliIo): void {
   program
     .command("check <catalog>")
     .description(
-      "load the catalog, running every definition-time check; print its templates, slots, limits and channels; exit 1 on any error",
+      "load the catalog, running every definition-time check; print its templates, slots, limits, effects and channels; exit 1 on any error",
     )
     .option("--export <name>", "the export of the catalog module to use")
     .option("--json", "machine-readable output")
@@ -37,6 +37,7 @@ function describeCatalog(catalog: Catalog) {
       channel: template.channel,
       audience: template.audience,
       limits: template.limits,
+      effect: template.effect,
       approval: template.approval ?? null,
       ...(template.channel === "sms" ? { maxSegments: template.maxSegments } : {}),
       slots: template.resolveOrder.map(describeSlot),
@@ -80,13 +81,14 @@ function slotSource(template: Template, compiled: CompiledSlot): string {
 
 function formatCheck(catalog: Catalog, title: string): string {
   const templates = table(
-    ["template", "channel", "audience", "per ticket", "per day", "approval"],
+    ["template", "channel", "audience", "per ticket", "per day", "effect", "approval"],
     catalog.templates.map((template) => [
       template.id,
       template.channel === "sms" ? `sms (≤ ${template.maxSegments} segments)` : template.channel,
       template.audience,
       String(template.limits.perTicket),
       String(template.limits.perDay),
+      template.effect,
       template.approval ?? "-",
     ]),
   );

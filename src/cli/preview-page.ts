@@ -114,11 +114,11 @@ function summary(preview: TicketPreview): string {
 
 function templateTable(templates: readonly Template[], preview: TicketPreview | undefined): string {
   const of = (id: string) => (preview?.ok ? preview.templates.find((t) => t.template === id) : undefined);
-  return `<div class="scroll"><table id="template-table"><thead><tr><th scope="col">template</th><th scope="col">description</th><th scope="col">audience</th><th scope="col">channel</th><th scope="col">limits</th><th scope="col">approval</th>${preview?.ok ? '<th scope="col" class="n">messages</th><th scope="col" class="n">bits</th>' : ""}</tr></thead><tbody>
+  return `<div class="scroll"><table id="template-table"><thead><tr><th scope="col">template</th><th scope="col">description</th><th scope="col">audience</th><th scope="col">channel</th><th scope="col">limits</th><th scope="col">effect</th><th scope="col">approval</th>${preview?.ok ? '<th scope="col" class="n">messages</th><th scope="col" class="n">bits</th>' : ""}</tr></thead><tbody>
 ${templates
   .map((template) => {
     const shown = of(template.id);
-    return `<tr><th scope="row"><a href="#template-${e(template.id)}">${e(template.id)}</a></th><td>${e(template.description)}</td><td>${e(template.audience)}</td><td>${e(template.channel)}</td><td>${template.limits.perTicket}/ticket, ${template.limits.perDay}/day</td><td>${template.approval === "human" ? "human" : "—"}</td>${shown === undefined ? "" : `<td class="n">${shown.messages.length}</td><td class="n">${bits(shown.bits)}</td>`}</tr>`;
+    return `<tr><th scope="row"><a href="#template-${e(template.id)}">${e(template.id)}</a></th><td>${e(template.description)}</td><td>${e(template.audience)}</td><td>${e(template.channel)}</td><td>${template.limits.perTicket}/ticket, ${template.limits.perDay}/day</td><td class="effect">${e(template.effect)}</td><td>${template.approval === "human" ? "human" : "—"}</td>${shown === undefined ? "" : `<td class="n">${shown.messages.length}</td><td class="n">${bits(shown.bits)}</td>`}</tr>`;
   })
   .join("\n")}
 </tbody></table></div>`;

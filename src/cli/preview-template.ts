@@ -1,6 +1,6 @@
 import { type FieldExposure, fieldExposure } from "../capacity/exposure.js";
 import { maxSubjectLength, whatsappRules } from "../channels.js";
-import type { CompiledSlot, Template } from "../template.js";
+import type { CompiledSlot, Template, TemplateEffect } from "../template.js";
 import { escapeForPage } from "./html-page.js";
 
 /** Record values and template text are shown as text: escaped, control characters written out. */
@@ -61,6 +61,13 @@ export function labelText(field: FieldExposure): string {
 }
 
 /** Where one slot's value comes from. */
+/** Each effect in words, as a reviewer reads it next to the approval. */
+const effectText: Readonly<Record<TemplateEffect, string>> = {
+  informational: "informational: tells the recipient something; nothing changes because of it",
+  reversible: "reversible: asks for or starts something that can be called back",
+  irreversible: "irreversible: starts something that cannot be taken back",
+};
+
 function origin(compiled: CompiledSlot): string {
   const { slot } = compiled;
   if (slot.kind === "choice") return `one of ${compiled.keys.size} keys, labels written in code`;
@@ -111,6 +118,7 @@ export function templateReview(template: Template): string {
 <dt>audience</dt><dd>${e(template.audience)}</dd>
 <dt>channel</dt><dd>${e(template.channel)}</dd>
 <dt>limits</dt><dd>${template.limits.perTicket} per ticket, ${template.limits.perDay} per day</dd>
+<dt>effect</dt><dd class="effect">${e(effectText[template.effect])}</dd>
 <dt>approval</dt><dd>${template.approval === "human" ? "<strong>a person approves each draft</strong>" : "none: sent as decided"}</dd>
 <dt>code runs with</dt><dd>${e(template.readers.audience.name)} (where, derived); recipient chosen with ${e(template.readers.recipient.name)}</dd>
 </dl>

@@ -6,7 +6,7 @@ import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";
 import { progressBar } from "./progress.js";
-import { reportOptions, reportSettings, writeReport } from "./write-report.js";
+import { reportOptions, reportSettings, templateEffects, writeReport } from "./write-report.js";
 
 /** `formletter replay CATALOG HISTORY.jsonl [--json] [--html FILE] [--by G] [--volume N] [--export NAME]`. */
 export function registerReplayCommand(program: Command, io: CliIo): void {
@@ -30,10 +30,16 @@ export function registerReplayCommand(program: Command, io: CliIo): void {
     } finally {
       bar?.stop();
     }
-    writeReport(io, report, output, {
-      title: "Escalation report (replay)",
-      subtitle: `replay of ${basename(history)} with ${basename(catalogFile)} (export ${exportName}, catalog version ${catalog.version})`,
-      generatedAt: new Date(),
-    });
+    writeReport(
+      io,
+      report,
+      output,
+      {
+        title: "Escalation report (replay)",
+        subtitle: `replay of ${basename(history)} with ${basename(catalogFile)} (export ${exportName}, catalog version ${catalog.version})`,
+        generatedAt: new Date(),
+      },
+      templateEffects(catalog),
+    );
   });
 }

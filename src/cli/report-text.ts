@@ -1,6 +1,7 @@
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { formatSummary, percent } from "../metrics/summary.js";
 import { printableLine } from "../sanitize.js";
+import type { TemplateEffect } from "../template.js";
 import { CliError, table } from "./output.js";
 
 /** A grouping the text report shows: "template", "reason", "day", "tag" (every tag) or "tag:NAME". */
@@ -20,11 +21,24 @@ export function checkGroupings(groupings: readonly string[]): readonly Grouping[
 
 const interval = (row: { low: number; high: number }) => `${percent(row.low)}–${percent(row.high)}`;
 
-function rateTable(heading: string, rows: readonly RateRow[]): string {
+/** Each template's effect, by id: known when the report was made with the catalog (replay, --catalog). */
+export type TemplateEffects = ReadonlyMap<string, TemplateEffect>;
+
+function rateTable(heading: string, rows: readonly RateRow[], effects?: TemplateEffects): string {
   return `\n${heading}\n${table(
-    [heading.split(" ")[1] ?? "group", "decided", "sent", "escalated", "rate", "95% CI"],
+    [
+      heading.split(" ")[1] ?? "group",
+      ...(effects === undefined ? [] : ["effect"]),
+      "decided",
+      "sent",
+      "escalated",
+      "rate",
+      "95% CI",
+    ],
     rows.map((row) => [
       printableLine(row.key),
+      // A template no longer in the catalog (or the "(other)" row) has no effect to show.
+      ...(effects === undefined ? [] : [effects.get(row.key) ?? "-"]),
       String(row.decided),
       String(row.sent),
       String(row.escalated),
@@ -34,8 +48,15 @@ function rateTable(heading: string, rows: readonly RateRow[]): string {
   )}`;
 }
 
-/** The escalation report as text: the summary, then one table per grouping, then what was counted. */
-export function formatReport(report: EscalationReport, groupings: readonly Grouping[]): string {
+/**
+ * The escalation report as text: the summary, then one table per grouping, then what was counted. With
+ * `effects`, the table by template shows each template's effect next to its id.
+ */
+export function formatReport(
+  report: EscalationReport,
+  groupings: readonly Grouping[],
+  effects?: TemplateEffects,
+): string {
   let text = formatSummary(report);
   const { period } = report;
   if (period.first !== undefined && period.last !== undefined) {
@@ -50,7 +71,7 @@ export function formatReport(report: EscalationReport, groupings: readonly Group
         report.byReason.map((row) => [row.reason, String(row.count), percent(row.share), interval(row)]),
       )}`;
     } else if (grouping === "template") {
-      text += rateTable("by template", report.byTemplate);
+      text += rateTable("by template", report.byTemplate, effects);
     } else if (grouping === "day") {
       text += rateTable("by day", report.byDay);
     } else {

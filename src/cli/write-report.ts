@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
+import type { Catalog } from "../catalog.js";
 import type { EscalationReport } from "../metrics/report.js";
 import { parseVolume } from "./duration.js";
 import { type HtmlReportMeta, renderHtmlReport } from "./html-report.js";
 import type { CliIo } from "./output.js";
-import { checkGroupings, formatReport, type Grouping } from "./report-text.js";
+import { checkGroupings, formatReport, type Grouping, type TemplateEffects } from "./report-text.js";
 
 /** Options shared by `replay` and `report`. */
 export interface ReportOutput {
@@ -15,19 +16,32 @@ export interface ReportOutput {
 
 /**
  * Prints the report as text (or JSON with --json) and writes the HTML page with --html. The note about
- * the HTML file goes to stderr, so --json output stays one JSON document.
+ * the HTML file goes to stderr, so --json output stays one JSON document. With `effects` (the catalog is
+ * known), the text's table by template gains an effect column and the JSON a `templateEffects` field.
  */
 export function writeReport(
   io: CliIo,
   report: EscalationReport,
   output: ReportOutput,
   meta: HtmlReportMeta,
+  effects?: TemplateEffects,
 ): void {
   if (output.html !== undefined) {
     writeFileSync(output.html, renderHtmlReport(report, meta));
   }
-  io.stdout(output.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, output.groupings));
+  const json = () =>
+    JSON.stringify(
+      effects === undefined ? report : { ...report, templateEffects: Object.fromEntries(effects) },
+      null,
+      2,
+    );
+  io.stdout(output.json ? `${json()}\n` : formatReport(report, output.groupings, effects));
   if (output.html !== undefined) io.stderr(`HTML report written to ${output.html}\n`);
+}
+
+/** Each template's effect, by id, in catalog order. */
+export function templateEffects(catalog: Pick<Catalog, "templates">): TemplateEffects {
+  return new Map(catalog.templates.map((template) => [template.id, template.effect]));
 }
 
 /** Adds the options `replay` and `report` share: --by, --volume, --html, --json. */

@@ -1,7 +1,7 @@
 import type { Channel } from "../channels.js";
 import type { Choices, Decision, EscalateDecision, Message } from "../decision.js";
 import type { EscalationReason } from "../reasons.js";
-import type { Template, TemplateLimits } from "../template.js";
+import type { Template, TemplateEffect, TemplateLimits } from "../template.js";
 import type { PreparedTicket } from "../ticket.js";
 import {
   countCombinations,
@@ -49,6 +49,8 @@ export interface TemplatePreview {
   readonly template: string;
   readonly channel: Channel;
   readonly audience: string;
+  /** What a message of the template does: informational, reversible or irreversible. */
+  readonly effect: TemplateEffect;
   readonly approval: "human" | undefined;
   readonly limits: TemplateLimits;
   /** The slots the model fills, each with every value it may give. */
@@ -190,6 +192,7 @@ function previewTemplate(
     template: template.id,
     channel: template.channel,
     audience: template.audience,
+    effect: template.effect,
     approval: template.approval,
     limits: template.limits,
     dimensions,

@@ -33,7 +33,7 @@ describe("formletter capacity", () => {
     expect(stdout).toMatch(/note_received\s+note\s+ref\s+notes \(optional\)\s+3\s+1\.58/);
     // 2 + 2·log2 3 = 5.17 bits; × 2 a ticket = 10.34; × 100 a day = 516.99; 9 of 18 proposals distinct on the sample.
     expect(stdout).toMatch(
-      /status_update\s+email\s+5\.17\s+2\s+10\.34\s+100\s+516\.99\s+-\s+9 of 18 proposals = 3\.17 bits/,
+      /status_update\s+email\s+5\.17\s+2\s+10\.34\s+100\s+516\.99\s+informational\s+-\s+9 of 18 proposals = 3\.17 bits/,
     );
     expect(stdout).toMatch(/total\s+3\s+12\.92\s+150\s+646\.24/);
     expect(stdout).toMatch(
@@ -90,6 +90,10 @@ describe("formletter capacity", () => {
       "notes",
     ]);
     expect(capacity.catalog.export).toBe("catalog");
+    expect(capacity.templates.map((t) => [t.id, t.effect, t.approval ?? null])).toEqual([
+      ["status_update", "informational", null],
+      ["note_received", "informational", null],
+    ]);
     expect(capacity.templates.flatMap((t) => t.fields).some((f) => f.label === "private")).toBe(true);
     expect(capacity.totals.perDay.messages).toBe(150);
     expect(capacity.totals.perDay.bits).toBeCloseTo(250 + 250 * Math.log2(3), 9);

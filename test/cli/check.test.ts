@@ -51,7 +51,7 @@ describe("formletter check", () => {
       /^catalog capacity-catalog\.ts \(export catalog\): 2 template\(s\), version [0-9a-f]{16}\n/,
     );
     expect(stdout).toContain("escalation codes: no_template_fits, needs_human, suspicious_request");
-    expect(stdout).toMatch(/status_update\s+email\s+customer\s+2\s+100\s+-/);
+    expect(stdout).toMatch(/status_update\s+email\s+customer\s+2\s+100\s+informational\s+-/);
     expect(stdout).toMatch(/status_update\s+item\s+ref\s+items \(orderId = order\.id\)\s+title \(text\)/);
     expect(stdout).toMatch(/status_update\s+status\s+choice\s+keys: shipped, delayed, lost/);
     expect(stdout).toMatch(
@@ -70,6 +70,7 @@ describe("formletter check", () => {
       channel: "email",
       audience: "customer",
       limits: { perTicket: 2, perDay: 100 },
+      effect: "informational",
       approval: null,
     });
     expect(described.templates[0].slots[2]).toEqual({
@@ -78,6 +79,42 @@ describe("formletter check", () => {
       optional: false,
       keys: ["shipped", "delayed", "lost"],
     });
+  });
+
+  it("shows each template's effect next to its approval, in text and in --json", async () => {
+    const file = module(`const refund = defineTemplate(records, {
+  id: "refund_issued", description: "Tell the customer the refund went out", audience: "customer",
+  effect: "irreversible", approval: "human", channel: "email", to: slot.ref("orders", { show: "email" }),
+  subject: "Refund {{order}}", body: "We refunded order {{order}}.", slots: { order: slot.ref("orders", { show: "number" }) },
+  limits: { perTicket: 1, perDay: 10 },
+});
+const reminder = defineTemplate(records, {
+  id: "reply_reminder", description: "Ask the customer to reply", audience: "customer",
+  effect: "reversible", channel: "email", to: slot.ref("orders", { show: "email" }),
+  subject: "Order {{order}}", body: "Please reply about order {{order}}.", slots: { order: slot.ref("orders", { show: "number" }) },
+  limits: { perTicket: 1, perDay: 10 },
+});
+export const catalog = createCatalog(records, [template("status"), reminder, refund]);`);
+    const text = await cli(["check", file]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/template\s+channel\s+audience\s+per ticket\s+per day\s+effect\s+approval\n/);
+    expect(text.stdout).toMatch(/status\s+email\s+customer\s+1\s+10\s+informational\s+-\n/);
+    expect(text.stdout).toMatch(/reply_reminder\s+email\s+customer\s+1\s+10\s+reversible\s+-\n/);
+    expect(text.stdout).toMatch(/refund_issued\s+email\s+customer\s+1\s+10\s+irreversible\s+human\n/);
+    const json = JSON.parse((await cli(["check", file, "--json"])).stdout);
+    expect(
+      json.templates.map((t: { id: string; effect: string; approval: string | null }) => [
+        t.id,
+        t.effect,
+        t.approval,
+      ]),
+    ).toEqual([
+      ["status", "informational", null],
+      ["reply_reminder", "reversible", null],
+      ["refund_issued", "irreversible", "human"],
+    ]);
+    // effect sits next to approval in each template's JSON.
+    expect(Object.keys(json.templates[0]).slice(4, 6)).toEqual(["effect", "approval"]);
   });
 
   it("exits 1 with the definition error, which names the template, the slot and the fix", async () => {

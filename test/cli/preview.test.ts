@@ -312,6 +312,20 @@ describe("formletter preview --out", () => {
     expect(existsSync(join(out, "ticket-2.html"))).toBe(false);
   });
 
+  it("lists each template's effect next to its approval, in the table and in each template's section", () => {
+    const html = readFileSync(join(out, "index.html"), "utf8");
+    expect(html).toContain('<th scope="col">effect</th><th scope="col">approval</th>');
+    expect(html).toMatch(
+      /href="#template-refund">refund<\/a><\/th>.*<td class="effect">irreversible<\/td><td>human<\/td>/,
+    );
+    expect(html).toMatch(
+      /href="#template-order_reply">order_reply<\/a><\/th>.*<td class="effect">informational<\/td><td>—<\/td>/,
+    );
+    expect(html).toContain(
+      '<dt>effect</dt><dd class="effect">irreversible: starts something that cannot be taken back</dd>',
+    );
+  });
+
   it("escapes hostile record values and ticket ids in the static pages", async () => {
     const hostileOut = join(directory, "hostile");
     const samples = join(directory, "hostile.json");

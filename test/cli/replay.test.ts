@@ -54,7 +54,7 @@ describe("formletter replay", () => {
     expect(stdout).toContain("human decisions: 0.3–1.7 a day at the observed 2 tickets a day (over 2 days)");
     expect(stdout).toMatch(/by reason\nreason\s+count\s+share\s+95% CI\nmodel_escalated\s+1\s+25\.0%/);
     expect(stdout).toMatch(
-      /by template\ntemplate\s+decided\s+sent\s+escalated\s+rate\s+95% CI\nstatus_update\s+2\s+1\s+1\s+50\.0%/,
+      /by template\ntemplate\s+effect\s+decided\s+sent\s+escalated\s+rate\s+95% CI\nstatus_update\s+informational\s+2\s+1\s+1\s+50\.0%/,
     );
     expect(stdout).toMatch(/by tag:category\n/);
     expect(stdout).toMatch(/by day\nday\s+decided.*\n2026-03-02\s+2\s+1\s+1/);
@@ -65,7 +65,7 @@ describe("formletter replay", () => {
   it("prints one JSON document with --json", async () => {
     const { code, stdout } = await cli(["replay", fixtureCatalog, history, "--json"]);
     expect(code).toBe(0);
-    const report = JSON.parse(stdout) as EscalationReport;
+    const report = JSON.parse(stdout) as EscalationReport & { templateEffects: Record<string, string> };
     expect(Object.keys(report)).toEqual([
       "source",
       "definition",
@@ -81,7 +81,12 @@ describe("formletter replay", () => {
       "malformed",
       "projection",
       "truncated",
+      "templateEffects",
     ]);
+    expect(report.templateEffects).toEqual({
+      status_update: "informational",
+      note_received: "informational",
+    });
     expect(report.overall).toMatchObject({ key: "all", decided: 4, sent: 2, escalated: 2, rate: 0.5 });
     expect(report.byReason.map((row) => row.reason)).toEqual(["model_escalated", "slot_rejected"]);
     expect(report.byTag.map((tag) => tag.tag)).toEqual(["category"]);

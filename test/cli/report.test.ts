@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EscalationReport } from "../../src/metrics/index.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
@@ -90,6 +92,45 @@ describe("formletter report", () => {
     expect(since.code).toBe(1);
     expect(since.stderr).toBe(
       "formletter: --since last week: give a duration such as 7d, 24h, 30m, 2w, or an ISO date such as 2026-03-01\n",
+    );
+  });
+});
+
+describe("formletter report --catalog", () => {
+  it("shows each template's effect in the table by template and in --json; unknown ids get -", async () => {
+    const source = fileURLToPath(new URL("../../src/index.ts", import.meta.url));
+    const zod = createRequire(import.meta.url).resolve("zod");
+    const catalogFile = join(directory, "catalog.ts");
+    writeFileSync(
+      catalogFile,
+      `import { createCatalog, defineRecords, defineTemplate } from ${JSON.stringify(source)};
+import { z } from ${JSON.stringify(zod)};
+const records = defineRecords({ orders: z.object({ id: z.string(), number: z.string(), email: z.email() }) });
+const { slot } = records;
+const template = (id, effect) => defineTemplate(records, {
+  id, description: "Tell the customer", audience: "customer", effect,
+  ...(effect === "irreversible" ? { approval: "human" } : {}), channel: "email",
+  to: slot.ref("orders", { show: "email" }), subject: "Order {{order}}", body: "Order {{order}}.",
+  slots: { order: slot.ref("orders", { show: "number" }) }, limits: { perTicket: 1, perDay: 10 },
+});
+export const catalog = createCatalog(records, [template("a", "reversible"), template("b", "irreversible")]);
+`,
+    );
+    const text = await cli(["report", "--db", file, "--by", "template", "--catalog", catalogFile]);
+    expect(text.stderr).toBe("");
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/by template\ntemplate\s+effect\s+decided\s+sent\s+escalated/);
+    expect(text.stdout).toMatch(/\na\s+reversible\s+4\s+3\s+1\s/);
+    expect(text.stdout).toMatch(/\nb\s+irreversible\s+3\s+1\s+2\s/);
+    // A decision without a template has no effect to show.
+    expect(text.stdout).toMatch(/\n\S+\s+-\s+1\s+0\s+1\s/);
+    const json = JSON.parse((await cli(["report", "--db", file, "--json", "--catalog", catalogFile])).stdout);
+    expect(json.templateEffects).toEqual({ a: "reversible", b: "irreversible" });
+    // Without --catalog the report is unchanged: no effect column, no field.
+    const plain = await cli(["report", "--db", file, "--by", "template"]);
+    expect(plain.stdout).toMatch(/by template\ntemplate\s+decided\s+sent/);
+    expect(JSON.parse((await cli(["report", "--db", file, "--json"])).stdout)).not.toHaveProperty(
+      "templateEffects",
     );
   });
 });

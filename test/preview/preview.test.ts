@@ -75,6 +75,10 @@ describe("catalog.preview", () => {
     if (!preview.ok) throw new Error(preview.problem);
     const [refundPreview] = preview.templates;
     expect(refundPreview?.approval).toBe("human");
+    expect(refundPreview?.effect).toBe("irreversible");
+    expect(catalog.preview(ticket, { templates: ["order_notice"] })).toMatchObject({
+      templates: [{ template: "order_notice", effect: "informational", approval: undefined }],
+    });
     expect(refundPreview?.messages).toHaveLength(4);
     for (const entry of refundPreview?.messages ?? []) {
       expect(entry.outcome).toBe("approval");
