@@ -1,0 +1,115 @@
+import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
+import type { Catalog } from "../catalog.js";
+import { clip } from "../sanitize.js";
+import { controlItems } from "./controls.js";
+import { FreshLabels } from "./field-labels.js";
+import { hostileOutputsItem } from "./hostile-outputs.js";
+import { injectionItem } from "./injection.js";
+import { propertiesItem } from "./properties.js";
+import { templateItems } from "./template-items.js";
+import type { Checklist, ChecklistItem, ChecklistOptions } from "./types.js";
+
+/** The default thresholds, each justified where {@link ChecklistOptions} declares it. */
+export const checklistDefaults = {
+  maxPerDay: 10_000,
+  maxPerTicket: 10,
+  maxBitsPerMessage: 20,
+  propertyRuns: 500,
+  seed: 1,
+  injectionProposals: 6,
+} as const;
+
+/**
+ * A pre-launch checklist computed from the catalog itself and a sample ticket: per template, where its
+ * recipient comes from, every field it reads with its label, its effect and approval, limits, capacity,
+ * locales and controls; then, live on the sample, the hostile-output fuzz, an injection corpus through
+ * the records and `checkCatalog`'s properties. Pure: it sends nothing, stores nothing and prints nothing;
+ * bad input (a catalog object that is not what it says, an invalid sample) ends as ✗ items, not a throw.
+ *
+ * @example
+ * import { buildChecklist } from "formletter/checklist";
+ * const { items, ok } = buildChecklist(catalog, { sample: ticketRecords });
+ * if (!ok) console.log(items.filter((item) => item.status === "fail"));
+ */
+export function buildChecklist(catalog: Catalog, options: ChecklistOptions = {}): Checklist {
+  const settings = { ...checklistDefaults, ...definedOnly(options) };
+  const labels = new FreshLabels(catalog.records);
+  const prepared = options.sample === undefined ? undefined : catalog.prepare(options.sample);
+  const ticket = prepared?.ok === true ? prepared.ticket : undefined;
+  let capacity: CatalogCapacity | undefined;
+  try {
+    capacity = catalogCapacity(catalog, ticket === undefined ? {} : { sample: ticket });
+  } catch {
+    capacity = undefined;
+  }
+  const items: ChecklistItem[] = [];
+  for (const [index, template] of catalog.templates.entries()) {
+    items.push(
+      ...templateItems(template, capacity?.templates[index], labels, settings),
+      ...controlItems(template),
+    );
+  }
+  if (ticket === undefined) {
+    const problem =
+      prepared === undefined
+        ? "no sample ticket: pass --records"
+        : `the sample ticket's records are invalid: ${clip(prepared.ok ? "" : prepared.problem, 200)}`;
+    for (const check of ["sample", "hostile_outputs", "injection", "properties"] as const) {
+      items.push({
+        section: "live",
+        template: undefined,
+        check,
+        status: "fail",
+        summary: check === "sample" ? problem : "not run: no valid sample ticket",
+        evidence: [],
+      });
+    }
+  } else {
+    const counts = [...ticket.collections].map(
+      ([name, collection]) => `${name} ${collection.records.length}`,
+    );
+    items.push(
+      {
+        section: "live",
+        template: undefined,
+        check: "sample",
+        status: "pass",
+        summary: `sample ticket valid: ${counts.join(", ")}`,
+        evidence: [],
+      },
+      guarded("hostile_outputs", () => hostileOutputsItem(catalog, ticket)),
+      guarded("injection", () =>
+        injectionItem(catalog, options.sample, ticket, labels, settings.injectionProposals),
+      ),
+      guarded("properties", () =>
+        propertiesItem(catalog, options.sample, settings.propertyRuns, settings.seed),
+      ),
+    );
+  }
+  return { items, ok: items.every((item) => item.status !== "fail") };
+}
+
+/** A live check that threw (a catalog object whose decide throws) is a ✗ with the error, not a crash. */
+function guarded(check: ChecklistItem["check"], run: () => ChecklistItem): ChecklistItem {
+  try {
+    return run();
+  } catch (error) {
+    return {
+      section: "live",
+      template: undefined,
+      check,
+      status: "fail",
+      summary: `the check threw: ${clip(error instanceof Error ? error.message : String(error), 120)}`,
+      evidence: [],
+    };
+  }
+}
+
+function definedOnly(options: ChecklistOptions): Partial<typeof checklistDefaults> {
+  const given: Record<string, number> = {};
+  for (const name of Object.keys(checklistDefaults)) {
+    const value = (options as Record<string, unknown>)[name];
+    if (typeof value === "number") given[name] = value;
+  }
+  return given;
+}

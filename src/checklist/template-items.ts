@@ -1,0 +1,193 @@
+import type { TemplateCapacity } from "../capacity/capacity.js";
+import type { Template } from "../template.js";
+import { templateEffects } from "../template.js";
+import { type FieldRead, type FreshLabels, fieldsRead, labelProblems, labelText } from "./field-labels.js";
+import type { ChecklistItem } from "./types.js";
+
+/** The thresholds the per-template items are checked against. */
+export interface TemplateThresholds {
+  readonly maxPerDay: number;
+  readonly maxPerTicket: number;
+  readonly maxBitsPerMessage: number;
+}
+
+const bits = (value: number) => value.toFixed(2);
+
+/**
+ * The items read from one template's definition: who it goes to and how the recipient is found, every
+ * field it reads with its label, its effect and approval, its limits, its capacity and its locales.
+ * Each is checked again here, whatever `defineTemplate` already refused: a template object can also come
+ * from a cast, an older copy of formletter or a label added to a schema after the template was defined.
+ */
+export function templateItems(
+  template: Template,
+  capacity: TemplateCapacity | undefined,
+  labels: FreshLabels,
+  thresholds: TemplateThresholds,
+): ChecklistItem[] {
+  const item = (fields: Omit<ChecklistItem, "section" | "template">): ChecklistItem => ({
+    section: "template",
+    template: template.id,
+    ...fields,
+  });
+  const reads = fieldsRead(template, labels);
+  return [
+    item({
+      check: "delivery",
+      status: "pass",
+      summary: `to the ${template.audience} by ${template.channel}`,
+      evidence: [template.description],
+    }),
+    item(recipientItem(template, reads)),
+    item(fieldsItem(template, reads)),
+    item(effectItem(template)),
+    item(limitsItem(template, thresholds)),
+    item(capacityItem(capacity, thresholds)),
+    item({
+      check: "locales",
+      status: "pass",
+      summary:
+        template.locales === undefined
+          ? "one locale"
+          : `${template.locales.tags.join(", ")}, read from the recipient's records`,
+      evidence: [],
+    }),
+  ];
+}
+
+type ItemFields = Omit<ChecklistItem, "section" | "template">;
+
+function describe(read: FieldRead): string {
+  const label = read.labels.map(({ label }) => labelText(label));
+  return `${read.slot}: ${read.use} ${read.collection}.${read.field} (${label.length > 0 ? [...new Set(label)].join("; ") : "no label"})`;
+}
+
+function recipientItem(template: Template, reads: readonly FieldRead[]): ItemFields {
+  const recipient = template.recipient;
+  const slot = recipient.slot;
+  const deciding = reads.filter((read) => read.decidesRecipient);
+  const joins = recipient.joins.map((join) => `${join.field} = ${join.slot}.${join.otherField}`);
+  const where =
+    slot.kind === "ref" && slot.where !== undefined ? ["where, run without untrusted fields"] : [];
+  const address = recipient.fields[0];
+  const source = `${slot.kind === "ref" ? slot.collection : "?"}.${address?.field ?? "?"}${
+    joins.length + where.length > 0 ? ` (${[...joins, ...where].join("; ")})` : ""
+  }`;
+  const untrusted = deciding.flatMap((read) =>
+    read.labels.flatMap(({ path, label }) =>
+      label.kind === "untrusted"
+        ? [`${read.use} ${read.collection}.${read.field}: ${path} is written by "${label.author}"`]
+        : [],
+    ),
+  );
+  if (untrusted.length > 0) {
+    return {
+      check: "recipient",
+      status: "fail",
+      summary: `the recipient is chosen through a field an outsider wrote: ${source}`,
+      evidence: untrusted,
+    };
+  }
+  return {
+    check: "recipient",
+    status: "pass",
+    summary: `from ${source}`,
+    evidence: deciding.map(describe),
+  };
+}
+
+function fieldsItem(template: Template, reads: readonly FieldRead[]): ItemFields {
+  const problems = reads.flatMap((read) => labelProblems(read, template.audience));
+  const derived = template.slots
+    .filter((compiled) => compiled.slot.kind === "derived")
+    .map((compiled) => `${compiled.name}: computed in code from what the ${template.audience} may read`);
+  const choices = template.slots
+    .filter((compiled) => compiled.slot.kind === "choice")
+    .map((compiled) => `${compiled.name}: one of ${compiled.keys.size} labels written in code`);
+  const evidence = [...reads.map(describe), ...derived, ...choices];
+  if (problems.length > 0) {
+    return {
+      check: "fields",
+      status: "fail",
+      summary: `a label problem: ${problems.length} field${problems.length === 1 ? "" : "s"} the ${template.audience} may not see`,
+      evidence: [...problems, ...evidence],
+    };
+  }
+  return {
+    check: "fields",
+    status: "pass",
+    summary: `${reads.length} field read${reads.length === 1 ? "" : "s"}, each one the ${template.audience} may see`,
+    evidence,
+  };
+}
+
+function effectItem(template: Template): ItemFields {
+  const effect = template.effect as unknown;
+  const approval = template.approval === "human" ? 'approval "human"' : "no approval";
+  if (!templateEffects.includes(effect as Template["effect"])) {
+    return {
+      check: "effect",
+      status: "fail",
+      summary: `no effect declared (${String(effect)}): say whether a message is informational, reversible or irreversible`,
+      evidence: [approval],
+    };
+  }
+  if (effect === "irreversible" && template.approval !== "human") {
+    return {
+      check: "effect",
+      status: "fail",
+      summary:
+        'irreversible without approval: a message that cannot be taken back goes out as the model decided; add approval: "human"',
+      evidence: [approval],
+    };
+  }
+  return { check: "effect", status: "pass", summary: `${String(effect)}, ${approval}`, evidence: [] };
+}
+
+function limitsItem(template: Template, thresholds: TemplateThresholds): ItemFields {
+  const { perTicket, perDay } = template.limits;
+  const summary = `${perTicket} per ticket, ${perDay} per day`;
+  const problems = [
+    ...(!(perDay <= thresholds.maxPerDay)
+      ? [
+          `perDay ${perDay} is above ${thresholds.maxPerDay}: a limit that high bounds nothing a person would notice`,
+        ]
+      : []),
+    ...(!(perTicket <= thresholds.maxPerTicket)
+      ? [`perTicket ${perTicket} is above ${thresholds.maxPerTicket}: that many tries on one recipient`]
+      : []),
+  ];
+  return problems.length > 0
+    ? { check: "limits", status: "fail", summary: `unlimited-looking limits: ${summary}`, evidence: problems }
+    : {
+        check: "limits",
+        status: "pass",
+        summary,
+        evidence: [`thresholds: ${thresholds.maxPerTicket} per ticket, ${thresholds.maxPerDay} per day`],
+      };
+}
+
+function capacityItem(capacity: TemplateCapacity | undefined, thresholds: TemplateThresholds): ItemFields {
+  if (capacity === undefined) {
+    return { check: "capacity", status: "fail", summary: "capacity could not be computed", evidence: [] };
+  }
+  const summary = `${bits(capacity.bitsPerMessage)} bits a message, ${bits(capacity.perDay.bits)} a day`;
+  const slots = capacity.slots
+    .filter((slot) => slot.kind !== "derived")
+    .map((slot) => `${slot.slot}: ${slot.candidates} from ${slot.from} = ${bits(slot.bits)} bits`);
+  const evidence = [
+    `template choice ${bits(capacity.templateBits)} bits; ${slots.join("; ")}`,
+    ...(capacity.sample?.enumerated === true
+      ? [`on the sample: ${capacity.sample.messages} distinct messages = ${bits(capacity.sample.bits)} bits`]
+      : []),
+  ];
+  if (!(capacity.bitsPerMessage <= thresholds.maxBitsPerMessage)) {
+    return {
+      check: "capacity",
+      status: "fail",
+      summary: `${summary}: above ${thresholds.maxBitsPerMessage} bits a message`,
+      evidence,
+    };
+  }
+  return { check: "capacity", status: "pass", summary, evidence };
+}
