@@ -104,7 +104,8 @@ function fieldsItem(template: Template, reads: readonly FieldRead[]): ItemFields
   const choices = template.slots
     .filter((compiled) => compiled.slot.kind === "choice")
     .map((compiled) => `${compiled.name}: one of ${compiled.keys.size} labels written in code`);
-  const evidence = [...reads.map(describe), ...derived, ...choices];
+  // The recipient's fields are listed under the recipient item; their labels are checked here too.
+  const evidence = [...reads.filter((read) => !read.decidesRecipient).map(describe), ...derived, ...choices];
   if (problems.length > 0) {
     return {
       check: "fields",
@@ -178,7 +179,9 @@ function capacityItem(capacity: TemplateCapacity | undefined, thresholds: Templa
   const evidence = [
     `template choice ${bits(capacity.templateBits)} bits; ${slots.join("; ")}`,
     ...(capacity.sample?.enumerated === true
-      ? [`on the sample: ${capacity.sample.messages} distinct messages = ${bits(capacity.sample.bits)} bits`]
+      ? [
+          `on the sample: ${capacity.sample.messages} distinct message${capacity.sample.messages === 1 ? "" : "s"} = ${bits(capacity.sample.bits)} bits`,
+        ]
       : []),
   ];
   if (!(capacity.bitsPerMessage <= thresholds.maxBitsPerMessage)) {

@@ -3,6 +3,7 @@ import { Command, CommanderError } from "commander";
 import { isFormletterError } from "../errors.js";
 import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
+import { registerChecklistCommand } from "./checklist.js";
 import { registerCostCommand } from "./cost.js";
 import { registerMineCommand } from "./mine.js";
 import type { CliIo } from "./output.js";
@@ -31,6 +32,7 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   registerCapacityCommand(program, io);
   registerCostCommand(program, io);
   registerCheckCommand(program, io);
+  registerChecklistCommand(program, io);
   registerServeCommand(program, io);
   registerTokenCommand(program, io);
   registerMineCommand(program, io);
