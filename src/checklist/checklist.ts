@@ -1,5 +1,6 @@
 import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
 import type { Catalog } from "../catalog.js";
+import type { CollectionSchemas } from "../records.js";
 import { clip } from "../sanitize.js";
 import { controlItems } from "./controls.js";
 import { FreshLabels } from "./field-labels.js";
@@ -31,7 +32,12 @@ export const checklistDefaults = {
  * const { items, ok } = buildChecklist(catalog, { sample: ticketRecords });
  * if (!ok) console.log(items.filter((item) => item.status === "fail"));
  */
-export function buildChecklist(catalog: Catalog, options: ChecklistOptions = {}): Checklist {
+export function buildChecklist<S extends CollectionSchemas>(
+  typed: Catalog<S>,
+  options: ChecklistOptions = {},
+): Checklist {
+  // Read through the general type: the checks look at templates and records whatever their collections.
+  const catalog = typed as unknown as Catalog;
   const settings = { ...checklistDefaults, ...definedOnly(options) };
   const labels = new FreshLabels(catalog.records);
   const prepared = options.sample === undefined ? undefined : catalog.prepare(options.sample);
@@ -45,7 +51,7 @@ export function buildChecklist(catalog: Catalog, options: ChecklistOptions = {})
   const items: ChecklistItem[] = [];
   for (const [index, template] of catalog.templates.entries()) {
     items.push(
-      ...templateItems(template, capacity?.templates[index], labels, settings),
+      ...templateItems(template, capacity?.templates[index], capacity?.basis, labels, settings),
       ...controlItems(template),
     );
   }

@@ -1,4 +1,4 @@
-import type { TemplateCapacity } from "../capacity/capacity.js";
+import type { CandidateBasis, TemplateCapacity } from "../capacity/capacity.js";
 import type { Template } from "../template.js";
 import { templateEffects } from "../template.js";
 import { type FieldRead, type FreshLabels, fieldsRead, labelProblems, labelText } from "./field-labels.js";
@@ -22,6 +22,7 @@ const bits = (value: number) => value.toFixed(2);
 export function templateItems(
   template: Template,
   capacity: TemplateCapacity | undefined,
+  basis: CandidateBasis | undefined,
   labels: FreshLabels,
   thresholds: TemplateThresholds,
 ): ChecklistItem[] {
@@ -42,7 +43,7 @@ export function templateItems(
     item(fieldsItem(template, reads)),
     item(effectItem(template)),
     item(limitsItem(template, thresholds)),
-    item(capacityItem(capacity, thresholds)),
+    item(capacityItem(capacity, basis, thresholds)),
     item({
       check: "locales",
       status: "pass",
@@ -168,7 +169,11 @@ function limitsItem(template: Template, thresholds: TemplateThresholds): ItemFie
       };
 }
 
-function capacityItem(capacity: TemplateCapacity | undefined, thresholds: TemplateThresholds): ItemFields {
+function capacityItem(
+  capacity: TemplateCapacity | undefined,
+  basis: CandidateBasis | undefined,
+  thresholds: TemplateThresholds,
+): ItemFields {
   if (capacity === undefined) {
     return { check: "capacity", status: "fail", summary: "capacity could not be computed", evidence: [] };
   }
@@ -177,6 +182,9 @@ function capacityItem(capacity: TemplateCapacity | undefined, thresholds: Templa
     .filter((slot) => slot.kind !== "derived")
     .map((slot) => `${slot.slot}: ${slot.candidates} from ${slot.from} = ${bits(slot.bits)} bits`);
   const evidence = [
+    basis?.kind === "assumed"
+      ? `no sample: ${basis.recordsPerCollection} records assumed per ref slot (the most a ticket may hold); pass a sample ticket to count real ones`
+      : "candidates counted on the sample ticket",
     `template choice ${bits(capacity.templateBits)} bits; ${slots.join("; ")}`,
     ...(capacity.sample?.enumerated === true
       ? [
