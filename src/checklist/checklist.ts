@@ -28,7 +28,7 @@ export const checklistDefaults = {
  * bad input (a catalog object that is not what it says, an invalid sample) ends as ✗ items, not a throw.
  *
  * @example
- * import { buildChecklist } from "formletter/checklist";
+ * import { buildChecklist } from "./checklist.js"; // used by `formletter checklist`
  * const { items, ok } = buildChecklist(catalog, { sample: ticketRecords });
  * if (!ok) console.log(items.filter((item) => item.status === "fail"));
  */
@@ -80,7 +80,7 @@ export function buildChecklist<S extends CollectionSchemas>(
         template: undefined,
         check: "sample",
         status: "pass",
-        summary: `sample ticket valid: ${counts.join(", ")}`,
+        summary: `valid: ${counts.join(", ")}`,
         evidence: [],
       },
       guarded("hostile_outputs", () => hostileOutputsItem(catalog, ticket)),

@@ -44,15 +44,7 @@ export function templateItems(
     item(effectItem(template)),
     item(limitsItem(template, thresholds)),
     item(capacityItem(capacity, basis, thresholds)),
-    item({
-      check: "locales",
-      status: "pass",
-      summary:
-        template.locales === undefined
-          ? "one locale"
-          : `${template.locales.tags.join(", ")}, read from the recipient's records`,
-      evidence: [],
-    }),
+    item(localesItem(template, labels)),
   ];
 }
 
@@ -61,6 +53,30 @@ type ItemFields = Omit<ChecklistItem, "section" | "template">;
 function describe(read: FieldRead): string {
   const label = read.labels.map(({ label }) => labelText(label));
   return `${read.slot}: ${read.use} ${read.collection}.${read.field} (${label.length > 0 ? [...new Set(label)].join("; ") : "no label"})`;
+}
+
+function localesItem(template: Template, labels: FreshLabels): ItemFields {
+  const locales = template.locales;
+  if (locales === undefined) return { check: "locales", status: "pass", summary: "one locale", evidence: [] };
+  const { from } = locales;
+  const compiled =
+    from.kind === "field" ? template.resolveOrder.find((slot) => slot.name === from.slot) : undefined;
+  const collection = compiled?.slot.kind === "ref" ? compiled.slot.collection : undefined;
+  const source =
+    from.kind === "code"
+      ? "computed in code from the records"
+      : `${from.slot}: ${collection ?? "?"}.${from.field}${
+          collection === undefined
+            ? ""
+            : ` (${[...new Set(labels.of(collection, from.field).labels.map(({ label }) => labelText(label)))].join("; ") || "no label"})`
+        }`;
+  return {
+    check: "locales",
+    status: "pass",
+    summary: `${locales.tags.join(", ")} (default ${locales.default}), read from the records, never the model`,
+    // A locale value only picks among texts written in code: whoever wrote it chooses words, not content.
+    evidence: [`locale from ${source}; anything else gets ${locales.default}`],
+  };
 }
 
 function recipientItem(template: Template, reads: readonly FieldRead[]): ItemFields {

@@ -127,7 +127,7 @@ describe("buildChecklist on the seller catalog and its bundled sample ticket", (
       "item: formats with items.currency (no label)",
     );
     expect(item(checklist, "locales", "damage_report").summary).toBe(
-      "en, de, es, read from the recipient's records",
+      "en, de, es (default en), read from the records, never the model",
     );
     // 9 templates = 3.17 bits; 2 orders, 2 items, 4 reasons = 1 + 1 + 2 bits.
     expect(item(checklist, "capacity", "refund_request").summary).toBe("7.17 bits a message, 2150.98 a day");
