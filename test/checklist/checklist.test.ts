@@ -357,9 +357,10 @@ describe("buildChecklist: each ✗", () => {
     );
   });
 
-  it("a message that does not pass the outbound scan is ✗ on the injection corpus and the properties", () => {
+  /** A catalog object that adds a link to every message it sends: what a broken render step would do. */
+  const appendingLink = () => {
     const catalog = createCatalog(records, [notice]);
-    const appending = withDecide(catalog, (output, ticket) => {
+    return withDecide(catalog, (output, ticket) => {
       const decision: Decision = catalog.decide(output, ticket);
       if (decision.outcome !== "send") return decision;
       return {
@@ -367,13 +368,23 @@ describe("buildChecklist: each ✗", () => {
         message: { ...decision.message, text: `${decision.message.text} https://evil.example/r` },
       };
     });
-    const checklist = buildChecklist(appending, fast);
-    expect(item(checklist, "injection").status).toBe("fail");
-    expect(item(checklist, "injection").evidence[0]).toMatch(
+  };
+
+  it("a message that does not pass the outbound scan is ✗ on the injection corpus", () => {
+    const injection = item(buildChecklist(appendingLink(), fast), "injection");
+    expect(injection.status).toBe("fail");
+    expect(injection.evidence[0]).toMatch(
       /^first failing case: order_notice with orders\.number holding corpus body #\d+ .*: the text was sent holding a url that is neither template text nor a resolved value$/,
     );
-    expect(item(checklist, "properties").status).toBe("fail");
-    expect(item(checklist, "properties").evidence[0]).toMatch(
+  });
+
+  it("a catalog whose messages are not its templates rendered is ✗ on the testing properties", () => {
+    const properties = item(buildChecklist(appendingLink(), fast), "properties");
+    expect(properties.status).toBe("fail");
+    expect(properties.summary).toMatch(
+      /^100 random decisions \(seed 1\): \d+ sent, \d+ escalated; \d+ properties did not hold$/,
+    );
+    expect(properties.evidence[0]).toMatch(
       /^first failing case: message_is_template_and_values \(template order_notice\)/,
     );
   });
