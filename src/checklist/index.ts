@@ -2,7 +2,13 @@
  * @module The pre-launch checklist: computed from a catalog and a sample ticket, every item ✓, ✗ or ! with its evidence.
  */
 export { buildChecklist, checklistDefaults } from "./checklist.js";
-export { type ControlCheck, controlChecks, controlItems } from "./controls.js";
+export {
+  type ControlCheck,
+  ceilingCheck,
+  controlChecks,
+  controlItems,
+  firstContactCheck,
+} from "./controls.js";
 export type {
   Checklist,
   ChecklistCheck,

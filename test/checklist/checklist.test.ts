@@ -98,10 +98,36 @@ describe("buildChecklist on the seller catalog and its bundled sample ticket", (
     checklist = buildChecklist(sellerCatalog, { sample: sellerSample });
   }, 120_000);
 
-  it("is all ✓: ok", () => {
+  it("is all ✓ but one warning (money shown without a ceiling): ok", () => {
     expect(failing(checklist)).toEqual([]);
-    expect(checklist.items.every((entry) => entry.status === "pass")).toBe(true);
+    expect(
+      checklist.items
+        .filter((entry) => entry.status === "warn")
+        .map((entry) => `${entry.template}:${entry.check}`),
+    ).toEqual(["cancellation_request:ceiling"]);
     expect(checklist.ok).toBe(true);
+  });
+
+  it("shows each template's value ceilings and first-contact policy", () => {
+    expect(item(checklist, "ceiling", "refund_request")).toMatchObject({
+      section: "controls",
+      status: "pass",
+      summary: "1 value ceiling",
+      evidence: [
+        "refunds: item.amount at most EUR 275 a message, 5000 a day; GBP 250 a message, 4000 a day; SEK 3000 a message, 50000 a day (group refunds; over it: refused)",
+      ],
+    });
+    expect(item(checklist, "ceiling", "cancellation_request")).toMatchObject({
+      status: "warn",
+      summary:
+        "no value ceiling though it shows money (orders.total): its worst case is bounded in messages, not in amounts",
+    });
+    expect(item(checklist, "ceiling", "damage_report").summary).toBe(
+      "none needed: it shows no amount and is not irreversible",
+    );
+    expect(item(checklist, "first_contact", "refund_request").summary).toBe(
+      "not set: the outbox's firstContact option decides",
+    );
   });
 
   it("has every per-template item for each of the nine templates, computed from the definitions", () => {
@@ -194,6 +220,29 @@ describe("buildChecklist: each ✗", () => {
       summary: expect.stringMatching(/^irreversible without approval/),
     });
     expect(failing(checklist)).toEqual(["payout:effect"]);
+  });
+
+  it("an irreversible template without a ceiling is a warning (!), not ✗; first contact is shown as declared", () => {
+    const held = defineTemplate(records, {
+      ...base,
+      id: "held_notice",
+      description: "Tell the seller, holding a first message to a new address",
+      effect: "informational",
+      firstContact: "hold",
+      subject: "Order {{order}}",
+      body: "About order {{order}}.",
+      slots: { order: slot.ref("orders", { show: "number" }) },
+    });
+    const checklist = buildChecklist(createCatalog(records, [payout, held]), fast);
+    expect(item(checklist, "ceiling", "payout")).toMatchObject({
+      status: "warn",
+      summary:
+        "no value ceiling though it is irreversible: its worst case is bounded in messages, not in amounts",
+    });
+    expect(item(checklist, "first_contact", "held_notice").summary).toBe(
+      "hold: a message to a recipient never written to before waits for a person",
+    );
+    expect(checklist.ok).toBe(true);
   });
 
   it("a template without an effect (an older definition) is ✗", () => {

@@ -77,8 +77,8 @@ describe("formletter checklist", () => {
     );
     expect(stdout).toMatch(/ {2}✓ injection: 48 hostile bodies × \d+ text fields/);
     expect(stdout).toMatch(/ {2}✓ properties: 500 random decisions/);
-    expect(stdout).not.toMatch(/^ {2}[✗!] /m);
-    expect(stdout).toMatch(/\nready: no item is ✗ \(\d+ ✓, 0 ✗, 0 !\)\n$/);
+    expect(stdout).not.toMatch(/^ {2}✗ /m);
+    expect(stdout).toMatch(/\nready: no item is ✗ \(\d+ ✓, 0 ✗, 1 !\)\n$/);
     // The README shows this output, trimmed: every line it shows is a line of the real output.
     const readme = readFileSync(path("../../README.md"), "utf8");
     const start = readme.indexOf("$ npx formletter checklist --catalog templates/seller.ts");
@@ -110,7 +110,7 @@ describe("formletter checklist", () => {
     expect(stdout).toContain(
       '  ✗ effect: irreversible without approval: a message that cannot be taken back goes out as the model decided; add approval: "human"\n',
     );
-    expect(stdout).toMatch(/\nNOT READY: fix every ✗ before launch \(\d+ ✓, 1 ✗, 0 !\)\n$/);
+    expect(stdout).toMatch(/\nNOT READY: fix every ✗ before launch \(\d+ ✓, 1 ✗, 1 !\)\n$/);
     // The same catalog with its approval: exit 0.
     expect(
       (await cli(["checklist", "--catalog", goodModule, "--records", samplePath, "--runs", "50"])).code,
