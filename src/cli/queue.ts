@@ -19,7 +19,9 @@ async function withStore<T>(file: string, work: (store: Store) => Promise<T>): P
 async function withQueue<T>(file: string, work: (queue: HumanQueue) => Promise<T>): Promise<T> {
   const store = openStore(file);
   try {
-    return await work(openHumanQueue(store));
+    // The outbox's key, so an approved first contact records its destination as `serve` would.
+    const contactKey = process.env.FORMLETTER_CONTACT_KEY;
+    return await work(openHumanQueue(store, contactKey ? { contactKey } : {}));
   } finally {
     await store.close();
   }

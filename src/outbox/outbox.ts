@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
 import type { Attributes } from "@opentelemetry/api";
 import type { Catalog } from "../catalog.js";
 import { type Decision, escalate } from "../decision.js";
@@ -11,6 +11,7 @@ import { decisionAttributes, inSpan, spanNames } from "../telemetry.js";
 import type { Template } from "../template.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
+import { contactKeyFrom } from "./contact-key.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
 import { loadRecords } from "./load-records.js";
 import { outageError, recordWithRetry } from "./outage.js";
@@ -470,10 +471,7 @@ function contactKeyOf<S extends CollectionSchemas>(options: OutboxOptions<S>): K
       );
     return undefined;
   }
-  const bytes =
-    typeof given === "string" ? Buffer.byteLength(given) : given instanceof Uint8Array ? given.byteLength : 0;
-  if (bytes < 32) fail("contactKey must be a string or bytes of at least 32 bytes");
-  return createSecretKey(typeof given === "string" ? Buffer.from(given) : given);
+  return contactKeyFrom(given, "createOutbox");
 }
 
 function checkOptions<S extends CollectionSchemas>(

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createOutbox, isFormletterError, memoryTransport } from "../../src/index.js";
+import { createOutbox, isFormletterError, memoryTransport, openHumanQueue } from "../../src/index.js";
 import { destinationHash } from "../../src/outbox/first-contact.js";
 import { sqliteStore } from "../../src/sqlite/index.js";
 import type { AuditEvent } from "../../src/store/store.js";
@@ -104,6 +104,22 @@ describe.each(storeKinds)("first contact on the %s store", (kind) => {
       expect(later.decision.outcome).toBe("send");
       expect(later.decision).not.toHaveProperty("firstContact");
     }
+  });
+
+  it("a queue opened on the store alone records an approved first contact when given the key", async () => {
+    for (const key of [contactKey, undefined]) {
+      const { send } = setUp({ hold: "template" });
+      const email = `erin-${key === undefined ? "unkeyed" : "keyed"}@shop.example`;
+      const held = await send(email);
+      const queue = openHumanQueue(ctx.store, key === undefined ? {} : { contactKey: key });
+      expect((await queue.approve(held.queueItemId as string, { by: "erin" })).approvedNow).toBe(true);
+      const prefix = destinationHash(contactKey, { channel: "email", to: email }).slice(0, 12);
+      const recorded = (await firstContacts()).filter((event) => event.data.destination === prefix);
+      expect(recorded).toHaveLength(key === undefined ? 0 : 1);
+      // Recorded: the next message to it goes out; unrecorded: it is held again.
+      expect((await send(email)).decision.outcome).toBe(key === undefined ? "escalate" : "send");
+    }
+    expect(() => openHumanQueue(ctx.store, { contactKey: "short" })).toThrow(/at least 32 bytes/);
   });
 
   it("without a contactKey nothing is recorded; a hold without one, or a short key, is refused at start-up", async () => {
