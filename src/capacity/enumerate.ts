@@ -15,6 +15,25 @@ export type SampleMessages =
     }
   | { readonly enumerated: false; readonly proposals: number };
 
+/** What the model may put in each chosen slot of a template for a ticket: every handle, key and "none". */
+export function slotOptions(
+  template: Template,
+  ticket: PreparedTicket,
+): { name: string; values: (string | null)[] }[] {
+  const options: { name: string; values: (string | null)[] }[] = [];
+  for (const compiled of template.resolveOrder) {
+    const { slot } = compiled;
+    if (slot.kind === "derived") continue;
+    const values: (string | null)[] =
+      slot.kind === "choice"
+        ? [...compiled.keys.keys()]
+        : [...(ticket.collections.get(slot.collection)?.handles ?? [])];
+    if (slot.optional) values.push(null);
+    options.push({ name: compiled.name, values });
+  }
+  return options;
+}
+
 /**
  * Decides every proposal the model could make for `template` on the sample ticket (each record of each
  * ref slot's collection, each key, and "none" for optional slots) and counts the distinct messages that
@@ -27,17 +46,7 @@ export function sampleMessages(
   ticket: PreparedTicket,
   maxProposals: number,
 ): SampleMessages {
-  const options: { name: string; values: (string | null)[] }[] = [];
-  for (const compiled of template.resolveOrder) {
-    const { slot } = compiled;
-    if (slot.kind === "derived") continue;
-    const values: (string | null)[] =
-      slot.kind === "choice"
-        ? [...compiled.keys.keys()]
-        : [...(ticket.collections.get(slot.collection)?.handles ?? [])];
-    if (slot.optional) values.push(null);
-    options.push({ name: compiled.name, values });
-  }
+  const options = slotOptions(template, ticket);
   const proposals = options.reduce((product, option) => product * option.values.length, 1);
   if (proposals > maxProposals) return { enumerated: false, proposals };
   const messages = new Set<string>();

@@ -1,3 +1,4 @@
+import { slotOptions } from "../capacity/enumerate.js";
 import type { Catalog } from "../catalog.js";
 import type { Decision, Message, SendDecision } from "../decision.js";
 import { labelViolation } from "../labels.js";
@@ -50,17 +51,7 @@ export function sendingProposals(
   count: number,
   maxTried = 5000,
 ): { template: string; slots: Record<string, string | null> }[] {
-  const options: { name: string; values: (string | null)[] }[] = [];
-  for (const compiled of template.resolveOrder) {
-    const { slot } = compiled;
-    if (slot.kind === "derived") continue;
-    const values: (string | null)[] =
-      slot.kind === "choice"
-        ? [...compiled.keys.keys()]
-        : [...(ticket.collections.get(slot.collection)?.handles ?? [])];
-    if (slot.optional) values.push(null);
-    options.push({ name: compiled.name, values });
-  }
+  const options = slotOptions(template, ticket);
   const sending: { template: string; slots: Record<string, string | null> }[] = [];
   let tried = 0;
   const slots: Record<string, string | null> = {};

@@ -7,6 +7,7 @@ import {
   escalate,
   escalationFacts,
   type Message,
+  type SendDecision,
 } from "../decision.js";
 import {
   newOutboundRow,
@@ -115,19 +116,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     if (trip !== undefined && decision.outcome === "send") {
       // Over a window of an `over: "approval"` ceiling: the draft waits for a person, and counts meanwhile.
       const { limit: _, ...ceiling } = trip.exceeded;
-      decision = escalate({
-        reason: "approval_required",
-        detail: trip.detail,
-        ticketId,
-        template: template.id,
-        draft: message,
-        values: decision.values,
-        choices: decision.choices,
-        key,
-        spend,
-        ceiling,
-        ...(decision.locale === undefined ? {} : { locale: decision.locale }),
-      });
+      decision = heldForPerson(decision, trip.detail, { spend, ceiling });
     }
   }
 
@@ -135,19 +124,14 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   if (contacts?.hold === true && decision.outcome === "send") {
     const destination = destinationHash(contacts.key, message);
     if (!(await tx.hasContact(destination))) {
-      decision = escalate({
-        reason: "approval_required",
-        detail: `${template.id}: the first message to this destination waits for a person (firstContact: "hold")`,
-        ticketId,
-        template: template.id,
-        draft: message,
-        values: decision.values,
-        choices: decision.choices,
-        key,
-        ...(spend.length > 0 ? { spend } : {}),
-        firstContact: { destination: destinationShown(destination) },
-        ...(decision.locale === undefined ? {} : { locale: decision.locale }),
-      });
+      decision = heldForPerson(
+        decision,
+        `${template.id}: the first message to this destination waits for a person (firstContact: "hold")`,
+        {
+          ...(spend.length > 0 ? { spend } : {}),
+          firstContact: { destination: destinationShown(destination) },
+        },
+      );
     }
   }
   if (contacts !== undefined && decision.outcome === "send") {
@@ -208,6 +192,26 @@ async function escalateOnly(
   });
   const queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   return { decision, auditId, outboundId: undefined, queueItemId, duplicate: false, outbound: undefined };
+}
+
+/** A send held for a person instead: the same draft, key, values and choices, with why it waits. */
+function heldForPerson(
+  decision: SendDecision,
+  detail: string,
+  why: Pick<Extract<EscalateDecision, { reason: "approval_required" }>, "spend" | "ceiling" | "firstContact">,
+): EscalateDecision {
+  return escalate({
+    reason: "approval_required",
+    detail,
+    ticketId: decision.ticketId,
+    template: decision.template,
+    draft: decision.message,
+    values: decision.values,
+    choices: decision.choices,
+    key: decision.key,
+    ...why,
+    ...(decision.locale === undefined ? {} : { locale: decision.locale }),
+  });
 }
 
 function eventBase(input: Recording, decision: Decision) {
