@@ -2,6 +2,7 @@ import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
 import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
+import type { TemplateEffects } from "./report-text.js";
 
 /** What the page says about where the report came from. */
 export type HtmlReportMeta = HtmlPageMeta;
@@ -12,9 +13,15 @@ const dayMs = 86_400_000;
 /**
  * The escalation report as one self-contained HTML page: inline CSS and SVG, no script, no font, no
  * request of any kind (a Content-Security-Policy of `default-src 'none'` makes sure), so it can be mailed,
- * attached to a ticket or opened offline.
+ * attached to a ticket or opened offline. With `effects` (the catalog is known), the table by template
+ * says what each template's messages do.
  */
-export function renderHtmlReport(report: EscalationReport, meta: HtmlReportMeta): string {
+export function renderHtmlReport(
+  report: EscalationReport,
+  meta: HtmlReportMeta,
+  effects?: TemplateEffects,
+): string {
+  const first = report.firstContact;
   const { overall, projection } = report;
   const band = projection === undefined ? "—" : formatBand(projection);
   const volume =
@@ -28,6 +35,7 @@ export function renderHtmlReport(report: EscalationReport, meta: HtmlReportMeta)
 <div class="card" id="overall-rate"><div class="label">escalation rate</div><div class="value">${percent(overall.rate)}</div><div class="note">95% CI ${percent(overall.low)}–${percent(overall.high)}</div></div>
 <div class="card"><div class="label">decided</div><div class="value">${overall.decided.toLocaleString("en-US")}</div><div class="note">${overall.sent.toLocaleString("en-US")} sent · ${overall.escalated.toLocaleString("en-US")} escalated</div></div>
 <div class="card" id="projection"><div class="label">human decisions</div><div class="value">${e(band)}</div><div class="note">${volume}</div></div>
+${first.firstContacts > 0 ? `<div class="card" id="first-contacts"><div class="label">first contacts</div><div class="value">${percent(first.rate)}</div><div class="note">${first.firstContacts} of ${first.sends} sends · 95% CI ${percent(first.low)}–${percent(first.high)}</div></div>` : ""}
 ${report.malformed.count > 0 ? `<div class="card warn"><div class="label">malformed lines</div><div class="value">${report.malformed.count}</div><div class="note">skipped, listed below</div></div>` : ""}
 </section>
 <section>
@@ -71,7 +79,7 @@ ${report.byReason.map((row) => `<tr><td>${e(row.reason)}</td><td class="n">${row
 </tbody></table>
 ${reasonExamples(report)}
 <h2>By template</h2>
-${rateTable("template-table", "template", report.byTemplate)}
+${rateTable("template-table", "template", report.byTemplate, effects)}
 ${report.byTag
   .map(
     ({ tag, rows }, index) =>
@@ -92,9 +100,11 @@ ${report.truncated.length > 0 ? `<p>Groups capped (further keys counted under "(
   );
 }
 
-function rateTable(id: string, heading: string, rows: readonly RateRow[]): string {
-  return `<table id="${id}"><thead><tr><th>${heading}</th><th class="n">decided</th><th class="n">sent</th><th class="n">escalated</th><th class="n">rate</th><th class="n">95% CI</th></tr></thead><tbody>
-${rows.map((row) => `<tr><td>${e(row.key)}</td><td class="n">${row.decided}</td><td class="n">${row.sent}</td><td class="n">${row.escalated}</td><td class="n">${percent(row.rate)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
+function rateTable(id: string, heading: string, rows: readonly RateRow[], effects?: TemplateEffects): string {
+  // A template the catalog does not hold (what the model wrote) has no effect: "-", as in the text.
+  const effect = (key: string) => (effects === undefined ? "" : `<td>${e(effects.get(key) ?? "-")}</td>`);
+  return `<table id="${id}"><thead><tr><th>${heading}</th>${effects === undefined ? "" : "<th>effect</th>"}<th class="n">decided</th><th class="n">sent</th><th class="n">escalated</th><th class="n">rate</th><th class="n">95% CI</th></tr></thead><tbody>
+${rows.map((row) => `<tr><td>${e(row.key)}</td>${effect(row.key)}<td class="n">${row.decided}</td><td class="n">${row.sent}</td><td class="n">${row.escalated}</td><td class="n">${percent(row.rate)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
 </tbody></table>`;
 }
 

@@ -17,7 +17,7 @@ export interface ReportOutput {
 /**
  * Prints the report as text (or JSON with --json) and writes the HTML page with --html. The note about
  * the HTML file goes to stderr, so --json output stays one JSON document. With `effects` (the catalog is
- * known), the text's table by template gains an effect column and the JSON a `templateEffects` field.
+ * known), the tables by template (text and HTML) gain an effect column and the JSON a `templateEffects` field.
  */
 export function writeReport(
   io: CliIo,
@@ -27,7 +27,7 @@ export function writeReport(
   effects?: TemplateEffects,
 ): void {
   if (output.html !== undefined) {
-    writeFileSync(output.html, renderHtmlReport(report, meta));
+    writeFileSync(output.html, renderHtmlReport(report, meta, effects));
   }
   const json = () =>
     JSON.stringify(

@@ -50,6 +50,21 @@ describe("the HTML report", () => {
     expect(page).not.toMatch(/<script|<link|<img|@import|url\(|https?:\/\//i);
   });
 
+  it("says each template's effect in the table by template, and the first-contact rate", () => {
+    const page = readFileSync(html, "utf8");
+    const table = page.slice(
+      page.indexOf('<table id="template-table">'),
+      page.indexOf("</table>", page.indexOf('<table id="template-table">')),
+    );
+    expect(table).toContain("<th>effect</th>");
+    expect(table).toMatch(/<td>refund_request<\/td><td>irreversible<\/td>/);
+    expect(table).toMatch(/<td>replacement_available<\/td><td>reversible<\/td>/);
+    expect(table).toMatch(/<td>tracking_request<\/td><td>informational<\/td>/);
+    const first = report.firstContact;
+    expect(first.firstContacts).toBeGreaterThan(0);
+    expect(page).toContain(`${first.firstContacts} of ${first.sends} sends`);
+  });
+
   it.skipIf(!available && !required)(
     "renders in headless Chromium: chart, band, bars and tables visible, no console error, no request but the page",
     async () => {
