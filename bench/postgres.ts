@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createOutbox, memoryTransport } from "formletter";
 import { postgresStore } from "formletter/postgres";
-import { type Cluster, howToEnable, postgresBin, startCluster } from "../test/postgres/cluster.js";
+import { type Cluster, howToEnable, postgresBin, startCluster } from "../test/store/postgres/cluster.js";
 import { catalog, modelCatalog, ticket } from "./fixtures.js";
 import { cpuBetween, figure, processTreeCpu, report } from "./measure.js";
 

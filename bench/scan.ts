@@ -4,8 +4,8 @@
  * quadratic pass would show ≈100). Both are internal steps of decide(), measured from the sources.
  * Each input is cleaned as a record text value, then scanned as the only value of a message.
  */
-import { sanitizeValue } from "../src/sanitize.js";
-import { scanMessage } from "../src/scan.js";
+import { sanitizeValue } from "../src/core/message/sanitize.js";
+import { scanMessage } from "../src/core/scan/scan.js";
 import { report } from "./measure.js";
 
 /** Adversarial shapes, each repeated to the length asked for. */

@@ -14,9 +14,8 @@
  * pipeline could skip a check that decide() makes in order.
  */
 
-export type { Catalog, CatalogOptions } from "./catalog.js";
-export { createCatalog } from "./catalog.js";
-export type { CeilingConfig } from "./ceilings.js";
+export type { Catalog, CatalogOptions } from "./core/decision/catalog.js";
+export { createCatalog } from "./core/decision/catalog.js";
 export type {
   Decision,
   EscalateDecision,
@@ -24,27 +23,33 @@ export type {
   Expected,
   Message,
   SendDecision,
-} from "./decision.js";
-export { escalate } from "./decision.js";
-export type { FormletterErrorCode } from "./errors.js";
-export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableError } from "./errors.js";
-export type { Format } from "./format.js";
-export { format } from "./format.js";
-export { readableBy, untrusted } from "./labels.js";
-export type { LocaleChoice, LocaleTexts, TemplateLocaleConfig } from "./locale.js";
+} from "./core/decision/decision.js";
+export { escalate } from "./core/decision/decision.js";
+export type { ParsedOutput } from "./core/decision/proposal.js";
+export type { EscalationReason } from "./core/decision/reasons.js";
+export { escalationReasons, isEscalationReason } from "./core/decision/reasons.js";
+export type { CeilingConfig } from "./core/definition/ceilings.js";
+export type { RecordOf, RecordsDefinition, TicketRecords } from "./core/definition/define-records.js";
+export { defineRecords } from "./core/definition/define-records.js";
+export { readableBy, untrusted } from "./core/definition/labels.js";
+export { chosenRecord } from "./core/definition/slots.js";
+export { defineTemplate } from "./core/definition/template.js";
+export type {
+  LocaleChoice,
+  LocaleTexts,
+  Template,
+  TemplateConfig,
+  TemplateLocaleConfig,
+} from "./core/definition/template-types.js";
+export type { FormletterErrorCode } from "./core/errors.js";
+export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableError } from "./core/errors.js";
+export type { Format } from "./core/message/format.js";
+export { format } from "./core/message/format.js";
+export type { PreviewOptions, TicketPreview } from "./core/preview/index.js";
 export type { HandleInput, HandleResult, HumanQueue, Outbox, OutboxOptions } from "./outbox/index.js";
 export { createOutbox, openHumanQueue, QueueError } from "./outbox/index.js";
-export type { PreviewOptions, TicketPreview } from "./preview/index.js";
-export type { ParsedOutput } from "./proposal.js";
-export type { EscalationReason } from "./reasons.js";
-export { escalationReasons, isEscalationReason } from "./reasons.js";
-export type { RecordOf, RecordsDefinition, TicketRecords } from "./records.js";
-export { defineRecords } from "./records.js";
-export { chosenRecord } from "./slots.js";
 export { memoryStore } from "./store/memory.js";
 export type { Store } from "./store/store.js";
-export type { Template, TemplateConfig } from "./template.js";
-export { defineTemplate } from "./template.js";
 export type { DeliveryContext, DeliveryReceipt, Transport } from "./transport/index.js";
 export {
   consoleTransport,

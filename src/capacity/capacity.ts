@@ -1,9 +1,9 @@
-import type { Catalog } from "../catalog.js";
-import type { Channel } from "../channels.js";
-import { FormletterError } from "../errors.js";
-import type { RecordsDefinition } from "../records.js";
-import type { Template, TemplateEffect, TemplateLimits } from "../template.js";
-import type { PreparedTicket } from "../ticket.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { PreparedTicket } from "../core/decision/ticket.js";
+import type { Channel } from "../core/definition/channels.js";
+import type { RecordsDefinition } from "../core/definition/define-records.js";
+import type { Template, TemplateEffect, TemplateLimits } from "../core/definition/template-types.js";
+import { FormletterError } from "../core/errors.js";
 import { type SampleMessages, sampleMessages } from "./enumerate.js";
 import { type FieldExposure, fieldExposure } from "./exposure.js";
 import { log2, type SlotCapacity, slotCapacity } from "./slots.js";

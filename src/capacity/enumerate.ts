@@ -1,6 +1,6 @@
-import type { Catalog } from "../catalog.js";
-import type { Template } from "../template.js";
-import type { PreparedTicket } from "../ticket.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { PreparedTicket } from "../core/decision/ticket.js";
+import type { Template } from "../core/definition/template-types.js";
 import { log2 } from "./slots.js";
 
 /** How many distinct messages one template can produce on one ticket, counted by deciding every proposal. */

@@ -1,4 +1,4 @@
-import type { Template } from "../template.js";
+import type { Template } from "../core/definition/template-types.js";
 
 /** One field a template puts in front of its recipient, or uses as the address, and what it is. */
 export interface FieldExposure {

@@ -1,4 +1,4 @@
-import type { CompiledSlot } from "../template.js";
+import type { CompiledSlot } from "../core/definition/template-types.js";
 
 /** The choices the model has for one slot of a template. */
 export interface SlotCapacity {

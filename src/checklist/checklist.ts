@@ -1,7 +1,7 @@
 import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
-import type { Catalog } from "../catalog.js";
-import type { CollectionSchemas } from "../records.js";
-import { clip } from "../sanitize.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { CollectionSchemas } from "../core/definition/define-records.js";
+import { clip } from "../core/message/sanitize.js";
 import { controlItems } from "./controls.js";
 import { FreshLabels } from "./field-labels.js";
 import { hostileOutputsItem } from "./hostile-outputs.js";

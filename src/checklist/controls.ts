@@ -1,5 +1,5 @@
-import { type Ceiling, ceilingWindows, majorOf } from "../ceilings.js";
-import type { Template } from "../template.js";
+import { type Ceiling, ceilingWindows, majorOf } from "../core/definition/ceilings.js";
+import type { Template } from "../core/definition/template-types.js";
 import type { ChecklistItem } from "./types.js";
 
 /**

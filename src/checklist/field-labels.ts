@@ -1,7 +1,7 @@
-import { type LabelNode, labelsWithin, labelTree, type PlacedLabel } from "../label-tree.js";
-import { type FieldLabel, labelViolation } from "../labels.js";
-import type { RecordsDefinition } from "../records.js";
-import type { Template } from "../template.js";
+import type { RecordsDefinition } from "../core/definition/define-records.js";
+import { type LabelNode, labelsWithin, labelTree, type PlacedLabel } from "../core/definition/label-tree.js";
+import { type FieldLabel, labelViolation } from "../core/definition/labels.js";
+import type { Template } from "../core/definition/template-types.js";
 
 /** How a template uses a field: shows it, sends to it, formats a shown value with it, or joins on it. */
 export type FieldUse = "shows" | "sends to" | "formats with" | "joins on";

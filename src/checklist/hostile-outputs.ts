@@ -1,5 +1,5 @@
-import type { Catalog } from "../catalog.js";
-import { clip } from "../sanitize.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { clip } from "../core/message/sanitize.js";
 import { hostileOutputs } from "../testing/corpus.js";
 import type { ChecklistItem } from "./types.js";
 

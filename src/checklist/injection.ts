@@ -1,12 +1,12 @@
 import { slotOptions } from "../capacity/enumerate.js";
-import type { Catalog } from "../catalog.js";
-import type { Decision, Message, SendDecision } from "../decision.js";
-import { labelViolation } from "../labels.js";
-import { clip } from "../sanitize.js";
-import type { Template } from "../template.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { Decision, Message, SendDecision } from "../core/decision/decision.js";
+import type { PreparedTicket } from "../core/decision/ticket.js";
+import { labelViolation } from "../core/definition/labels.js";
+import type { Template } from "../core/definition/template-types.js";
+import { clip } from "../core/message/sanitize.js";
 import { hostileStrings } from "../testing/corpus.js";
 import { unscannedParts } from "../testing/part-checks.js";
-import type { PreparedTicket } from "../ticket.js";
 import type { FreshLabels } from "./field-labels.js";
 import type { ChecklistItem } from "./types.js";
 

@@ -1,5 +1,5 @@
-import type { Catalog } from "../catalog.js";
-import { printableLine } from "../sanitize.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { printableLine } from "../core/message/sanitize.js";
 import { checkCatalog } from "../testing/check-catalog.js";
 import type { ChecklistItem } from "./types.js";
 

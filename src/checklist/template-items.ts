@@ -1,6 +1,6 @@
 import type { CandidateBasis, TemplateCapacity } from "../capacity/capacity.js";
-import type { Template } from "../template.js";
-import { templateEffects } from "../template.js";
+import type { Template } from "../core/definition/template-types.js";
+import { templateEffects } from "../core/definition/template-types.js";
 import { type FieldRead, type FreshLabels, fieldsRead, labelProblems, labelText } from "./field-labels.js";
 import type { ChecklistItem } from "./types.js";
 

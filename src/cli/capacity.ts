@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
 import type { FieldExposure } from "../capacity/exposure.js";
-import { printableLine } from "../sanitize.js";
+import { printableLine } from "../core/message/sanitize.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError, table } from "./output.js";

@@ -1,7 +1,7 @@
 import { basename } from "node:path";
 import type { Command } from "commander";
-import type { Catalog } from "../catalog.js";
-import type { CompiledSlot, Template } from "../template.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { CompiledSlot, Template } from "../core/definition/template-types.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { table } from "./output.js";

@@ -1,5 +1,5 @@
 import type { Checklist, ChecklistItem, ChecklistStatus } from "../checklist/types.js";
-import { printableLine } from "../sanitize.js";
+import { printableLine } from "../core/message/sanitize.js";
 
 const marks: Readonly<Record<ChecklistStatus, string>> = { pass: "✓", fail: "✗", warn: "!" };
 

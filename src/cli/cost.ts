@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { type PromptCost, promptCost } from "../llm/cost.js";
-import { checkProvider, type LlmProvider } from "../llm/providers.js";
-import type { ToolsCache } from "../llm/stages.js";
+import { type PromptCost, promptCost } from "../core/llm/cost.js";
+import { checkProvider, type LlmProvider } from "../core/llm/providers.js";
+import type { ToolsCache } from "../core/llm/stages.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError, table } from "./output.js";

@@ -1,4 +1,4 @@
-import { timeAgo } from "../time-ago.js";
+import { timeAgo } from "../core/message/time-ago.js";
 import { CliError } from "./output.js";
 
 /**

@@ -1,5 +1,5 @@
-import { escapeHtml } from "../channels.js";
-import { printable } from "../sanitize.js";
+import { escapeHtml } from "../core/definition/channels.js";
+import { printable } from "../core/message/sanitize.js";
 
 /** What a page says about where it came from. */
 export interface HtmlPageMeta {

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createJiti } from "jiti";
-import type { Catalog } from "../catalog.js";
-import { isFormletterError } from "../errors.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { isFormletterError } from "../core/errors.js";
 import { CliError } from "./output.js";
 
 /** A catalog loaded from a module, with where it came from. */

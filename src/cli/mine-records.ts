@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import type { RecordsDefinition } from "../records.js";
+import type { RecordsDefinition } from "../core/definition/define-records.js";
 import { importModule } from "./load-catalog.js";
 import { CliError } from "./output.js";
 

@@ -1,7 +1,7 @@
+import { printableLine } from "../core/message/sanitize.js";
 import { percent } from "../metrics/summary.js";
 import type { CandidateTemplate } from "../mine/candidate.js";
 import type { CoveragePoint, MiningReport } from "../mine/mine-history.js";
-import { printableLine } from "../sanitize.js";
 import { table } from "./output.js";
 
 /** Most clusters listed in the text output; the rest are counted. */

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
-import { sqliteStore } from "../sqlite/store.js";
 import type { Store } from "../store/index.js";
+import { sqliteStore } from "../store/sqlite/index.js";
 import { CliError } from "./output.js";
 
 /**

@@ -1,4 +1,4 @@
-import { printable } from "../sanitize.js";
+import { printable } from "../core/message/sanitize.js";
 
 /** Where the CLI writes; tests pass their own. */
 export interface CliIo {

@@ -1,5 +1,5 @@
-import type { Catalog } from "../catalog.js";
-import { previewTicket } from "../preview/preview.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { previewTicket } from "../core/preview/preview.js";
 import type { PreviewPage } from "./preview-page.js";
 import type { SampleTickets } from "./preview-tickets.js";
 

@@ -1,7 +1,7 @@
-import type { Catalog } from "../catalog.js";
-import type { TemplatePreview, TicketPreview } from "../preview/preview.js";
-import { reasonDescriptions } from "../reasons.js";
-import type { Template } from "../template.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { reasonDescriptions } from "../core/decision/reasons.js";
+import type { Template } from "../core/definition/template-types.js";
+import type { TemplatePreview, TicketPreview } from "../core/preview/preview.js";
 import { htmlDocument, selfContainedPolicy } from "./html-page.js";
 import { previewCss } from "./preview-style.js";
 import { e, templateReview } from "./preview-template.js";

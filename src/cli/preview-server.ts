@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type FSWatcher, watch } from "node:fs";
 import { basename, dirname } from "node:path";
 import { Hono } from "hono";
-import type { Catalog } from "../catalog.js";
+import type { Catalog } from "../core/decision/catalog.js";
 import { startServer } from "../relay/server.js";
 import { loadCatalog } from "./load-catalog.js";
 import { selectedTicket } from "./preview-model.js";

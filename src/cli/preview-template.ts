@@ -1,6 +1,6 @@
 import { type FieldExposure, fieldExposure } from "../capacity/exposure.js";
-import { maxSubjectLength, whatsappRules } from "../channels.js";
-import type { CompiledSlot, Template, TemplateEffect } from "../template.js";
+import { maxSubjectLength, whatsappRules } from "../core/definition/channels.js";
+import type { CompiledSlot, Template, TemplateEffect } from "../core/definition/template-types.js";
 import { escapeForPage } from "./html-page.js";
 
 /** Record values and template text are shown as text: escaped, control characters written out. */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { Command } from "commander";
-import type { Catalog } from "../catalog.js";
+import type { Catalog } from "../core/decision/catalog.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";

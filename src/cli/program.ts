@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
-import { isFormletterError } from "../errors.js";
+import { isFormletterError } from "../core/errors.js";
 import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
 import { registerChecklistCommand } from "./checklist.js";

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import type { Expected } from "../decision.js";
+import type { Expected } from "../core/decision/decision.js";
+import { isEscalationReason } from "../core/decision/reasons.js";
+import { printableLine as line, printable } from "../core/message/sanitize.js";
 import { type HumanQueue, openHumanQueue } from "../outbox/index.js";
-import { isEscalationReason } from "../reasons.js";
-import { printableLine as line, printable } from "../sanitize.js";
 import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";

@@ -1,7 +1,7 @@
+import type { TemplateEffect } from "../core/definition/template-types.js";
+import { printableLine } from "../core/message/sanitize.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { formatSummary, percent } from "../metrics/summary.js";
-import { printableLine } from "../sanitize.js";
-import type { TemplateEffect } from "../template.js";
 import { CliError, table } from "./output.js";
 
 /** A grouping the text report shows: "template", "reason", "day", "tag" (every tag) or "tag:NAME". */

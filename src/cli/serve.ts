@@ -1,11 +1,11 @@
 import type { Command } from "commander";
 import type { Logger } from "pino";
-import { channels as allChannels, type Channel } from "../channels.js";
+import { channels as allChannels, type Channel } from "../core/definition/channels.js";
 import { createOutbox } from "../outbox/index.js";
 import type { RelayModule } from "../relay/module.js";
 import { createRelay } from "../relay/relay.js";
 import { secretBytes } from "../relay/tokens.js";
-import { sqliteStore } from "../sqlite/store.js";
+import { sqliteStore } from "../store/sqlite/index.js";
 import { consoleTransport } from "../transport/console.js";
 import type { Transport } from "../transport/transport.js";
 import { webhookTransport } from "../transport/webhook.js";
@@ -67,7 +67,7 @@ export async function transportsFromEnv(
     if (Boolean(env.SMTP_USER) !== Boolean(env.SMTP_PASSWORD))
       throw new CliError("set both SMTP_USER and SMTP_PASSWORD, or neither");
     // Loaded only when asked for: nodemailer is an optional peer dependency.
-    const { smtpTransport } = await import("../smtp/index.js");
+    const { smtpTransport } = await import("../transport/smtp/index.js");
     transports.email = smtpTransport({
       host: env.SMTP_HOST,
       port,

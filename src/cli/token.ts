@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { isFormletterError } from "../errors.js";
+import { isFormletterError } from "../core/errors.js";
 import { mintOperatorToken, mintTaskToken } from "../relay/tokens.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";

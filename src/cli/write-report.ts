@@ -1,6 +1,6 @@
 import { writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import type { Catalog } from "../catalog.js";
+import type { Catalog } from "../core/decision/catalog.js";
 import type { EscalationReport } from "../metrics/report.js";
 import { parseVolume } from "./duration.js";
 import { type HtmlReportMeta, renderHtmlReport } from "./html-report.js";

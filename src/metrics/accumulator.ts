@@ -1,4 +1,4 @@
-import type { EscalationReason } from "../reasons.js";
+import type { EscalationReason } from "../core/decision/reasons.js";
 import { isReportableTime } from "./history.js";
 import {
   buildReport,

@@ -1,4 +1,4 @@
-import { tagLimits } from "../tags.js";
+import { tagLimits } from "../core/definition/tags.js";
 
 /**
  * The times a report can place on a day: years 0000 to 9999, whose days are "YYYY-MM-DD". Outside

@@ -1,8 +1,8 @@
 import { hash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import type { Catalog } from "../catalog.js";
-import { type Decision, escalate } from "../decision.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { type Decision, escalate } from "../core/decision/decision.js";
 import {
   type AccumulatorOptions,
   createMetricsAccumulator,

@@ -1,10 +1,11 @@
-import { smsSize } from "../channels.js";
-import { isFormletterError } from "../errors.js";
-import { format } from "../format.js";
-import { checkNotUntrusted, checkReadable } from "../label-checks.js";
-import type { CollectionSchemas, RecordsDefinition } from "../records.js";
-import type { ShownField, Slot } from "../slots.js";
-import { defineTemplate, type TemplateConfig } from "../template.js";
+import { smsSize } from "../core/definition/channels.js";
+import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
+import { checkNotUntrusted, checkReadable } from "../core/definition/label-checks.js";
+import type { ShownField, Slot } from "../core/definition/slots.js";
+import { defineTemplate } from "../core/definition/template.js";
+import type { TemplateConfig } from "../core/definition/template-types.js";
+import { isFormletterError } from "../core/errors.js";
+import { format } from "../core/message/format.js";
 import type { CandidateTemplate } from "./candidate.js";
 import { singular } from "./mask.js";
 import type { MiningReport } from "./mine-history.js";

@@ -1,4 +1,4 @@
-import type { CollectionSchemas, RecordsDefinition } from "../records.js";
+import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { phoneDigits, renderings } from "./renderings.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */

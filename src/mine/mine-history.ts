@@ -1,5 +1,5 @@
+import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { type Interval, wilsonInterval } from "../metrics/wilson.js";
-import type { CollectionSchemas, RecordsDefinition } from "../records.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
 import { type ClusterOptions, Clusters } from "./clusters.js";
 import { parseSentMessage } from "./history-line.js";

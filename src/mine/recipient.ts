@@ -1,5 +1,5 @@
-import { parsePhone } from "../phone.js";
-import type { CollectionSchemas, RecordsDefinition } from "../records.js";
+import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
+import { parsePhone } from "../core/message/phone.js";
 import { singular } from "./mask.js";
 
 /**

@@ -1,5 +1,5 @@
 import { isValid } from "date-fns";
-import { parsePhone } from "../phone.js";
+import { parsePhone } from "../core/message/phone.js";
 
 /**
  * The ways a record value may appear in a message someone wrote: as it is, and as formats render it —

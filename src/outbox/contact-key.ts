@@ -1,5 +1,5 @@
 import { createSecretKey, type KeyObject } from "node:crypto";
-import { FormletterError } from "../errors.js";
+import { FormletterError } from "../core/errors.js";
 
 /**
  * The key destinations are hashed under (first contact), from a string or bytes of at least 32 bytes: a

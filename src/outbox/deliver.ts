@@ -1,8 +1,8 @@
 import { SpanStatusCode } from "@opentelemetry/api";
-import { escalate, escalationFacts } from "../decision.js";
-import { snippet } from "../sanitize.js";
+import { escalate, escalationFacts } from "../core/decision/decision.js";
+import { snippet } from "../core/message/sanitize.js";
+import { inSpan, spanNames } from "../core/telemetry.js";
 import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
-import { inSpan, spanNames } from "../telemetry.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
 /** How deliveries are retried. */

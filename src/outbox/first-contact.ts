@@ -1,5 +1,5 @@
 import { createHmac, type KeyObject } from "node:crypto";
-import type { Message } from "../decision.js";
+import type { Message } from "../core/decision/decision.js";
 import type { StoreTransaction } from "../store/store.js";
 
 /** How many hex characters of a destination's hash audit events, decisions and queue items show. */

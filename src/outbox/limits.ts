@@ -1,6 +1,6 @@
-import type { LimitName } from "../decision.js";
+import type { LimitName } from "../core/decision/decision.js";
+import type { TemplateLimits } from "../core/definition/template-types.js";
 import type { SendCounts } from "../store/store.js";
-import type { TemplateLimits } from "../template.js";
 
 /** A rolling day, for `perDay`. */
 export const dayMs = 24 * 60 * 60 * 1000;

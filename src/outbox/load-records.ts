@@ -1,4 +1,4 @@
-import { snippet } from "../sanitize.js";
+import { snippet } from "../core/message/sanitize.js";
 
 /** What loading gave: records to decide on (a plain copy), or why there are none. */
 export type Loaded = { ok: true; records: unknown } | { ok: false; problem: string };

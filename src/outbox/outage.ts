@@ -1,4 +1,4 @@
-import { isStoreUnavailable, type OutboxWrites, StoreUnavailableError } from "../errors.js";
+import { isStoreUnavailable, type OutboxWrites, StoreUnavailableError } from "../core/errors.js";
 
 /**
  * Runs `record` (a transaction recording a delivery's outcome) until it commits, retrying while the store

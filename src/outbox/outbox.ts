@@ -1,14 +1,14 @@
 import type { KeyObject } from "node:crypto";
 import type { Attributes } from "@opentelemetry/api";
-import type { Catalog } from "../catalog.js";
-import { type Decision, escalate } from "../decision.js";
-import { FormletterError } from "../errors.js";
-import { type ParsedOutput, parseProposal } from "../proposal.js";
-import type { CollectionSchemas } from "../records.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import { type Decision, escalate } from "../core/decision/decision.js";
+import { type ParsedOutput, parseProposal } from "../core/decision/proposal.js";
+import type { CollectionSchemas } from "../core/definition/define-records.js";
+import { tagsProblem } from "../core/definition/tags.js";
+import type { Template } from "../core/definition/template-types.js";
+import { FormletterError } from "../core/errors.js";
+import { decisionAttributes, inSpan, spanNames } from "../core/telemetry.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store, StoreTransaction } from "../store/store.js";
-import { tagsProblem } from "../tags.js";
-import { decisionAttributes, inSpan, spanNames } from "../telemetry.js";
-import type { Template } from "../template.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { contactKeyFrom } from "./contact-key.js";
@@ -16,7 +16,7 @@ import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } f
 import { loadRecords } from "./load-records.js";
 import { outageError, recordWithRetry } from "./outage.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
-import { type Recorded, recordDecision } from "./record.js";
+import { type Recorded, recordDecision } from "./record-decision.js";
 
 /** A ticket's records as the outbox loads them, or why there are none. */
 export type LoadedRecords =

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { FormletterError } from "../errors.js";
+import { FormletterError } from "../core/errors.js";
 import {
   newOutboundRow,
   type OutboundRow,
@@ -12,7 +12,7 @@ import {
 } from "../store/store.js";
 import type { Batcher } from "./batcher.js";
 import { recordContact } from "./first-contact.js";
-import { bodyHash } from "./record.js";
+import { bodyHash } from "./record-decision.js";
 
 /** Who acts on a queue item, as the audit log records it. */
 export interface Actor {

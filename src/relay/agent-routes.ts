@@ -1,9 +1,9 @@
-import type { Catalog } from "../catalog.js";
-import type { Expected } from "../decision.js";
-import { isFormletterError } from "../errors.js";
-import { type LlmProvider, providers } from "../llm/providers.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { Expected } from "../core/decision/decision.js";
+import type { EscalationReason } from "../core/decision/reasons.js";
+import { isFormletterError } from "../core/errors.js";
+import { type LlmProvider, providers } from "../core/llm/providers.js";
 import type { HandleResult, Outbox } from "../outbox/index.js";
-import type { EscalationReason } from "../reasons.js";
 import type { Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import { readProposalBody } from "./proposal-body.js";

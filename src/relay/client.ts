@@ -1,5 +1,5 @@
-import type { LlmProvider } from "../llm/providers.js";
-import type { ToolsResult } from "../llm/tools.js";
+import type { LlmProvider } from "../core/llm/providers.js";
+import type { ToolsResult } from "../core/llm/tools.js";
 import type { ProposalReply } from "./agent-routes.js";
 import { RelayError, RelayRequestError } from "./errors.js";
 

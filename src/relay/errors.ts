@@ -1,4 +1,4 @@
-import { FormletterError, type FormletterErrorCode } from "../errors.js";
+import { FormletterError, type FormletterErrorCode } from "../core/errors.js";
 
 /**
  * The relay's error codes: `relay_invalid` for options that cannot work (thrown at start-up), and

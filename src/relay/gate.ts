@@ -1,7 +1,7 @@
 import type { AccessLog, Refusal } from "./access-log.js";
 import type { AuditChoice } from "./audit-sample.js";
-import { readJsonBody } from "./body.js";
 import { bearerToken, problem } from "./http.js";
+import { readJsonBody } from "./json-body.js";
 import type { RateDecision } from "./rate-limit.js";
 import type { RelayMetrics } from "./relay-metrics.js";
 import { noteRequest } from "./request-log.js";

@@ -1,4 +1,4 @@
-import type { Catalog } from "../catalog.js";
+import type { Catalog } from "../core/decision/catalog.js";
 
 /**
  * What `formletter serve --catalog MODULE` loads: your catalog, and the loader that reads one ticket's

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formletterVersion } from "../version.js";
+import { formletterVersion } from "../core/version.js";
 import { errorReply } from "./reply-schemas.js";
 import { bodyErrors, frameErrors, mergeErrors, type RouteDoc, tokenErrors } from "./route-doc.js";
 

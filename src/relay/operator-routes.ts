@@ -1,8 +1,8 @@
-import { isFormletterError } from "../errors.js";
+import { isFormletterError } from "../core/errors.js";
+import { timeAgo } from "../core/message/time-ago.js";
 import { reportFromAudit } from "../metrics/audit.js";
 import type { Outbox } from "../outbox/index.js";
 import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
-import { timeAgo } from "../time-ago.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";

@@ -1,4 +1,4 @@
-import { tagsProblem } from "../tags.js";
+import { tagsProblem } from "../core/definition/tags.js";
 import { proposalRequest } from "./request-schemas.js";
 import type { TokenClaims } from "./verify-token.js";
 

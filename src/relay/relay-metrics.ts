@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
-import type { Decision } from "../decision.js";
+import type { Decision } from "../core/decision/decision.js";
 import { createRegistry } from "./prometheus.js";
 
 // From 1 ms to 10 s: a proposal normally takes a few milliseconds (one group commit); the top buckets

@@ -3,9 +3,9 @@
  * every reply the relay gives against that document. Written once, here, beside the types they mirror.
  */
 import { z } from "zod";
-import { channels } from "../channels.js";
-import { providers } from "../llm/providers.js";
-import { escalationReasons } from "../reasons.js";
+import { escalationReasons } from "../core/decision/reasons.js";
+import { channels } from "../core/definition/channels.js";
+import { providers } from "../core/llm/providers.js";
 import { queueStatuses } from "../store/index.js";
 
 const text = z.string();

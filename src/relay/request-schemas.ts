@@ -3,10 +3,10 @@
  * the OpenAPI document is generated from the very same objects, so the two cannot drift apart.
  */
 import { z } from "zod";
-import { providers } from "../llm/providers.js";
-import { escalationReasons } from "../reasons.js";
+import { escalationReasons } from "../core/decision/reasons.js";
+import { tagLimits, tagsProblem } from "../core/definition/tags.js";
+import { providers } from "../core/llm/providers.js";
 import { queueStatuses } from "../store/index.js";
-import { tagLimits, tagsProblem } from "../tags.js";
 
 /** The body of `POST /v1/proposals`. The ticket and run come from the token. */
 export const proposalRequest = z.strictObject({

@@ -8,7 +8,7 @@
  * queue-filter helpers the bundled stores share, which are how they store rows, not what a store must do.
  */
 
-export type { Spend } from "../ceilings.js";
+export type { Spend } from "../core/definition/ceilings.js";
 export type {
   AuditEvent,
   AuditFilter,

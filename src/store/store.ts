@@ -1,6 +1,6 @@
-import type { Spend } from "../ceilings.js";
-import type { Decision, Message } from "../decision.js";
-import type { EscalationReason } from "../reasons.js";
+import type { Decision, Message } from "../core/decision/decision.js";
+import type { EscalationReason } from "../core/decision/reasons.js";
+import type { Spend } from "../core/definition/ceilings.js";
 
 /** Where a human-queue item stands. `open` and `claimed` are waiting; the others are closed. */
 export type QueueStatus = "open" | "claimed" | "approved" | "rejected" | "resolved";

@@ -1,6 +1,6 @@
-import type { LabelNode } from "../label-tree.js";
-import { type FieldLabel, labelViolation } from "../labels.js";
-import type { RecordsDefinition } from "../records.js";
+import type { RecordsDefinition } from "../core/definition/define-records.js";
+import type { LabelNode } from "../core/definition/label-tree.js";
+import { type FieldLabel, labelViolation } from "../core/definition/labels.js";
 
 /** A ticket whose labelled text carries canaries: unique words that may reach only readers of their labels. */
 export interface CanaryTicket {

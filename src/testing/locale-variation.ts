@@ -1,7 +1,7 @@
-import type { Catalog } from "../catalog.js";
-import type { Decision } from "../decision.js";
-import type { CollectionSchemas } from "../records.js";
-import type { Template } from "../template.js";
+import type { Catalog } from "../core/decision/catalog.js";
+import type { Decision } from "../core/decision/decision.js";
+import type { CollectionSchemas } from "../core/definition/define-records.js";
+import type { Template } from "../core/definition/template-types.js";
 
 /**
  * A copy of the ticket in which each localised template's locale field (`from: "<slot>.<field>"`) holds

@@ -1,15 +1,15 @@
-import { type Part, renderParts } from "../body.js";
-import { foldLine, noEscape } from "../channels.js";
-import type { Message, SendDecision } from "../decision.js";
+import type { Message, SendDecision } from "../core/decision/decision.js";
+import { foldLine, noEscape } from "../core/definition/channels.js";
+import type { Template } from "../core/definition/template-types.js";
+import { type Part, renderParts } from "../core/definition/text-parts.js";
 import {
   type HtmlContext,
   htmlReaderText,
   isTextAttribute,
   parseHtml,
   readDocument,
-} from "../html-reading.js";
-import { scanMessage } from "../scan.js";
-import type { Template } from "../template.js";
+} from "../core/scan/html-reading.js";
+import { scanMessage } from "../core/scan/scan.js";
 
 /**
  * The checks of `checkCatalog` that look at each part of a sent message on its own, independently of how

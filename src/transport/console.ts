@@ -1,5 +1,5 @@
-import type { Message } from "../decision.js";
-import { printable } from "../sanitize.js";
+import type { Message } from "../core/decision/decision.js";
+import { printable } from "../core/message/sanitize.js";
 import type { DeliveryContext, DeliveryReceipt, Transport } from "./transport.js";
 
 /**

@@ -1,5 +1,5 @@
-import type { Message } from "../decision.js";
-import { FormletterError } from "../errors.js";
+import type { Message } from "../core/decision/decision.js";
+import { FormletterError } from "../core/errors.js";
 import { type DeliveryContext, DeliveryError, type DeliveryReceipt, type Transport } from "./transport.js";
 
 /**

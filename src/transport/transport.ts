@@ -1,5 +1,5 @@
-import type { Message } from "../decision.js";
-import { FormletterError, isFormletterError } from "../errors.js";
+import type { Message } from "../core/decision/decision.js";
+import { FormletterError, isFormletterError } from "../core/errors.js";
 
 /** What a transport is told besides the message. */
 export interface DeliveryContext {

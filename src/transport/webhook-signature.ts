@@ -2,7 +2,7 @@
 // receiver verifies them with any Standard Webhooks library — `standardwebhooks` on npm, PyPI, Go, Ruby…
 // — or with verifyWebhookSignature below. Signing is one HMAC, written here rather than depended on.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { FormletterError } from "../errors.js";
+import { FormletterError } from "../core/errors.js";
 
 /**
  * The name of the header carrying the signatures (`v1,<base64>`, space-separated), lower-case as HTTP/2

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Message } from "../decision.js";
-import { FormletterError } from "../errors.js";
-import { snippet } from "../sanitize.js";
+import type { Message } from "../core/decision/decision.js";
+import { FormletterError } from "../core/errors.js";
+import { snippet } from "../core/message/sanitize.js";
 import {
   type DeliveryContext,
   DeliveryError,

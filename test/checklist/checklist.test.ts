@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Checklist, ChecklistItem } from "../../src/checklist/index.js";
 import { buildChecklist } from "../../src/checklist/index.js";
+import type { CollectionSchemas } from "../../src/core/definition/define-records.js";
 import {
   type Catalog,
   createCatalog,
@@ -13,7 +14,6 @@ import {
   type Template,
   untrusted,
 } from "../../src/index.js";
-import type { CollectionSchemas } from "../../src/records.js";
 import { hostileOutputs, hostileStrings } from "../../src/testing/index.js";
 import { sellerCatalog } from "../../templates/seller.js";
 

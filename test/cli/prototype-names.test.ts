@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutbox, memoryTransport } from "../../src/index.js";
 import { createMetricsAccumulator, type EscalationReport } from "../../src/metrics/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { catalog, sample } from "../fixtures/capacity-catalog.js";
 import { cli } from "./run.js";
 

@@ -11,7 +11,7 @@ import {
   defineTemplate,
   memoryTransport,
 } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { QueueItem } from "../../src/store/store.js";
 import { message, outboundRow, queueItem } from "../store/conformance.js";
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { EscalationReport } from "../../src/metrics/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { auditFixture, fillStore } from "../metrics/fixtures.js";
 import { cli } from "./run.js";
 

@@ -11,7 +11,7 @@ import {
   defineTemplate,
   memoryTransport,
 } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { catalog as fixture, sample } from "../fixtures/capacity-catalog.js";
 import { cli } from "./run.js";
 

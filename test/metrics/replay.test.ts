@@ -11,7 +11,7 @@ import {
   replayHistory,
   reportFromAudit,
 } from "../../src/metrics/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { sellerCatalog } from "../../templates/seller.js";
 import { catalog, sample } from "../fixtures/capacity-catalog.js";
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
 import { createCatalog, defineRecords, defineTemplate, readableBy, untrusted } from "../../src/index.js";
 import { configOf } from "../../src/mine/draft.js";
 import { draftTemplates, mineHistory } from "../../src/mine/index.js";
-import type { RecordsDefinition } from "../../src/records.js";
 
 /** `count` history lines, each built from its number. */
 function history(count: number, line: (n: number) => Record<string, unknown>): string[] {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { ceilingMaxCents, runCeilingWorkers } from "../fixtures/ceiling-runs.js";
 
 describe("a value ceiling shared by four processes on one SQLite file", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutbox } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent, QueueItem } from "../../src/store/store.js";
 import { recoveryTransport } from "../fixtures/crash-work.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createOutbox, isFormletterError, memoryTransport, openHumanQueue } from "../../src/index.js";
 import { destinationHash } from "../../src/outbox/first-contact.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent } from "../../src/store/store.js";
 import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
 import { manualClock, storeKinds, t0, useStore } from "./harness.js";

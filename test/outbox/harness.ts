@@ -17,7 +17,7 @@ import {
   type Store,
   type Transport,
 } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent, AuditFilter } from "../../src/store/store.js";
 import type { MemoryTransport } from "../../src/transport/index.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe } from "vitest";
 import type { Store } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { outageScenarios } from "./outage-scenarios.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));

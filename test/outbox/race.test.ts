@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { completeLines, startWorker, waitUntil } from "./processes.js";
 

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOutbox, type HandleResult, memoryTransport, type Outbox } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { sellerCatalog } from "../../templates/seller.js";
 import { auditOf } from "./harness.js";
 

@@ -12,7 +12,7 @@ import { CliError } from "../../src/cli/output.js";
 import { registerServeCommand, serveRelay, transportsFromEnv } from "../../src/cli/serve.js";
 import { registerTokenCommand } from "../../src/cli/token.js";
 import { isFormletterError } from "../../src/index.js";
-import { sqliteStore } from "../../src/sqlite/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { proposal } from "../fixtures/property.js";
 import { agentSecret, auditOf, call, operatorSecret } from "./harness.js";
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileBody, renderParts } from "../../src/body.js";
-import { escapeHtml } from "../../src/channels.js";
+import { escapeHtml } from "../../src/core/definition/channels.js";
+import { compileBody, renderParts } from "../../src/core/definition/text-parts.js";
+import { sanitizeValue } from "../../src/core/message/sanitize.js";
 import {
   type Catalog,
   createCatalog,
@@ -9,7 +10,6 @@ import {
   format,
   type Template,
 } from "../../src/index.js";
-import { sanitizeValue } from "../../src/sanitize.js";
 import { checkCatalog, hostileStrings } from "../../src/testing/index.js";
 import { clinicTicket, records } from "../fixtures/clinic.js";
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import type { FieldLabel } from "../../src/core/definition/labels.js";
 import type { Catalog, Decision } from "../../src/index.js";
 import { defineRecords, untrusted } from "../../src/index.js";
-import type { FieldLabel } from "../../src/labels.js";
 import { checkCatalog, hostileOutputs, hostileStrings } from "../../src/testing/index.js";
 import { leakedCanaries, withLabelCanaries } from "../../src/testing/label-canaries.js";
 import { customerCatalog } from "../../templates/customer.js";

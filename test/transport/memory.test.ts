@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isFormletterError } from "../../src/errors.js";
+import { isFormletterError } from "../../src/core/errors.js";
 import { DeliveryError, isRetryable, memoryTransport } from "../../src/transport/index.js";
 import { emailMessage, key, smsMessage } from "./messages.js";
 

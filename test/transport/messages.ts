@@ -1,4 +1,4 @@
-import type { Message } from "../../src/decision.js";
+import type { Message } from "../../src/core/decision/decision.js";
 
 /** An e-mail as decide() renders it: template text plus formatted record values. */
 export function emailMessage(overrides: Partial<Message> = {}): Message {

@@ -3,8 +3,8 @@ import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer as createTcpServer, type Server, type Socket } from "node:net";
 import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { smtpTransport } from "../../src/smtp/index.js";
 import { DeliveryError, webhookTransport } from "../../src/transport/index.js";
+import { smtpTransport } from "../../src/transport/smtp/index.js";
 import { emailMessage, key, smsMessage } from "./messages.js";
 
 // Whether a failure is retried decides whether the outbox tries again for hours or hands the message to

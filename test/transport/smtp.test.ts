@@ -4,8 +4,12 @@ import type { AddressInfo } from "node:net";
 import { simpleParser } from "mailparser";
 import { SMTPServer, type SMTPServerError } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type SmtpTransport, type SmtpTransportOptions, smtpTransport } from "../../src/smtp/index.js";
 import { DeliveryError, isRetryable } from "../../src/transport/index.js";
+import {
+  type SmtpTransport,
+  type SmtpTransportOptions,
+  smtpTransport,
+} from "../../src/transport/smtp/index.js";
 import { emailMessage, key, smsMessage } from "./messages.js";
 
 interface Received {

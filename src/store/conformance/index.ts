@@ -5,8 +5,8 @@
  * a store the test already closed.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Message } from "../../decision.js";
-import type { EscalationReason } from "../../reasons.js";
+import type { Message } from "../../core/decision/decision.js";
+import type { EscalationReason } from "../../core/decision/reasons.js";
 import {
   type AuditEvent,
   type AuditFilter,

@@ -1,0 +1,421 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type Database from "better-sqlite3";
+import { FormletterError, isStoreUnavailable, StoreUnavailableError } from "../../core/errors.js";
+import { requirePeer } from "../../core/peer-dependency.js";
+import { pageSize, statusesOf } from "../filters.js";
+import {
+  auditEventFromRow,
+  type JsonColumn,
+  outboundFromRow,
+  outboundUpdatable,
+  queueItemFromRow,
+  queueUpdatable,
+  type Row,
+} from "../rows.js";
+import {
+  type AuditFilter,
+  minuteOf,
+  type OutboundRow,
+  type QueueFilter,
+  type QueueItem,
+  type QueuePage,
+  type Store,
+  type StoreTransaction,
+} from "../store.js";
+import { migrations, schemaVersion } from "./migrations.js";
+
+/** Options of {@link sqliteStore}. */
+export interface SqliteStoreOptions {
+  /** How long to wait for another process's write lock before failing. @default 5000 */
+  readonly busyTimeoutMs?: number;
+}
+
+/**
+ * The embedded store: one SQLite file (better-sqlite3), WAL, `synchronous=FULL`, so a transaction is
+ * on disk when it commits. Several processes may share the file; writes take the file's write lock
+ * (`BEGIN IMMEDIATE`), so limits and idempotency are exact across them.
+ *
+ * @example
+ * import { sqliteStore } from "formletter/sqlite";
+ * const store = sqliteStore(".formletter/outbox.db");
+ */
+export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
+  if (typeof file !== "string" || file === "") {
+    throw new FormletterError("store_invalid", 'sqliteStore: pass a file path, e.g. ".formletter/outbox.db"');
+  }
+  const SqliteDatabase = requirePeer<typeof Database>(
+    "better-sqlite3",
+    "the SQLite store (formletter/sqlite)",
+  );
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new SqliteDatabase(file);
+  try {
+    // The busy timeout first: switching to WAL and migrating both wait for other processes opening the file.
+    db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+    retryBusy(() => db.pragma("journal_mode = WAL"));
+    db.pragma("synchronous = FULL");
+    migrate(db, file);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const statement = cachedStatements(db);
+  const lock = fileLock(file);
+  let closed = false;
+  // Every use of the connection goes through one chain per file and process: an open transaction is
+  // never interleaved, and two stores on one file in one process never wait on each other's write lock
+  // (better-sqlite3 waits synchronously, which would block the very event loop that would release it).
+  const serial = <T>(work: () => Promise<T>): Promise<T> =>
+    lock(async () => {
+      if (closed) {
+        throw new StoreUnavailableError(`sqliteStore: ${file} is closed`, { retryable: false });
+      }
+      try {
+        return await work();
+      } catch (error) {
+        throw unavailable(error, file) ?? error;
+      }
+    });
+
+  const tx: StoreTransaction = {
+    findResult: async (key) => {
+      const row = statement("SELECT result FROM reservations WHERE key = ?").get(key) as Row | undefined;
+      return row === undefined ? undefined : JSON.parse(row.result as string);
+    },
+    countSends: async ({ template, ticketId, runId, since }) => {
+      const row = statement(
+        `SELECT
+           (SELECT COUNT(*) FROM reservations WHERE template = ? AND ticket_id = ?) AS ticket,
+           (SELECT COALESCE(SUM(n), 0) FROM send_counts WHERE template = ? AND minute >= ?) AS day,
+           (SELECT COUNT(*) FROM reservations WHERE run_id = ?) AS run`,
+      ).get(template, ticketId, template, minuteOf(since), runId) as {
+        ticket: number;
+        day: number;
+        run: number;
+      };
+      return { ticket: row.ticket, day: row.day, run: row.run };
+    },
+    reserve: async (entry) => {
+      statement(
+        "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
+      ).run(entry.key, entry.template, entry.ticketId, entry.runId, entry.at, JSON.stringify(entry.result));
+      statement(
+        "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
+      ).run(entry.template, minuteOf(entry.at));
+      for (const { group, currency, units } of entry.spend ?? []) {
+        statement(
+          "INSERT INTO spend (group_name, currency, minute, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = units + excluded.units",
+        ).run(group, currency, minuteOf(entry.at), units);
+      }
+    },
+    sumSpend: async ({ group, currency, since }) => {
+      const row = statement(
+        "SELECT COALESCE(SUM(units), 0) AS units FROM spend WHERE group_name = ? AND currency = ? AND minute >= ?",
+      ).get(group, currency, minuteOf(since)) as { units: number };
+      return row.units;
+    },
+    addContact: async ({ destination, template, at }) =>
+      statement(
+        "INSERT INTO contacts (destination, template, at) VALUES (?, ?, ?) ON CONFLICT (destination) DO NOTHING",
+      ).run(destination, template, at).changes === 1,
+    hasContact: async (destination) =>
+      statement("SELECT 1 FROM contacts WHERE destination = ?").get(destination) !== undefined,
+    appendAudit: async (event) => {
+      const info = statement(
+        "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      ).run(
+        event.at,
+        event.type,
+        event.ticketId ?? null,
+        event.runId ?? null,
+        event.template ?? null,
+        event.outcome ?? null,
+        event.reason ?? null,
+        event.key ?? null,
+        event.actor,
+        JSON.stringify(event.data),
+      );
+      return String(info.lastInsertRowid);
+    },
+    addOutbound: async (row) => {
+      const info = statement(
+        `INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        row.key,
+        row.ticketId,
+        row.runId,
+        row.template,
+        JSON.stringify(row.message),
+        row.status,
+        row.attempts,
+        row.createdAt,
+        row.leaseUntil ?? null,
+        row.deliveredAt ?? null,
+        row.receiptId ?? null,
+        row.bodySha256,
+      );
+      return String(info.lastInsertRowid);
+    },
+    getOutbound: async (id) =>
+      outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
+    updateOutbound: async (id, change) => update(statement, "outbound", id, change, outboundUpdatable),
+    addQueueItem: async (item) => {
+      const info = statement(
+        `INSERT INTO queue (status, reason, ticket_id, run_id, template, detail, key, draft, note, created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        item.status,
+        item.reason,
+        item.ticketId,
+        item.runId,
+        item.template ?? null,
+        item.detail,
+        item.key ?? null,
+        item.draft === undefined ? null : JSON.stringify(item.draft),
+        item.note ?? null,
+        item.createdAt,
+        item.claimedBy ?? null,
+        item.claimedAt ?? null,
+        item.closedBy ?? null,
+        item.closedAt ?? null,
+        item.resolution ?? null,
+        item.closeNote ?? null,
+        item.auditId,
+        item.outboundId ?? null,
+      );
+      return String(info.lastInsertRowid);
+    },
+    getQueueItem: async (id) =>
+      queueItemOf(statement("SELECT * FROM queue WHERE id = ?").get(id) as Row | undefined),
+    updateQueueItem: async (id, change) => update(statement, "queue", id, change, queueUpdatable),
+  };
+
+  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
+    serial(async () => {
+      statement("BEGIN IMMEDIATE").run();
+      let committing = false;
+      try {
+        const result = await work(tx);
+        committing = true;
+        statement("COMMIT").run();
+        return result;
+      } catch (error) {
+        // A COMMIT that failed leaves the transaction open: rolled back here, nothing was written. One
+        // that failed to reach the disk (an I/O error) may have been written in part of the journal.
+        if (db.inTransaction) statement("ROLLBACK").run();
+        else if (committing && unavailable(error, file) !== undefined)
+          throw unavailable(error, file, "unknown");
+        throw error;
+      }
+    });
+
+  return {
+    name: "sqlite",
+    transaction,
+    claimDue: ({ now, leaseUntil, limit, id }) =>
+      transaction(async () => {
+        const rows = (
+          id === undefined
+            ? statement(
+                "SELECT * FROM outbound WHERE status IN ('pending', 'delivering') AND (lease_until IS NULL OR lease_until <= ?) ORDER BY id LIMIT ?",
+              ).all(now, limit)
+            : statement(
+                "SELECT * FROM outbound WHERE status IN ('pending', 'delivering') AND (lease_until IS NULL OR lease_until <= ?) AND id = ?",
+              ).all(now, id)
+        ) as Row[];
+        const lease = statement("UPDATE outbound SET status = 'delivering', lease_until = ? WHERE id = ?");
+        return rows.map((row) => {
+          lease.run(leaseUntil, row.id);
+          return outboundOf({ ...row, lease_until: leaseUntil }) as OutboundRow;
+        });
+      }),
+    getQueueItem: (id) => serial(() => tx.getQueueItem(id)),
+    getOutbound: (id) => serial(() => tx.getOutbound(id)),
+    listQueue: (filter: QueueFilter) =>
+      serial(async (): Promise<QueuePage> => {
+        const limit = pageSize(filter.limit);
+        const where = ["id > ?"];
+        const params: unknown[] = [filter.cursor === undefined ? 0 : Number(filter.cursor) || 0];
+        const statuses = statusesOf(filter.status);
+        if (statuses !== undefined) {
+          where.push(`status IN (${[...statuses].map(() => "?").join(", ") || "NULL"})`);
+          params.push(...statuses);
+        }
+        for (const [column, value] of [
+          ["reason", filter.reason],
+          ["template", filter.template],
+          ["ticket_id", filter.ticketId],
+        ] as const) {
+          if (value !== undefined) {
+            where.push(`${column} = ?`);
+            params.push(value);
+          }
+        }
+        const rows = statement(`SELECT * FROM queue WHERE ${where.join(" AND ")} ORDER BY id LIMIT ?`).all(
+          ...params,
+          limit + 1,
+        ) as Row[];
+        const items = rows.slice(0, limit).map((row) => queueItemOf(row) as QueueItem);
+        return { items, nextCursor: rows.length > limit ? items.at(-1)?.id : undefined };
+      }),
+    queryAudit: (filter: AuditFilter) => ({
+      async *[Symbol.asyncIterator]() {
+        // Keyset pages in (at, id) order: memory stays flat however long the log is.
+        let after: { at: number; id: number } | undefined;
+        for (;;) {
+          const where: string[] = [];
+          const params: unknown[] = [];
+          const add = (clause: string, ...values: unknown[]) => {
+            where.push(clause);
+            params.push(...values);
+          };
+          if (after !== undefined) add("(at > ? OR (at = ? AND id > ?))", after.at, after.at, after.id);
+          if (filter.since !== undefined) add("at >= ?", filter.since);
+          if (filter.until !== undefined) add("at < ?", filter.until);
+          if (filter.ticketId !== undefined) add("ticket_id = ?", filter.ticketId);
+          if (filter.type !== undefined) add("type = ?", filter.type);
+          const sql = `SELECT * FROM audit ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY at, id LIMIT 500`;
+          const page = await serial(async () => statement(sql).all(...params) as Row[]);
+          for (const row of page) yield auditEventOf(row);
+          const last = page.at(-1);
+          if (page.length < 500 || last === undefined) return;
+          after = { at: last.at as number, id: last.id as number };
+        }
+      },
+    }),
+    close: () =>
+      serial(async () => {
+        closed = true;
+        db.close();
+      }),
+  };
+}
+
+// SQLite result codes (primary, as better-sqlite3 names them, or extended: SQLITE_IOERR_WRITE…) that
+// mean the file cannot be used now — locked by another connection past the busy timeout, unreadable,
+// unwritable, on a full or failing disk — not that the statement was wrong.
+const unavailableCodes =
+  /^SQLITE_(BUSY|LOCKED|IOERR|CANTOPEN|READONLY|FULL|PROTOCOL|NOTADB|CORRUPT|PERM|AUTH)(_|$)/;
+
+/** The store-unavailable error for a SQLite error that means the file is out of reach, else undefined. */
+function unavailable(
+  error: unknown,
+  file: string,
+  committed: false | "unknown" = false,
+): StoreUnavailableError | undefined {
+  if (isStoreUnavailable(error)) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !unavailableCodes.test(code)) return undefined;
+  const what =
+    committed === "unknown"
+      ? "the transaction may or may not have been written"
+      : "nothing of the transaction was written";
+  return new StoreUnavailableError(
+    `sqliteStore: ${file} cannot be used now (${code}); ${what}: ${(error as Error).message}`,
+    { retryable: true, committed, cause: error },
+  );
+}
+
+const fileChains = new Map<string, { tail: Promise<unknown>; users: number }>();
+
+/** Serialises work on one database file within this process. */
+function fileLock(file: string): <T>(work: () => Promise<T>) => Promise<T> {
+  const key = file === ":memory:" ? `:memory:${Math.random()}` : resolve(file);
+  return (work) => {
+    const entry = fileChains.get(key) ?? { tail: Promise.resolve(), users: 0 };
+    entry.users += 1;
+    fileChains.set(key, entry);
+    const result = entry.tail.then(work, work);
+    entry.tail = result.catch(() => undefined);
+    void entry.tail.then(() => {
+      entry.users -= 1;
+      if (entry.users === 0 && fileChains.get(key) === entry) fileChains.delete(key);
+    });
+    return result;
+  };
+}
+
+function migrate(db: Database.Database, file: string): void {
+  const newer = (version: number) =>
+    new FormletterError(
+      "store_invalid",
+      `sqliteStore: ${file} has schema version ${version}, newer than this formletter's ${schemaVersion}; upgrade formletter to open it`,
+    );
+  const seen = db.pragma("user_version", { simple: true }) as number;
+  if (seen > schemaVersion) throw newer(seen);
+  if (seen === schemaVersion) return;
+  // Read the version again under the write lock: another process may have migrated meanwhile.
+  retryBusy(() =>
+    db
+      .transaction(() => {
+        const version = db.pragma("user_version", { simple: true }) as number;
+        if (version > schemaVersion) throw newer(version);
+        for (let next = version; next < schemaVersion; next++) db.exec(migrations[next] as string);
+        db.pragma(`user_version = ${schemaVersion}`);
+      })
+      .immediate(),
+  );
+}
+
+/**
+ * Runs `work`, retrying while SQLite answers SQLITE_BUSY without waiting (it does so for the journal-mode
+ * switch and for lock upgrades that could deadlock), for up to about five seconds.
+ */
+function retryBusy<T>(work: () => T): T {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return work();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_BUSY" || attempt >= 100) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10 + Math.floor(Math.random() * 40));
+    }
+  }
+}
+
+function cachedStatements(db: Database.Database) {
+  const cache = new Map<string, Database.Statement>();
+  return (sql: string): Database.Statement => {
+    let prepared = cache.get(sql);
+    if (prepared === undefined) {
+      prepared = db.prepare(sql);
+      cache.set(sql, prepared);
+    }
+    return prepared;
+  };
+}
+
+function update(
+  statement: (sql: string) => Database.Statement,
+  table: string,
+  id: string,
+  change: object,
+  columns: Record<string, string>,
+): void {
+  const sets: string[] = [];
+  const params: unknown[] = [];
+  for (const [field, value] of Object.entries(change)) {
+    const column = columns[field];
+    if (column === undefined)
+      throw new FormletterError("store_invalid", `sqliteStore: ${table}.${field} cannot be changed`);
+    sets.push(`${column} = ?`);
+    params.push(
+      value === undefined
+        ? null
+        : typeof value === "object" && value !== null
+          ? JSON.stringify(value)
+          : value,
+    );
+  }
+  if (sets.length === 0) return;
+  const info = statement(`UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
+  if (info.changes !== 1) throw new FormletterError("store_invalid", `sqliteStore: no ${table} row ${id}`);
+}
+
+// SQLite keeps JSON columns as text.
+const text: JsonColumn = (value) => JSON.parse(value as string);
+const outboundOf = (row: Row | undefined) => outboundFromRow(row, text);
+const queueItemOf = (row: Row | undefined) => queueItemFromRow(row, text);
+const auditEventOf = (row: Row) => auditEventFromRow(row, text);

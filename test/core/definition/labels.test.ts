@@ -1,0 +1,425 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { labelTree } from "../../../src/core/definition/label-tree.js";
+import type { Slot } from "../../../src/core/definition/slots.js";
+import {
+  createCatalog,
+  defineRecords,
+  defineTemplate,
+  format,
+  readableBy,
+  untrusted,
+} from "../../../src/index.js";
+import { thrown } from "../../fixtures/expect.js";
+
+const buyerText = () => untrusted("buyer", z.string());
+
+/** Every way a user may compose a labelled string field; each must keep the label. */
+const compositions: [string, () => z.ZodType][] = [
+  ["max()", () => buyerText().max(2000)],
+  ["trim()", () => buyerText().trim()],
+  ["min().max().trim()", () => buyerText().min(1).max(100).trim()],
+  ["describe()", () => buyerText().describe("what the buyer wrote")],
+  ["meta()", () => buyerText().meta({ title: "note" })],
+  ["refine()", () => buyerText().refine((value) => value.length < 500)],
+  ["superRefine()", () => buyerText().superRefine(() => undefined)],
+  ["transform()", () => buyerText().transform((value) => value.toUpperCase())],
+  ["pipe()", () => buyerText().pipe(z.string().max(10))],
+  ["pipe() into the labelled schema", () => z.string().pipe(buyerText())],
+  ["preprocess()", () => z.preprocess((value) => String(value), buyerText())],
+  ["optional()", () => buyerText().optional()],
+  ["nullable()", () => buyerText().nullable()],
+  ["nullish()", () => buyerText().nullish()],
+  ["default()", () => buyerText().default("none")],
+  ["catch()", () => buyerText().catch("none")],
+  ["readonly()", () => buyerText().readonly()],
+  ["brand()", () => buyerText().brand<"note">()],
+  ["or()", () => buyerText().or(z.number())],
+  ["z.union with an unlabelled branch", () => z.union([z.number(), buyerText()])],
+  ["z.intersection", () => z.intersection(z.string(), buyerText())],
+  ["z.lazy", () => z.lazy(() => buyerText())],
+  ["label then chain then label-free wrapper", () => buyerText().max(5).optional().describe("x").nullable()],
+  ["labelled wrapper", () => untrusted("buyer", z.string().optional())],
+  [
+    "labelled pipe",
+    () =>
+      untrusted(
+        "buyer",
+        z.string().transform((v) => v.trim()),
+      ),
+  ],
+];
+
+function sellerTemplate(field: z.ZodType, audience = "seller") {
+  const records = defineRecords({
+    notes: z.object({ id: z.string(), body: field }),
+    contacts: z.object({ id: z.string(), email: z.email() }),
+  });
+  return defineTemplate(records, {
+    effect: "informational",
+    id: "forward_note",
+    description: "Forward the buyer's note",
+    audience,
+    channel: "email",
+    to: records.slot.ref("contacts", { show: "email" }),
+    subject: "A note",
+    body: "The note: {{note}}",
+    slots: { note: records.slot.ref("notes", { show: "body" }) },
+    limits: { perTicket: 1, perDay: 10 },
+  });
+}
+
+describe("a field label survives every zod composition", () => {
+  it.each(compositions)("%s: shown to a seller, the buyer's text fails the definition", (_name, build) => {
+    const error = thrown(() => sellerTemplate(build()));
+    expect(error.message).toContain("notes.body");
+    expect(error.message).toContain('untrusted text written by "buyer"');
+  });
+
+  it.each(compositions)("%s: shown back to its author, it is accepted", (_name, build) => {
+    expect(sellerTemplate(build(), "buyer").id).toBe("forward_note");
+  });
+
+  it("labels the schema passed in, so a label whose return value is ignored still holds", () => {
+    const body = z.string();
+    untrusted("buyer", body);
+    thrown(() => sellerTemplate(body));
+  });
+
+  it("reads a label set by another copy of formletter (a bundled CLI, a second install)", async () => {
+    vi.resetModules();
+    const other = (await import(
+      "../../../src/core/definition/labels.js"
+    )) as typeof import("../../../src/core/definition/labels.js");
+    const schema = z.object({ id: z.string(), note: other.untrusted("buyer", z.string()).max(10) });
+    expect(labelTree(schema).fields.get("note")?.own).toEqual([{ kind: "untrusted", author: "buyer" }]);
+  });
+
+  it("applies a label on an object, a union branch or an array to everything inside", () => {
+    const cases: z.ZodType[] = [
+      untrusted("buyer", z.object({ text: z.string() })).transform((o) => o.text),
+      z.object({ text: z.string() }).or(z.string()).pipe(z.any()).and(buyerText()),
+      z.array(buyerText()).transform((list) => list.join(" ")),
+      z.tuple([z.string(), buyerText()]).transform((pair) => pair.join(" ")),
+      z.record(buyerText(), z.string()).transform((r) => Object.keys(r).join(" ")),
+      z.map(z.string(), buyerText()).transform(() => "x"),
+      z.set(buyerText()).transform(() => "x"),
+      z
+        .looseObject({ a: z.string() })
+        .catchall(buyerText())
+        .transform(() => "x"),
+    ];
+    for (const field of cases) thrown(() => sellerTemplate(field));
+  });
+
+  it("refuses a records definition holding a schema whose labels cannot be read", () => {
+    const fake = { _zod: { def: { type: "shiny_new_type" } } } as unknown as z.ZodString;
+    const error = thrown(() =>
+      defineRecords({ notes: z.object({ id: z.string(), deep: z.object({ inner: z.array(fake) }) }) }),
+    );
+    expect(error.message).toContain("notes.deep.inner[]");
+    expect(error.message).toContain('zod type "shiny_new_type"');
+  });
+
+  it("walks a recursive schema once and finds the label under it", () => {
+    type Node = { text: string; children: Node[] };
+    const node: z.ZodType<Node> = z.object({
+      text: z.string(),
+      children: z.array(z.lazy(() => node)),
+    });
+    const threaded = z.object({ text: buyerText(), replies: z.array(node) });
+    const records = defineRecords({ threads: z.object({ id: z.string(), thread: threaded }) });
+    expect(labelTree(records.collections.threads).fields.get("thread")?.fields.get("text")?.own).toHaveLength(
+      1,
+    );
+  });
+});
+
+describe("code of a template sees records redacted for its audience at every depth", () => {
+  const secret = "CANARYPRIVATE";
+  const written = "CANARYBUYER";
+  const records = defineRecords({
+    orders: z.object({
+      id: z.string(),
+      number: z.string(),
+      meta: z.object({
+        margin: readableBy(["finance"], z.string()),
+        lines: z.array(z.object({ sku: z.string(), note: untrusted("buyer", z.string()) })),
+        tags: z.record(
+          z.string(),
+          z.object({ internal: readableBy(["finance"], z.string()), shown: z.string() }),
+        ),
+        byKey: z.map(z.string(), untrusted("buyer", z.string())),
+        pair: z.tuple([z.string(), readableBy(["finance"], z.string())]),
+        either: z.union([z.object({ kind: z.literal("a"), say: buyerText() }), z.string()]),
+      }),
+    }),
+    contacts: z.object({ id: z.string(), email: z.email() }),
+  });
+  const ticket = {
+    ticketId: "T-1",
+    orders: [
+      {
+        id: "o1",
+        number: "4471",
+        meta: {
+          margin: secret,
+          lines: [{ sku: "sku-1", note: written }],
+          tags: { gift: { internal: secret, shown: "gift" } },
+          byKey: new Map([["k", written]]),
+          pair: ["left", secret],
+          either: { kind: "a", say: written },
+        },
+      },
+    ],
+    contacts: [{ id: "c1", email: "shop@example.com" }],
+  };
+  const dump = (value: unknown): string =>
+    JSON.stringify(value, (_key, inner) => (inner instanceof Map ? Object.fromEntries(inner) : inner));
+
+  function catalogFor(audience: string, seen: { value?: string }) {
+    const template = defineTemplate(records, {
+      effect: "informational",
+      id: "order_dump",
+      description: "Everything code can see",
+      audience,
+      channel: "email",
+      to: records.slot.ref("contacts", { show: "email" }),
+      subject: "Order",
+      body: "Order {{order}}: {{everything}}",
+      slots: {
+        order: records.slot.ref("orders", { show: "number" }),
+        everything: records.slot.derived(
+          (context) => {
+            seen.value = dump({ records: context.records, slots: context.slots });
+            return "seen";
+          },
+          { maxLength: 100_000 },
+        ),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+    return createCatalog(records, [template]);
+  }
+
+  it("a seller's derived slot sees none of the private or buyer-written values, nested anywhere", () => {
+    const seen: { value?: string } = {};
+    const decision = catalogFor("seller", seen).decide({ template: "order_dump", slots: {} }, ticket);
+    expect(decision.outcome).toBe("send");
+    expect(seen.value).toContain("sku-1");
+    expect(seen.value).toContain("gift");
+    expect(seen.value).not.toContain(secret);
+    expect(seen.value).not.toContain(written);
+  });
+
+  it("finance sees the private values and still none of the buyer's text", () => {
+    const seen: { value?: string } = {};
+    catalogFor("finance", seen).decide({ template: "order_dump", slots: {} }, ticket);
+    expect(seen.value).toContain(secret);
+    expect(seen.value).not.toContain(written);
+  });
+
+  it("the buyer sees their own text and none of the private values", () => {
+    const seen: { value?: string } = {};
+    catalogFor("buyer", seen).decide({ template: "order_dump", slots: {} }, ticket);
+    expect(seen.value).toContain(written);
+    expect(seen.value).not.toContain(secret);
+  });
+
+  it("a `where` sees the audience's view too, and the records it gets are untouched copies", () => {
+    const seenByWhere: string[] = [];
+    const template = defineTemplate(records, {
+      id: "where_reads",
+      description: "A where that reads everything",
+      audience: "seller",
+      effect: "informational",
+      channel: "email",
+      to: records.slot.ref("contacts", { show: "email" }),
+      subject: "Order",
+      body: "Order {{order}}",
+      slots: {
+        order: records.slot.ref("orders", {
+          show: "number",
+          where: (order, context) => {
+            seenByWhere.push(dump(order), dump(context.records));
+            return true;
+          },
+        }),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+    const decision = createCatalog(records, [template]).decide(
+      { template: "where_reads", slots: {} },
+      ticket,
+    );
+    expect(decision.outcome).toBe("send");
+    expect(seenByWhere.join("")).toContain("sku-1");
+    expect(seenByWhere.join("")).not.toContain(secret);
+    expect(seenByWhere.join("")).not.toContain(written);
+  });
+});
+
+describe("every field a slot reads is label-checked, and an outsider's text never picks the recipient", () => {
+  const records = defineRecords({
+    orders: z.object({
+      id: z.string(),
+      number: z.string(),
+      total: z.number(),
+      currency: readableBy(["finance"], z.string()),
+      sellerId: z.string(),
+      claimedSellerId: untrusted("seller", z.string()),
+      privateSellerId: readableBy(["finance"], z.string()),
+    }),
+    sellers: z.object({
+      id: z.string(),
+      email: z.email(),
+      backupEmail: untrusted("seller", z.email()),
+      claimedId: untrusted("seller", z.string()),
+    }),
+  });
+  const { slot } = records;
+  const base = (overrides: { to?: Slot; slots?: Record<string, Slot>; body?: string }) =>
+    defineTemplate(records, {
+      id: "seller_note",
+      description: "A note to the seller",
+      audience: "seller",
+      effect: "informational",
+      channel: "email",
+      to: (overrides.to ?? slot.ref("sellers", { show: "email", match: { id: "order.sellerId" } })) as never,
+      subject: "Order",
+      body: overrides.body ?? "Order {{order}}",
+      slots: (overrides.slots ?? { order: slot.ref("orders", { show: "number" }) }) as never,
+      limits: { perTicket: 1, perDay: 10 },
+    });
+
+  /** One order of seller s1 whose buyer-written claim names `claimed`, and the given sellers. */
+  const ticketWith = (claimed: string, sellers: readonly Record<string, string>[]) => ({
+    ticketId: "T-1",
+    orders: [
+      {
+        id: "o1",
+        number: "4471",
+        total: 5,
+        currency: "EUR",
+        sellerId: "s1",
+        claimedSellerId: claimed,
+        privateSellerId: "s1",
+      },
+    ],
+    sellers,
+  });
+
+  it("accepts the sound template", () => {
+    expect(base({}).id).toBe("seller_note");
+  });
+
+  it("refuses a money format whose currency field the audience may not read", () => {
+    const error = thrown(() =>
+      base({
+        body: "Total {{total}}",
+        slots: {
+          total: slot.ref("orders", { show: "total", as: format.money({ currencyField: "currency" }) }),
+        },
+      }),
+    );
+    expect(error.message).toContain("formats with orders.currency");
+  });
+
+  it("refuses a date format whose source zone field the audience may not read", () => {
+    const zoned = defineRecords({
+      visits: z.object({ id: z.string(), at: z.string(), zone: readableBy(["clinic"], z.string()) }),
+      contacts: z.object({ id: z.string(), email: z.email() }),
+    });
+    const error = thrown(() =>
+      defineTemplate(zoned, {
+        id: "visit_time",
+        description: "When the visit is",
+        audience: "patient",
+        effect: "informational",
+        channel: "email",
+        to: zoned.slot.ref("contacts", { show: "email" }),
+        subject: "Your visit",
+        body: "Your visit is on {{visit}}.",
+        slots: {
+          visit: zoned.slot.ref("visits", {
+            show: "at",
+            as: format.date("d MMM yyyy", { timeZone: "UTC", sourceZoneField: "zone" }),
+          }),
+        },
+        limits: { perTicket: 1, perDay: 10 },
+      }),
+    );
+    expect(error.message).toContain("formats with visits.zone");
+  });
+
+  it("refuses a money format reading a field that does not exist", () => {
+    const error = thrown(() =>
+      base({
+        body: "Total {{total}}",
+        slots: { total: slot.ref("orders", { show: "total", as: format.money({ currencyField: "curr" }) }) },
+      }),
+    );
+    expect(error.message).toContain('reads "curr"');
+  });
+
+  it("gives a format only the fields it declares it reads", () => {
+    const seen: string[] = [];
+    const snooping = {
+      ...format.text(),
+      apply: (value: unknown, record: Readonly<Record<string, unknown>>) => {
+        seen.push(JSON.stringify(record));
+        return { ok: true as const, value: String(value) };
+      },
+    };
+    const template = base({ slots: { order: slot.ref("orders", { show: "number", as: snooping }) } });
+    const decision = createCatalog(records, [template]).decide(
+      { template: "seller_note", slots: {} },
+      ticketWith("s1", [
+        { id: "s1", email: "shop@example.com", backupEmail: "x@example.com", claimedId: "s1" },
+      ]),
+    );
+    expect(decision.outcome).toBe("send");
+    expect(seen).toEqual(["{}"]);
+  });
+
+  it("refuses a join on a field the audience may not read", () => {
+    const error = thrown(() =>
+      base({ to: slot.ref("sellers", { show: "email", match: { id: "order.privateSellerId" } }) }),
+    );
+    expect(error.message).toContain("joins on orders.privateSellerId");
+  });
+
+  it.each([
+    ["a join on the outsider's field of the earlier record", { id: "order.claimedSellerId" }],
+    ["a join on the outsider's field of the recipient", { claimedId: "order.sellerId" }],
+  ])("refuses %s to pick the recipient, even when the audience wrote it", (_name, match) => {
+    const error = thrown(() => base({ to: slot.ref("sellers", { show: "email", match }) as Slot }));
+    expect(error.message).toContain("may never decide who receives a message");
+  });
+
+  it("refuses an address field an outsider wrote", () => {
+    const error = thrown(() => base({ to: slot.ref("sellers", { show: "backupEmail" }) }));
+    expect(error.message).toContain("sends to sellers.backupEmail");
+  });
+
+  it("the recipient's `where` cannot read an outsider's field, so it cannot pick the recipient by it", () => {
+    const template = base({
+      to: slot.ref("sellers", {
+        show: "email",
+        where: (seller, context) => {
+          const order = context.slots.order as { claimedSellerId?: string } | undefined;
+          return seller.claimedId !== undefined || order?.claimedSellerId === seller.id;
+        },
+      }),
+    });
+    const decision = createCatalog(records, [template]).decide(
+      { template: "seller_note", slots: {} },
+      ticketWith("s2", [
+        { id: "s1", email: "shop@example.com", backupEmail: "x@example.com", claimedId: "s2" },
+        { id: "s2", email: "attacker@example.com", backupEmail: "x@example.com", claimedId: "s2" },
+      ]),
+    );
+    expect(decision.outcome).toBe("escalate");
+    expect(decision.outcome === "escalate" && decision.reason).toBe("slot_rejected");
+  });
+});

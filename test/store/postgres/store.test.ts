@@ -1,0 +1,658 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isFormletterError } from "../../../src/index.js";
+import {
+  type PostgresStore,
+  postgresStore,
+  StoreUnavailableError,
+} from "../../../src/store/postgres/index.js";
+import { migrations, schemaVersion } from "../../../src/store/postgres/migrations.js";
+import type { StoreTransaction } from "../../../src/store/store.js";
+import { auditEvent, collect, outboundRow, queueItem, reservation, t0 } from "../conformance.js";
+import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
+
+const available = postgresAvailable();
+
+// Checked before any connection is made: these run with or without a PostgreSQL server.
+describe("postgresStore arguments", () => {
+  it.each([
+    [""],
+    ["Formletter"],
+    ["1outbox"],
+    ["pg_outbox"],
+    ["out-box"],
+    ['a"; DROP TABLE x; --'],
+    ["x".repeat(64)],
+    [42],
+  ])("refuses the schema name %j with store_invalid, before connecting", (schema) => {
+    expect(() =>
+      postgresStore({ connectionString: "postgres://nobody@127.0.0.1:1/none" }, { schema: schema as string }),
+    ).toThrow(expect.objectContaining({ code: "store_invalid" }));
+  });
+
+  it.each([[{}], [null], [{ connectionString: "" }], [{ pool: {} }]])(
+    "refuses the connection %j with store_invalid",
+    (connection) => {
+      expect(() => postgresStore(connection as never)).toThrow(
+        expect.objectContaining({ code: "store_invalid" }),
+      );
+    },
+  );
+});
+
+describe.skipIf(!available)("postgresStore", () => {
+  let cluster: Cluster;
+  let admin: pg.Client;
+  beforeAll(async () => {
+    cluster = await startCluster();
+    admin = await cluster.admin();
+  }, 60_000);
+  afterAll(async () => {
+    await admin?.end().catch(() => undefined);
+    await cluster?.destroy();
+  });
+
+  /** Two stores on one new schema, as two instances would have; both closed after `body`. */
+  const twoInstances = async (name: string, body: (a: PostgresStore, b: PostgresStore) => Promise<void>) => {
+    const schema = freshSchema(name);
+    const a = open(schema);
+    const b = open(schema);
+    try {
+      await body(a, b);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  };
+  const open = (schema = freshSchema(), options: { retryUnavailableMs?: number } = {}) =>
+    postgresStore({ connectionString: cluster.url() }, { schema, ...options });
+  const versions = async (schema: string) =>
+    (await admin.query(`SELECT version FROM ${schema}.migrations ORDER BY version`)).rows.map(
+      (row) => row.version,
+    );
+  const schemaExists = async (schema: string) =>
+    (await admin.query("SELECT to_regnamespace($1) IS NOT NULL AS found", [schema])).rows[0].found as boolean;
+
+  describe("opening and migrations", () => {
+    it("returns at once, touches nothing until first used, and ready() applies every migration", async () => {
+      const schema = freshSchema("lazy");
+      const store = open(schema);
+      try {
+        expect(store.schema).toBe(schema);
+        expect(await schemaExists(schema)).toBe(false);
+        await store.ready();
+        expect(await schemaExists(schema)).toBe(true);
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+        const tables = await admin.query(
+          "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+          [schema],
+        );
+        expect(tables.rows.map((row) => row.table_name)).toEqual(
+          expect.arrayContaining(["audit", "outbound", "queue", "reservations", "send_counts", "migrations"]),
+        );
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("the first call migrates too, and reopening applies nothing again", async () => {
+      const schema = freshSchema("reopen");
+      const first = open(schema);
+      await first.transaction((tx) => tx.appendAudit(auditEvent()));
+      await first.close();
+      const second = open(schema);
+      await second.ready();
+      expect((await collect(second.queryAudit({}))).length).toBe(1);
+      await second.close();
+      expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+    });
+
+    it("migrates a version 2 schema: value ceilings sum from nothing, under the decision lock", async () => {
+      const schema = freshSchema("v2");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 2))
+        await admin.query((migration as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2)`);
+      const store = open(schema);
+      try {
+        const spend = [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1250 }];
+        await store.transaction((tx) => tx.reserve({ ...reservation("fl_v2"), spend }));
+        await store.transaction((tx) => tx.reserve({ ...reservation("fl_v2b"), spend }));
+        expect(
+          await store.transaction((tx) =>
+            tx.sumSpend({ group: "refunds", currency: "EUR", since: t0 - 60_000 }),
+          ),
+        ).toBe(2500);
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("migrates a version 1 schema: its pending rows are still claimed, and claims mark them delivering", async () => {
+      const schema = freshSchema("v1");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      await admin.query((migrations[0] as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1)`);
+      await admin.query(
+        `INSERT INTO ${schema}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at, body_sha256)
+         VALUES (1, 'fl_v1', 'T-1', 'r', 'visit_request', '{}', 'pending', 0, 1, 'x')`,
+      );
+      const store = open(schema);
+      try {
+        const [row] = await store.claimDue({ now: 10, leaseUntil: 20, limit: 5 });
+        expect(row).toMatchObject({ key: "fl_v1", status: "pending", leaseUntil: 20 });
+        expect(await store.getOutbound("1")).toMatchObject({ status: "delivering" });
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+        const indexes = await admin.query(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'outbound_%' ORDER BY 1",
+          [schema],
+        );
+        expect(indexes.rows.map((index) => index.indexname)).toEqual([
+          "outbound_due",
+          "outbound_key_key",
+          "outbound_pkey",
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("eight instances opening one new schema at the same moment all succeed, and it is migrated once", async () => {
+      // Without the advisory lock, concurrent CREATE SCHEMA / CREATE TABLE fail with duplicate errors.
+      const schema = freshSchema("together");
+      const stores = Array.from({ length: 8 }, () => open(schema));
+      try {
+        await Promise.all(stores.map((store) => store.ready()));
+        await Promise.all(
+          stores.map((store, i) => store.transaction((tx) => tx.appendAudit(auditEvent({ at: t0 + i })))),
+        );
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+        expect((await collect((stores[0] as (typeof stores)[number]).queryAudit({}))).length).toBe(8);
+      } finally {
+        await Promise.all(stores.map((store) => store.close()));
+      }
+    });
+
+    it("refuses a schema a newer formletter wrote, saying to upgrade, and leaves it as it was", async () => {
+      const schema = freshSchema("newer");
+      const store = open(schema);
+      await store.ready();
+      await store.close();
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES ($1)`, [schemaVersion + 1]);
+
+      const later = open(schema);
+      try {
+        const error = await later.ready().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+        expect(isFormletterError(error)).toBe(true);
+        expect(error).toMatchObject({ code: "store_invalid" });
+        expect((error as Error).message).toMatch(/upgrade/i);
+        expect((error as Error).message).toContain(schema);
+        await expect(later.transaction((tx) => tx.appendAudit(auditEvent()))).rejects.toMatchObject({
+          code: "store_invalid",
+        });
+        expect(await versions(schema)).toEqual([
+          ...Array.from({ length: schemaVersion }, (_, i) => i + 1),
+          schemaVersion + 1,
+        ]);
+      } finally {
+        await later.close();
+      }
+    });
+
+    it("opens a schema an administrator prepared, as a role that may not create schemas", async () => {
+      const schema = freshSchema("prepared");
+      const role = `app_${schema}`;
+      await admin.query(`CREATE ROLE ${role} LOGIN`);
+      await admin.query(`REVOKE CREATE ON DATABASE postgres FROM PUBLIC`);
+      await admin.query(`CREATE SCHEMA ${schema} AUTHORIZATION ${role}`);
+      const store = postgresStore(
+        { connectionString: `postgres://${role}@127.0.0.1:${cluster.port}/postgres` },
+        { schema },
+      );
+      try {
+        await store.ready();
+        await store.transaction((tx) => tx.appendAudit(auditEvent()));
+        expect(await versions(schema)).toHaveLength(schemaVersion);
+        // And the same role cannot create a schema itself: the look-up first is what made this work.
+        const other = postgresStore(
+          { connectionString: `postgres://${role}@127.0.0.1:${cluster.port}/postgres` },
+          { schema: freshSchema("not_allowed") },
+        );
+        await expect(other.ready()).rejects.toMatchObject({ code: "store_invalid" });
+        await other.close();
+      } finally {
+        await store.close();
+        await admin.query(`GRANT CREATE ON DATABASE postgres TO PUBLIC`);
+      }
+    });
+
+    it.each(["user", "order", "select"])(
+      "a schema named like an SQL keyword (%s) works: names are quoted",
+      async (schema) => {
+        const store = open(schema);
+        try {
+          await store.transaction((tx) => tx.reserve(reservation("fl_keyword")));
+          expect(await store.transaction((tx) => tx.findResult("fl_keyword"))).toMatchObject({
+            auditId: "7",
+          });
+        } finally {
+          await store.close();
+          await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+        }
+      },
+    );
+
+    it("keeps two schemas of one database apart: keys, counts, queue and audit", async () => {
+      const a = open(freshSchema("apart_a"));
+      const b = open(freshSchema("apart_b"));
+      try {
+        await a.transaction(async (tx) => {
+          await tx.reserve(reservation("fl_shared"));
+          await tx.appendAudit(auditEvent());
+          await tx.addQueueItem(queueItem());
+        });
+        expect(await b.transaction((tx) => tx.findResult("fl_shared"))).toBeUndefined();
+        expect(
+          await b.transaction((tx) =>
+            tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-1", since: t0 - 1 }),
+          ),
+        ).toEqual({ ticket: 0, day: 0, run: 0 });
+        expect((await b.listQueue({})).items).toEqual([]);
+        expect(await collect(b.queryAudit({}))).toEqual([]);
+        await b.transaction((tx) => tx.reserve(reservation("fl_shared")));
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it("lists the queue in creation order across instances, though ids are drawn in blocks", async () => {
+      await twoInstances("order", async (a, b) => {
+        // Each store draws its own block of ids: b's first item has a larger id than a's second.
+        const created: string[] = [];
+        for (const store of [a, b, a, b, a]) {
+          created.push(await store.transaction((tx) => tx.addQueueItem(queueItem())));
+        }
+        expect(new Set(created).size).toBe(5);
+        expect([...created].sort((x, y) => Number(x) - Number(y))).not.toEqual(created);
+        expect((await a.listQueue({})).items.map((item) => item.id)).toEqual(created);
+        const paged: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await b.listQueue({ limit: 2, ...(cursor ? { cursor } : {}) });
+          paged.push(...page.items.map((item) => item.id));
+          cursor = page.nextCursor;
+        } while (cursor !== undefined);
+        expect(paged).toEqual(created);
+      });
+    });
+  });
+
+  describe("locks", () => {
+    it("an idempotency key taken as new but reserved meanwhile by another instance is read again", async () => {
+      await twoInstances("optimistic", async (a, b) => {
+        await a.ready();
+        await b.ready();
+        const seen: unknown[] = [];
+        let reservedByB = false;
+        const outcome = await a.transaction(async (tx) => {
+          const prior = await tx.findResult("fl_race");
+          seen.push(prior);
+          if (!reservedByB) {
+            reservedByB = true;
+            await b.transaction((other) => other.reserve(reservation("fl_race", { runId: "run-b" })));
+          }
+          await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-a", since: t0 });
+          if (prior !== undefined) return "duplicate";
+          await tx.reserve(reservation("fl_race", { runId: "run-a" }));
+          return "reserved";
+        });
+        expect(outcome).toBe("duplicate");
+        expect(seen[0]).toBeUndefined();
+        expect(seen.at(-1)).toMatchObject({ auditId: "7" });
+        expect(
+          await a.transaction((tx) =>
+            tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-b", since: t0 }),
+          ),
+        ).toEqual({ ticket: 1, day: 1, run: 1 });
+      });
+    });
+
+    it("a key taken as new and reserved, but reserved first by another instance, makes the transaction read again", async () => {
+      await twoInstances("reserved_first", async (a, b) => {
+        await a.ready();
+        const seen: unknown[] = [];
+        const outcome = await a.transaction(async (tx) => {
+          const prior = await tx.findResult("fl_first");
+          seen.push(prior);
+          if (seen.length === 1)
+            await b.transaction((other) => other.reserve(reservation("fl_first", { runId: "run-b" })));
+          if (prior !== undefined) return "duplicate";
+          // Nothing read in between: the key is checked only when the reservation is written.
+          await tx.reserve(reservation("fl_first", { runId: "run-a" }));
+          return "reserved";
+        });
+        expect(outcome).toBe("duplicate");
+        expect(seen).toHaveLength(2);
+        expect(
+          await a.transaction((tx) =>
+            tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-a", since: t0 }),
+          ),
+        ).toEqual({ ticket: 1, day: 1, run: 0 });
+      });
+    });
+
+    describe("send counts answered from what this instance knew, checked against the limits at commit", () => {
+      const limits = { ticket: 1, day: 3, run: 10 };
+      const count = (tx: StoreTransaction, ticketId: string, runId: string) =>
+        tx.countSends({ template: "visit_request", ticketId, runId, since: t0 - 1, limits });
+      // Sends on ticketId if the counts allow one more, as the outbox does; returns the counts seen.
+      const sendIfAllowed = async (tx: StoreTransaction, ticketId: string, runId: string, key: string) => {
+        const counts = await count(tx, ticketId, runId);
+        if (counts.ticket < limits.ticket && counts.day < limits.day && counts.run < limits.run)
+          await tx.reserve(reservation(key, { ticketId, runId }));
+        return counts;
+      };
+
+      it("an answer another instance's send moved across a limit is read again", async () => {
+        await twoInstances("guessed", async (a, b) => {
+          // a learns that T-1 and run-x have no sends…
+          expect(await a.transaction((tx) => count(tx, "T-1", "run-x"))).toEqual({
+            ticket: 0,
+            day: 0,
+            run: 0,
+          });
+          // …then b sends on T-1 in run-x, reaching the ticket's limit.
+          await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-1", runId: "run-x" })));
+          const seen: unknown[] = [];
+          const result = await a.transaction(async (tx) => {
+            const counts = await sendIfAllowed(tx, "T-1", "run-x", "fl_a");
+            seen.push(counts);
+            return counts;
+          });
+          expect(seen[0], "first answered from what a knew").toEqual({ ticket: 0, day: 0, run: 0 });
+          expect(result).toEqual({ ticket: 1, day: 1, run: 1 });
+          expect(seen.length, "the transaction ran again after the check failed").toBe(2);
+          expect(await a.transaction((tx) => tx.findResult("fl_a"))).toBeUndefined();
+        });
+      });
+
+      it("another instance's sends that leave every answer on its side of the limit do not fail the check", async () => {
+        await twoInstances("same_side", async (a, b) => {
+          await a.transaction((tx) => count(tx, "T-1", "run-x"));
+          // b sends on another ticket: the day count moves from 0 to 1, still below 3 with a's send.
+          await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-2", runId: "run-y" })));
+          let runs = 0;
+          const result = await a.transaction(async (tx) => {
+            runs += 1;
+            return sendIfAllowed(tx, "T-1", "run-x", "fl_a");
+          });
+          expect(runs).toBe(1);
+          expect(result.day, "answered from what a knew, not read").toBe(0);
+          expect(await a.transaction((tx) => tx.findResult("fl_a"))).toMatchObject({ auditId: "7" });
+          // Exact counts (no limits given) see both sends.
+          expect(
+            await a.transaction((tx) =>
+              tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-x", since: t0 - 1 }),
+            ),
+          ).toEqual({ ticket: 1, day: 2, run: 1 });
+        });
+      });
+
+      it("never lets the day limit pass when instances race for its last sends", async () => {
+        const schema = freshSchema("day_race");
+        const stores = [open(schema), open(schema), open(schema)];
+        try {
+          for (const store of stores) await store.transaction((tx) => count(tx, "T-0", "run-0"));
+          // Each instance sends on fresh tickets, in group-commit-sized transactions, all at once.
+          await Promise.all(
+            stores.map((store, s) =>
+              Promise.all(
+                Array.from({ length: 4 }, (_, i) =>
+                  store.transaction((tx) =>
+                    sendIfAllowed(tx, `T-${s}-${i}`, `run-${s}-${i}`, `fl_${s}_${i}`),
+                  ),
+                ),
+              ),
+            ),
+          );
+          expect(
+            await stores[0]?.transaction((tx) =>
+              tx.countSends({ template: "visit_request", ticketId: "T-0", runId: "run-0", since: t0 - 1 }),
+            ),
+          ).toEqual({ ticket: 0, day: 3, run: 0 });
+        } finally {
+          for (const store of stores) await store.close();
+        }
+      });
+
+      it("a refusal states the count read from the database, not a guess", async () => {
+        await twoInstances("refusal", async (a, b) => {
+          for (const ticket of ["T-1", "T-2", "T-3"])
+            await a.transaction((tx) => sendIfAllowed(tx, ticket, `run-${ticket}`, `fl_${ticket}`));
+          // a knows the day's limit of 3 is reached; b sends once more all the same (as an approval can).
+          await b.transaction((tx) => tx.reserve(reservation("fl_b", { ticketId: "T-4", runId: "run-y" })));
+          const counts = await a.transaction((tx) => sendIfAllowed(tx, "T-5", "run-z", "fl_T-5"));
+          expect(counts).toEqual({ ticket: 0, day: 4, run: 0 });
+          expect(await a.transaction((tx) => tx.findResult("fl_T-5"))).toBeUndefined();
+        });
+      });
+    });
+
+    it("keeps JSON values exactly, an escaped NUL included, next to values without one", async () => {
+      const store = open(freshSchema("nul"));
+      try {
+        const plain = auditEvent({ data: { text: "plain", nested: { list: [1, "two"] } } });
+        const nul = auditEvent({ at: t0 + 1, data: { output: "a\u0000b", surrogate: "\ud800" } });
+        await store.transaction(async (tx) => {
+          await tx.appendAudit(plain);
+          await tx.appendAudit(nul);
+        });
+        await store.transaction((tx) => tx.appendAudit({ ...plain, at: t0 + 2 }));
+        const events = await collect(store.queryAudit({}));
+        expect(events.map((event) => event.data)).toEqual([plain.data, nul.data, plain.data]);
+        const row = outboundRow({ key: "fl_nul", message: { ...outboundRow().message, text: "x\u0000y" } });
+        const id = await store.transaction((tx) => tx.addOutbound(row));
+        expect((await store.getOutbound(id))?.message.text).toBe("x\u0000y");
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("transactions that lock queue items and read keys in opposite orders never deadlock", async () => {
+      const schema = freshSchema("order_locks");
+      const stores = [open(schema), open(schema)] as const;
+      const [a, b] = stores;
+      try {
+        const ids = await a.transaction(async (tx) => [
+          await tx.addQueueItem(queueItem()),
+          await tx.addQueueItem(queueItem()),
+        ]);
+        const [first = "", second = ""] = ids;
+        const deadlocks = async () =>
+          Number(
+            (await admin.query("SELECT deadlocks FROM pg_stat_database WHERE datname = 'postgres'")).rows[0]
+              .deadlocks,
+          );
+        const before = await deadlocks();
+        const pause = () => new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+        // Row locks alone (FOR UPDATE in job order) would deadlock here in most rounds: each transaction
+        // holds one item and waits for the other's.
+        const round = (store: typeof a, one: string, other: string, i: number) =>
+          store.transaction(async (tx: StoreTransaction) => {
+            await tx.getQueueItem(one);
+            await tx.updateQueueItem(one, { note: `round ${i}` });
+            await pause();
+            await tx.findResult(`fl_${i}_${one}`);
+            await tx.getQueueItem(other);
+            await tx.updateQueueItem(other, { note: `round ${i}` });
+          });
+        for (let i = 0; i < 20; i++) {
+          await Promise.all([round(a, first, second, i), round(b, second, first, i)]);
+        }
+        // pg_stat_database is updated by the stats collector, which reports within a second.
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        expect(await deadlocks()).toBe(before);
+        expect((await a.getQueueItem(first))?.note).toBe("round 19");
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    });
+
+    it("a claim passes over a row another transaction holds instead of waiting for it", async () => {
+      const store = open(freshSchema("skip_locked"));
+      const holder = await cluster.admin();
+      try {
+        const ids = await store.transaction(async (tx) => [
+          await tx.addOutbound(outboundRow({ key: "held" })),
+          await tx.addOutbound(outboundRow({ key: "free" })),
+        ]);
+        await holder.query("BEGIN");
+        await holder.query(`SELECT id FROM ${store.schema}.outbound WHERE id = $1 FOR UPDATE`, [ids[0]]);
+        const started = Date.now();
+        const claimed = await store.claimDue({ now: t0, leaseUntil: t0 + 1000, limit: 10 });
+        expect(claimed.map((row) => row.key)).toEqual(["free"]);
+        expect(Date.now() - started).toBeLessThan(2000);
+        await holder.query("ROLLBACK");
+        expect(
+          (await store.claimDue({ now: t0, leaseUntil: t0 + 1000, limit: 10 })).map((row) => row.key),
+        ).toEqual(["held"]);
+      } finally {
+        await holder.end();
+        await store.close();
+      }
+    });
+  });
+
+  describe("a lost connection or a database that is down", () => {
+    const killOpenTransactions = () =>
+      admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE state LIKE 'idle in transaction%' AND pid <> pg_backend_pid()",
+      );
+
+    it("a connection lost mid-transaction fails the call with a retryable store_unavailable, and nothing is half-written", async () => {
+      const store = open(freshSchema("lost"), { retryUnavailableMs: 0 });
+      try {
+        await store.ready();
+        const error = await store
+          .transaction(async (tx) => {
+            await tx.appendAudit(auditEvent());
+            await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-1", since: t0 });
+            await tx.addOutbound(outboundRow({ key: "fl_lost" }));
+            await tx.reserve(reservation("fl_lost"));
+            await killOpenTransactions();
+            await tx.getOutbound("1");
+          })
+          .then(
+            () => undefined,
+            (caught: unknown) => caught,
+          );
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        expect(error).toMatchObject({ code: "store_unavailable", retryable: true, committed: false });
+        expect(isFormletterError(error)).toBe(true);
+        // Nothing of it was written, and the store goes on working on a fresh connection.
+        expect(await collect(store.queryAudit({}))).toEqual([]);
+        expect(await store.transaction((tx) => tx.findResult("fl_lost"))).toBeUndefined();
+        const id = await store.transaction((tx) => tx.addOutbound(outboundRow({ key: "fl_lost" })));
+        expect(await store.getOutbound(id)).toMatchObject({ key: "fl_lost" });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("within retryUnavailableMs, a transaction whose connection broke before COMMIT runs again and commits once", async () => {
+      const store = open(freshSchema("rerun"));
+      try {
+        await store.ready();
+        let runs = 0;
+        const id = await store.transaction(async (tx) => {
+          runs += 1;
+          const auditId = await tx.appendAudit(auditEvent());
+          await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-1", since: t0 });
+          await tx.reserve(reservation("fl_rerun"));
+          if (runs === 1) await killOpenTransactions();
+          await tx.getOutbound("1");
+          return auditId;
+        });
+        expect(runs).toBe(2);
+        expect((await collect(store.queryAudit({}))).map((event) => event.id)).toEqual([id]);
+        expect(
+          await store.transaction((tx) =>
+            tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-1", since: t0 }),
+          ),
+        ).toEqual({ ticket: 1, day: 1, run: 1 });
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("while the database is down calls fail with a retryable store_unavailable; once it is back they work", async () => {
+      const store = open(freshSchema("down"), { retryUnavailableMs: 300 });
+      try {
+        await store.transaction((tx) => tx.appendAudit(auditEvent({ ticketId: "T-before" })));
+        await cluster.stopServer("fast");
+        try {
+          const started = Date.now();
+          await expect(store.transaction((tx) => tx.appendAudit(auditEvent()))).rejects.toMatchObject({
+            code: "store_unavailable",
+            retryable: true,
+          });
+          await expect(store.claimDue({ now: t0, leaseUntil: t0 + 1, limit: 1 })).rejects.toBeInstanceOf(
+            StoreUnavailableError,
+          );
+          expect(Date.now() - started).toBeLessThan(5000);
+        } finally {
+          await cluster.startServer();
+        }
+        await store.transaction((tx) => tx.appendAudit(auditEvent({ ticketId: "T-after" })));
+        expect((await collect(store.queryAudit({}))).map((event) => event.ticketId)).toEqual([
+          "T-before",
+          "T-after",
+        ]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("rides out a restart shorter than retryUnavailableMs: the call made while it was down succeeds", async () => {
+      const store = open(freshSchema("restart"));
+      try {
+        await store.transaction((tx) => tx.appendAudit(auditEvent()));
+        await cluster.stopServer("immediate");
+        const during = store.transaction((tx) => tx.appendAudit(auditEvent({ ticketId: "T-during" })));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await cluster.startServer();
+        await during;
+        expect((await collect(store.queryAudit({ ticketId: "T-during" }))).length).toBe(1);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("after close, calls fail with store_unavailable that is not retryable; a pool passed in stays open", async () => {
+      const pool = new pg.Pool({ connectionString: cluster.url() });
+      pool.on("error", () => undefined);
+      const store = postgresStore({ pool }, { schema: freshSchema("closed") });
+      await store.transaction((tx) => tx.appendAudit(auditEvent()));
+      await store.close();
+      await expect(store.transaction((tx) => tx.appendAudit(auditEvent()))).rejects.toMatchObject({
+        code: "store_unavailable",
+        retryable: false,
+      });
+      await expect(store.getOutbound("1")).rejects.toMatchObject({ retryable: false });
+      expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+      await pool.end();
+    });
+  });
+});

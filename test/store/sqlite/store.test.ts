@@ -1,0 +1,251 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { isFormletterError } from "../../../src/index.js";
+import { sqliteStore } from "../../../src/store/sqlite/index.js";
+import { migrations, schemaVersion } from "../../../src/store/sqlite/migrations.js";
+import {
+  auditEvent,
+  collect,
+  describeStoreConformance,
+  outboundRow,
+  queueItem,
+  reservation,
+  t0,
+} from "../conformance.js";
+
+describeStoreConformance("sqlite", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "formletter-store-"));
+  const store = sqliteStore(join(dir, "outbox.db"));
+  return {
+    store,
+    cleanup: async () => {
+      await store.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe("sqliteStore", () => {
+  let dir: string;
+  let file: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "formletter-sqlite-"));
+    file = join(dir, "outbox.db");
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A second, independent connection to the file, as another process would have. */
+  function inspect<T>(read: (db: Database.Database) => T): T {
+    const db = new Database(file, { readonly: true });
+    try {
+      return read(db);
+    } finally {
+      db.close();
+    }
+  }
+
+  it("opens the file in WAL mode and applies the migrations (user_version = current)", async () => {
+    const store = sqliteStore(file);
+    try {
+      expect(inspect((db) => db.pragma("journal_mode", { simple: true }))).toBe("wal");
+      expect(schemaVersion).toBeGreaterThanOrEqual(1);
+      expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+      const tables = inspect((db) =>
+        (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map(
+          (row) => row.name,
+        ),
+      );
+      expect(tables).toEqual(expect.arrayContaining(["audit", "outbound", "queue", "reservations"]));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("sets synchronous = FULL on its own connection", async () => {
+    // `synchronous` belongs to a connection, not to the file: a second connection cannot see the
+    // store's value, so the test reads it on the store's connection, caught as it is opened.
+    const pragma = vi.spyOn(Database.prototype, "pragma");
+    const store = sqliteStore(file);
+    try {
+      const connection = pragma.mock.contexts[0] as Database.Database | undefined;
+      expect(connection).toBeInstanceOf(Database);
+      // Set explicitly, not left to the build's default (which may be NORMAL in WAL mode)…
+      expect(pragma.mock.calls.map(([source]) => String(source))).toContainEqual(
+        expect.stringMatching(/^\s*synchronous\s*=\s*(full|2)\s*;?\s*$/i),
+      );
+      pragma.mockRestore();
+      // …and in effect on the connection the store writes through.
+      expect(connection?.pragma("synchronous", { simple: true }), "2 is FULL").toBe(2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("migrates a file an older formletter wrote (user_version 0)", async () => {
+    const db = new Database(file);
+    db.exec("CREATE TABLE unrelated (x INTEGER)");
+    db.close();
+    const store = sqliteStore(file);
+    await store.transaction((tx) => tx.appendAudit(auditEvent()));
+    await store.close();
+    expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
+  it("migrates a version 1 file: its pending rows are still claimed, and claims mark them delivering", async () => {
+    const db = new Database(file);
+    db.exec(migrations[0] as string);
+    db.pragma("user_version = 1");
+    db.prepare(
+      "INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, body_sha256) VALUES ('fl_v1', 'T-1', 'r', 'visit_request', '{}', 'pending', 0, 1, 'x')",
+    ).run();
+    db.close();
+    const store = sqliteStore(file);
+    const [row] = await store.claimDue({ now: 10, leaseUntil: 20, limit: 5 });
+    expect(row).toMatchObject({ key: "fl_v1", status: "pending", leaseUntil: 20 });
+    expect(await store.getOutbound(row?.id as string)).toMatchObject({ status: "delivering" });
+    await store.close();
+    expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+    expect(
+      inspect((db) =>
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'outbound_%'").all(),
+      ),
+    ).toEqual([{ name: "outbound_due" }]);
+  });
+
+  it("migrates a version 2 file: its send counts are kept, and value ceilings sum from nothing", async () => {
+    const db = new Database(file);
+    db.exec(migrations[0] as string);
+    db.exec(migrations[1] as string);
+    db.pragma("user_version = 2");
+    db.prepare("INSERT INTO send_counts (template, minute, n) VALUES ('visit_request', 1, 3)").run();
+    db.close();
+    const store = sqliteStore(file);
+    const spend = [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1250 }];
+    await store.transaction((tx) => tx.reserve({ ...reservation("fl_v2", { at: 60_000 }), spend }));
+    const read = await store.transaction(async (tx) => ({
+      spent: await tx.sumSpend({ group: "refunds", currency: "EUR", since: 0 }),
+      day: (await tx.countSends({ template: "visit_request", ticketId: "T-9", runId: "r", since: 0 })).day,
+    }));
+    expect(read).toEqual({ spent: 1250, day: 4 });
+    await store.close();
+    expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
+  it("keeps every committed write when the file is reopened", async () => {
+    const first = sqliteStore(file);
+    const ids = await first.transaction(async (tx) => {
+      const auditId = await tx.appendAudit(auditEvent());
+      const outboundId = await tx.addOutbound(outboundRow({ key: "fl_kept" }));
+      const queueItemId = await tx.addQueueItem(queueItem({ auditId }));
+      await tx.reserve(reservation("fl_kept"));
+      return { auditId, outboundId, queueItemId };
+    });
+    await first.close();
+
+    const second = sqliteStore(file);
+    try {
+      expect(await second.getOutbound(ids.outboundId)).toMatchObject({ key: "fl_kept", status: "pending" });
+      expect(await second.getQueueItem(ids.queueItemId)).toMatchObject({ auditId: ids.auditId });
+      expect((await collect(second.queryAudit({}))).map((event) => event.id)).toEqual([ids.auditId]);
+      expect(await second.transaction((tx) => tx.findResult("fl_kept"))).toMatchObject({ auditId: "7" });
+      expect(
+        await second.transaction((tx) =>
+          tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-1", since: t0 }),
+        ),
+      ).toEqual({ ticket: 1, day: 1, run: 1 });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it("refuses a file a newer formletter wrote, saying to upgrade, and leaves it as it was", () => {
+    const db = new Database(file);
+    db.pragma(`user_version = ${schemaVersion + 1}`);
+    db.close();
+    let error: unknown;
+    try {
+      sqliteStore(file);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isFormletterError(error)).toBe(true);
+    expect(error).toMatchObject({ code: "store_invalid" });
+    expect((error as Error).message).toMatch(/upgrade/i);
+    expect((error as Error).message).toContain(file);
+    expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion + 1);
+  });
+
+  it("creates a missing parent directory", async () => {
+    const nested = join(dir, "a", "b", "c", "outbox.db");
+    const store = sqliteStore(nested);
+    await store.transaction((tx) => tx.appendAudit(auditEvent()));
+    await store.close();
+    expect(existsSync(nested)).toBe(true);
+  });
+
+  it.each([[""], [undefined], [42]])("refuses a file name of %j with store_invalid", (name) => {
+    expect(() => sqliteStore(name as unknown as string)).toThrow(
+      expect.objectContaining({ code: "store_invalid" }),
+    );
+  });
+
+  it("refuses work after close with store_unavailable", async () => {
+    const store = sqliteStore(file);
+    await store.close();
+    await expect(store.transaction((tx) => tx.appendAudit(auditEvent()))).rejects.toMatchObject({
+      code: "store_unavailable",
+    });
+  });
+
+  it("two stores on one file see each other's commits and never claim the same row", async () => {
+    const a = sqliteStore(file);
+    const b = sqliteStore(file);
+    try {
+      await a.transaction(async (tx) => {
+        for (let i = 0; i < 40; i++) await tx.addOutbound(outboundRow({ key: `k${i}` }));
+      });
+      const claimed: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        const rows = await (i % 2 === 0 ? a : b).claimDue({ now: t0, leaseUntil: t0 + 60_000, limit: 7 });
+        claimed.push(...rows.map((row) => row.key));
+      }
+      expect(new Set(claimed).size).toBe(claimed.length);
+      expect(claimed).toHaveLength(40);
+      await b.transaction((tx) => tx.reserve(reservation("fl_from_b")));
+      expect(await a.transaction((tx) => tx.findResult("fl_from_b"))).toBeDefined();
+      await expect(a.transaction((tx) => tx.reserve(reservation("fl_from_b")))).rejects.toThrow();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("two stores on one file in one process can run transactions at the same time", async () => {
+    // Each store's transaction yields to the event loop while it holds the file's write lock; the
+    // other store must not wait for that lock in a way that stops the loop the holder needs to commit.
+    const a = sqliteStore(file, { busyTimeoutMs: 1000 });
+    const b = sqliteStore(file, { busyTimeoutMs: 1000 });
+    try {
+      await a.transaction(async (tx) => {
+        for (let i = 0; i < 8; i++) await tx.addOutbound(outboundRow({ key: `k${i}` }));
+      });
+      const claims = await Promise.all(
+        Array.from({ length: 4 }, (_, i) =>
+          (i % 2 === 0 ? a : b).claimDue({ now: t0, leaseUntil: t0 + 60_000, limit: 2 }),
+        ),
+      );
+      const keys = claims.flat().map((row) => row.key);
+      expect(new Set(keys).size).toBe(keys.length);
+      expect(keys).toHaveLength(8);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
