@@ -46,7 +46,14 @@ export { DefinitionError, FormletterError, isFormletterError, StoreUnavailableEr
 export type { Format } from "./core/message/format.js";
 export { format } from "./core/message/format.js";
 export type { PreviewOptions, TicketPreview } from "./core/preview/index.js";
-export type { HandleInput, HandleResult, HumanQueue, Outbox, OutboxOptions } from "./outbox/index.js";
+export type {
+  DetachedQueue,
+  HandleInput,
+  HandleResult,
+  HumanQueue,
+  Outbox,
+  OutboxOptions,
+} from "./outbox/index.js";
 export { createOutbox, openHumanQueue, QueueError } from "./outbox/index.js";
 export { memoryStore } from "./store/memory.js";
 export type { Store } from "./store/store.js";

@@ -40,6 +40,7 @@ const rootTypes = [
   "Decision",
   "DeliveryContext",
   "DeliveryReceipt",
+  "DetachedQueue",
   "EscalateDecision",
   "Escalation",
   "EscalationReason",

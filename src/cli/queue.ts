@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import type { Expected } from "../core/decision/decision.js";
 import { isEscalationReason } from "../core/decision/reasons.js";
 import { printableLine as line, printable } from "../core/message/sanitize.js";
-import { type HumanQueue, openHumanQueue } from "../outbox/index.js";
+import { type DetachedQueue, openHumanQueue } from "../outbox/index.js";
 import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
@@ -16,7 +16,7 @@ async function withStore<T>(file: string, work: (store: Store) => Promise<T>): P
   }
 }
 
-async function withQueue<T>(file: string, work: (queue: HumanQueue) => Promise<T>): Promise<T> {
+async function withQueue<T>(file: string, work: (queue: DetachedQueue) => Promise<T>): Promise<T> {
   const store = openStore(file);
   try {
     // The outbox's key, so an approved first contact records its destination as `serve` would.
@@ -27,7 +27,7 @@ async function withQueue<T>(file: string, work: (queue: HumanQueue) => Promise<T
   }
 }
 
-/** `formletter queue list|show|claim|approve|reject|resolve --db FILE [--json]`. */
+/** `formletter queue list|show|claim|release|reject|resolve --db FILE [--json]`. */
 export function registerQueueCommands(program: Command, io: CliIo): void {
   const queue = program.command("queue").description("the human queue of an outbox database");
   const json = (value: unknown) => io.stdout(`${JSON.stringify(value, null, 2)}\n`);
@@ -106,20 +106,33 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     });
 
   queue
-    .command("approve <id>")
-    .description("approve the item's draft exactly as it is; the running outbox delivers it")
+    .command("release <id>")
+    .description(
+      "approve the item's draft exactly as it is and leave it to the running outbox, which sends it on its next flush()",
+    )
     .requiredOption("--db <file>", "the outbox's SQLite file")
     .requiredOption("--by <who>", "who approves")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
-      const result = await withQueue(options.db, (q) => q.approve(id, { by: options.by }));
+      const result = await withQueue(options.db, (q) => q.release(id, { by: options.by }));
       if (options.json) return json(result);
       io.stdout(
         result.keyUsedBefore
-          ? `approved ${line(id)}: nothing new is sent; its idempotency key already has message ${line(result.outbound?.id ?? "")} (${line(result.outbound?.status ?? "")}) to ${line(result.outbound?.message.to ?? "")}\n`
+          ? `released ${line(id)}: nothing new is sent; its idempotency key already has message ${line(result.outbound?.id ?? "")} (${line(result.outbound?.status ?? "")}) to ${line(result.outbound?.message.to ?? "")}\n`
           : result.approvedNow
-            ? `approved ${line(id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} is queued for delivery; the outbox sends it on its next flush()\n`
+            ? `released ${line(id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} waits for delivery; the outbox sends it on its next flush()\n`
             : `${line(id)} was already approved; nothing new is sent\n`,
+      );
+    });
+
+  // `approve` sends at once, in the library and at the relay's operator endpoint. This process holds no
+  // transports, so the command is refused with the two ways to do what was meant.
+  queue
+    .command("approve [args...]", { hidden: true })
+    .allowUnknownOption()
+    .action(() => {
+      throw new CliError(
+        "formletter queue approve would send the draft now, as outbox.queue.approve does, but this command holds no transports: use `formletter queue release <id> --db FILE --by WHO` to approve it for the running outbox's next flush(), or POST /v1/queue/<id>/approve to the relay to send it now",
       );
     });
 

@@ -337,17 +337,18 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     return result;
   };
 
+  const { release, ...shared } = operations;
   const queue: HumanQueue = {
-    ...operations,
+    ...shared,
     approve: (id, actor) => track(() => approveAndDeliver(id, actor)),
   };
 
-  /** Approves, then delivers the approved draft at once (the CLI leaves that to the next flush). */
+  /** Releases the draft (the approval and its outbound row), then delivers it at once. */
   async function approveAndDeliver(
     id: string,
     actor: Parameters<HumanQueue["approve"]>[1],
   ): Promise<ApprovalResult> {
-    const approval = await operations.approve(id, actor).catch((error: unknown) => {
+    const approval = await release(id, actor).catch((error: unknown) => {
       throw outageError(error, "queue.approve", {
         decision: "not_written",
         delivery: "not_attempted",

@@ -53,6 +53,20 @@ export interface HumanQueue {
   ): Promise<QueueItem>;
 }
 
+/**
+ * The human queue over a store alone, for a process that holds no transports (what `openHumanQueue`
+ * returns). It cannot send, so it has no `approve`: `release` records the same approval and writes the
+ * same outbound row, pending, and the outbox that holds the transports sends it on its next `flush()`.
+ * The two names say the one difference: `approve` sends now, `release` hands the sending on.
+ */
+export interface DetachedQueue extends Omit<HumanQueue, "approve"> {
+  /**
+   * Approves the item's draft exactly as it is and leaves it pending for the outbox's next `flush()`.
+   * Releasing twice writes one message; the audit log records the approval as `approve` does.
+   */
+  release(id: string, actor: Actor): Promise<ApprovalResult>;
+}
+
 const closed: readonly QueueStatus[] = ["approved", "rejected", "resolved"];
 
 /** A queue item that does not exist, or a transition its state does not allow. */
@@ -65,8 +79,8 @@ export class QueueError extends FormletterError {
 }
 
 /**
- * The queue's state changes, each one transaction with its audit event. Approval writes the outbound
- * row; delivering it is the caller's (the outbox delivers at once; a CLI leaves it to the next flush).
+ * The queue's state changes, each one transaction with its audit event. `release` writes the approval
+ * and the outbound row; the outbox's `approve` is `release`, then delivery at once.
  */
 export function createQueueOperations(
   store: Store,
@@ -75,7 +89,7 @@ export function createQueueOperations(
   mode: "live" | "shadow",
   /** The outbox's contact key: an approved draft's destination is recorded (first contact). */
   contactKey?: KeyObject,
-) {
+): DetachedQueue {
   const load = async (tx: StoreTransaction, id: string): Promise<QueueItem> => {
     const item = typeof id === "string" ? await tx.getQueueItem(id) : undefined;
     if (item === undefined)
@@ -141,7 +155,7 @@ export function createQueueOperations(
         await audit(tx, item, by, "claim");
         return (await tx.getQueueItem(id)) as QueueItem;
       }),
-    approve: (id: string, actor: Actor): Promise<ApprovalResult> =>
+    release: (id: string, actor: Actor): Promise<ApprovalResult> =>
       batcher.run(async (tx) => {
         const by = checkActor(actor);
         const item = await load(tx, id);

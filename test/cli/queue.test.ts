@@ -156,21 +156,21 @@ describe("formletter queue", () => {
       );
     });
     await store.close();
-    const approved = await cli("queue", "approve", itemId, "--db", file, "--by", "ana");
+    const approved = await cli("queue", "release", itemId, "--db", file, "--by", "ana");
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain("nothing new is sent");
     expect(approved.stdout).toContain("sent@example.com");
-    expect(approved.stdout).not.toContain("queued for delivery");
+    expect(approved.stdout).not.toContain("waits for delivery");
   });
 
-  it("approves a draft once; the outbox delivers exactly that draft on its next flush", async () => {
+  it("releases a draft once; the outbox delivers exactly that draft on its next flush", async () => {
     const { items } = JSON.parse(
       (await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required")).stdout,
     );
-    const first = await cli("queue", "approve", items[0].id, "--db", file, "--by", "ana");
+    const first = await cli("queue", "release", items[0].id, "--db", file, "--by", "ana");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("queued for delivery");
-    const again = await cli("queue", "approve", items[0].id, "--db", file, "--by", "ana");
+    expect(first.stdout).toContain("waits for delivery");
+    const again = await cli("queue", "release", items[0].id, "--db", file, "--by", "ana");
     expect(again.stdout).toContain("already approved");
 
     const transport = memoryTransport();
@@ -218,7 +218,10 @@ describe("formletter queue", () => {
     [["queue", "show", "999", "--db", "FILE"], "does not exist"],
     [["queue", "list", "--db", "FILE", "--status", "gone"], "--status must be one of"],
     [["queue", "list", "--db", "FILE", "--reason", "bored"], "is not an escalation reason"],
-    [["queue", "approve", "1", "--db", "FILE", "--by", "ana"], "has no draft"],
+    [["queue", "release", "1", "--db", "FILE", "--by", "ana"], "has no draft"],
+    // approve sends at once elsewhere; here it is refused with the two ways to do what was meant, and
+    // nothing is written.
+    [["queue", "approve", "1", "--db", "FILE", "--by", "ana"], "formletter queue release"],
   ])("refuses %j with one line on stderr and exit code 1", async (argv, message) => {
     const result = await cli(...argv.map((arg) => (arg === "FILE" ? file : arg)));
     expect(result.code).toBe(1);
@@ -227,7 +230,7 @@ describe("formletter queue", () => {
   });
 
   it("a missing required option is a usage error, not a crash", async () => {
-    const result = await cli("queue", "approve", "1", "--db", file);
+    const result = await cli("queue", "release", "1", "--db", file);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("--by");
   });

@@ -112,7 +112,7 @@ describe.each(storeKinds)("first contact on the %s store", (kind) => {
       const email = `erin-${key === undefined ? "unkeyed" : "keyed"}@shop.example`;
       const held = await send(email);
       const queue = openHumanQueue(ctx.store, key === undefined ? {} : { contactKey: key });
-      expect((await queue.approve(held.queueItemId as string, { by: "erin" })).approvedNow).toBe(true);
+      expect((await queue.release(held.queueItemId as string, { by: "erin" })).approvedNow).toBe(true);
       const prefix = destinationHash(contactKey, { channel: "email", to: email }).slice(0, 12);
       const recorded = (await firstContacts()).filter((event) => event.data.destination === prefix);
       expect(recorded).toHaveLength(key === undefined ? 0 : 1);

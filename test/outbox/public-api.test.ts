@@ -45,7 +45,7 @@ describe("the outbox's public view, for a service in front of it", () => {
 });
 
 describe("openHumanQueue(store): the queue without an outbox", () => {
-  it("approve writes the approval and the outbound row, and delivers nothing; the outbox's flush() sends it", async () => {
+  it("release writes the approval and the outbound row, and delivers nothing; the outbox's flush() sends it", async () => {
     const store = memoryStore();
     const { outbox, transport } = outboxOver(store);
     const result = await outbox.handle({
@@ -55,7 +55,8 @@ describe("openHumanQueue(store): the queue without an outbox", () => {
     });
     expect(result.decision).toMatchObject({ reason: "approval_required" });
     const queue = openHumanQueue(store);
-    const approval = await queue.approve(result.queueItemId as string, { by: "ada" });
+    expect(queue).not.toHaveProperty("approve");
+    const approval = await queue.release(result.queueItemId as string, { by: "ada" });
     expect(approval.approvedNow).toBe(true);
     expect(approval.outbound?.status).toBe("pending");
     expect(transport.sent).toHaveLength(0);
