@@ -28,7 +28,7 @@ export const checklistDefaults = {
  * bad input (a catalog object that is not what it says, an invalid sample) ends as ✗ items, not a throw.
  *
  * @example
- * import { buildChecklist } from "./checklist.js"; // used by `formletter checklist`
+ * import { buildChecklist } from "formletter/testing";
  * const { items, ok } = buildChecklist(catalog, { sample: ticketRecords });
  * if (!ok) console.log(items.filter((item) => item.status === "fail"));
  */
