@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 // As users import it: the checklist is public at formletter/testing.
 import { buildChecklist, type Checklist, type ChecklistItem } from "formletter/testing";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { CollectionSchemas } from "../../src/core/definition/define-records.js";
 import {
   type Catalog,
