@@ -57,6 +57,7 @@ const rootTypes = [
   "OutboxOptions",
   "ParsedOutput",
   "PreviewOptions",
+  "QueueItemDetail",
   "RecordOf",
   "RecordsDefinition",
   "SendDecision",

@@ -3,18 +3,9 @@ import type { Expected } from "../core/decision/decision.js";
 import { isEscalationReason } from "../core/decision/reasons.js";
 import { printableLine as line, printable } from "../core/message/sanitize.js";
 import { type DetachedQueue, openHumanQueue } from "../outbox/index.js";
-import { type QueueItem, type QueueStatus, type Store, queueStatuses as statuses } from "../store/index.js";
+import { type QueueItem, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
-
-async function withStore<T>(file: string, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(file);
-  try {
-    return await work(store);
-  } finally {
-    await store.close();
-  }
-}
 
 async function withQueue<T>(file: string, work: (queue: DetachedQueue) => Promise<T>): Promise<T> {
   const store = openStore(file);
@@ -85,13 +76,11 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .requiredOption("--db <file>", "the outbox's SQLite file")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
-      const shown = await withStore(options.db, async (store) => {
-        const item = await store.getQueueItem(id);
-        return item === undefined ? undefined : { item, facts: await factsOf(store, item) };
-      });
+      const shown = await withQueue(options.db, (q) => q.get(id));
       if (shown === undefined) throw new CliError(`queue item ${line(id)} does not exist`);
-      if (options.json) return json({ ...shown.item, ...(shown.facts ? { facts: shown.facts } : {}) });
-      io.stdout(showItem(shown.item, shown.facts));
+      const { facts, ...item } = shown;
+      if (options.json) return json({ ...item, ...(facts ? { facts } : {}) });
+      io.stdout(showItem(item, facts));
     });
 
   queue
@@ -168,22 +157,6 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       );
       options.json ? json(item) : io.stdout(`resolved ${line(item.id)}: ${line(item.resolution ?? "")}\n`);
     });
-}
-
-/**
- * The typed fields of the escalation that opened `item` (slot, expected, limit, code…), as its audit
- * event keeps them; undefined when it keeps none.
- */
-async function factsOf(
-  store: Store,
-  item: QueueItem,
-): Promise<Readonly<Record<string, unknown>> | undefined> {
-  for await (const event of store.queryAudit({ ticketId: item.ticketId, since: item.createdAt })) {
-    if (event.id !== item.auditId) continue;
-    const facts = event.data.facts;
-    return typeof facts === "object" && facts !== null ? (facts as Record<string, unknown>) : undefined;
-  }
-  return undefined;
 }
 
 /** One fact as a line: lists joined, an expected set by its kind. */

@@ -14,5 +14,5 @@ export type {
   OutboxOptions,
 } from "./outbox.js";
 export { createOutbox } from "./outbox.js";
-export type { Actor, ApprovalResult, DetachedQueue, HumanQueue } from "./queue.js";
+export type { Actor, ApprovalResult, DetachedQueue, HumanQueue, QueueItemDetail } from "./queue.js";
 export { QueueError } from "./queue.js";

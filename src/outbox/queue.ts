@@ -37,10 +37,21 @@ export interface ApprovalResult {
 // Rows whose message has gone out or is going out: approving their key again sends nothing.
 const sentOrSending: readonly OutboundRow["status"][] = ["delivered", "pending", "delivering", "shadow"];
 
+/**
+ * One queue item with the typed fields of the escalation that opened it (`slot`, `expected`, `limit`,
+ * `max`, `count`, `code`…; see `EscalateDecision`), as its audit event keeps them: what a person reads
+ * beside the `detail`, without parsing it.
+ */
+export interface QueueItemDetail extends QueueItem {
+  /** Undefined when the event keeps none (an item written by an older version, or a store that lost it). */
+  readonly facts: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** The human queue: escalations, approvals, limits reached and failed deliveries. */
 export interface HumanQueue {
   list(filter?: QueueFilter): Promise<QueuePage>;
-  get(id: string): Promise<QueueItem | undefined>;
+  /** The item, with the typed fields of its escalation. */
+  get(id: string): Promise<QueueItemDetail | undefined>;
   /** Marks the item as taken by `by`; claiming an item someone else holds is refused. */
   claim(id: string, actor: Actor): Promise<QueueItem>;
   /** Sends the item's draft exactly as it is (same bytes, same recipient). Approving twice sends once. */
@@ -68,6 +79,24 @@ export interface DetachedQueue extends Omit<HumanQueue, "approve"> {
 }
 
 const closed: readonly QueueStatus[] = ["approved", "rejected", "resolved"];
+
+/**
+ * The typed fields of the escalation that opened `item`, from its audit event: written in the same
+ * transaction as the item, at its time, for its ticket.
+ */
+async function factsOf(
+  store: Store,
+  item: QueueItem,
+): Promise<Readonly<Record<string, unknown>> | undefined> {
+  for await (const event of store.queryAudit({ ticketId: item.ticketId, since: item.createdAt })) {
+    if (event.id !== item.auditId) continue;
+    const facts = event.data.facts;
+    return typeof facts === "object" && facts !== null && !Array.isArray(facts)
+      ? (facts as Record<string, unknown>)
+      : undefined;
+  }
+  return undefined;
+}
 
 /** A queue item that does not exist, or a transition its state does not allow. */
 export class QueueError extends FormletterError {
@@ -138,7 +167,10 @@ export function createQueueOperations(
 
   return {
     list: (filter: QueueFilter = {}) => store.listQueue(filter),
-    get: (id: string) => store.getQueueItem(id),
+    get: async (id: string): Promise<QueueItemDetail | undefined> => {
+      const item = await store.getQueueItem(id);
+      return item === undefined ? undefined : { ...item, facts: await factsOf(store, item) };
+    },
     claim: (id: string, actor: Actor) =>
       batcher.run(async (tx) => {
         const by = checkActor(actor);

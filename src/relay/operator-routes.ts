@@ -6,7 +6,7 @@ import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from ".
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import type { RelayMetrics } from "./relay-metrics.js";
-import { approvalReply, queueItem, queuePage, reportReply } from "./reply-schemas.js";
+import { approvalReply, queueItem, queueItemDetail, queuePage, reportReply } from "./reply-schemas.js";
 import {
   queryObject,
   queueActionRequest,
@@ -169,9 +169,9 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
       method: "GET",
       path: "/v1/queue/:id",
       doc: {
-        summary: "One queue item, with its draft",
+        summary: "One queue item, with its draft and the typed fields of its escalation",
         auth: "operator",
-        success: { schema: queueItem, name: "QueueItem" },
+        success: { schema: queueItemDetail, name: "QueueItemDetail" },
         errors: { 404: ["queue_item_not_found"] },
       },
       async handle(request, route, params) {

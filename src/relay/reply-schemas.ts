@@ -139,6 +139,17 @@ export const queueItem = z.object({
   outboundId: text.optional(),
 });
 
+/** One item as `GET /v1/queue/{id}` gives it: with the typed fields of its escalation. */
+export const queueItemDetail = queueItem.extend({
+  facts: z
+    .record(z.string(), z.unknown())
+    .meta({
+      description:
+        "The typed fields of the escalation that opened the item (slot, expected, limit, max, count, code…), as its audit event keeps them.",
+    })
+    .optional(),
+});
+
 export const queuePage = z.object({
   items: z.array(queueItem),
   nextCursor: text.meta({ description: "Pass as `cursor` for the next page." }).optional(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Message, type Outbox, QueueError } from "../../src/index.js";
+import { type Message, type Outbox, openHumanQueue, QueueError } from "../../src/index.js";
 import type { QueueItem } from "../../src/store/store.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { allPages } from "../store/conformance.js";
@@ -55,6 +55,20 @@ describe.each(storeKinds)("the human queue on the %s store", (kind) => {
     });
     expect(again).toMatchObject({ duplicate: true, queueItemId: id, auditId: result.auditId });
     expect((await outbox.queue.list({ reason: "approval_required" })).items).toHaveLength(1);
+  });
+
+  it("get() gives the typed fields of the item's escalation, the same as its audit event keeps", async () => {
+    const { outbox } = outboxOver(ctx.store);
+    const id = await escalated(outbox);
+    const item = await outbox.queue.get(id);
+    expect(item?.facts).toEqual({ code: "needs_human", note: "call me" });
+    const [event] = await auditOf(outbox, { ticketId: "T-1" });
+    expect(event?.data.facts).toEqual(item?.facts);
+    // The queue on the store alone reads the same; an approval (its draft is the item's own) has none.
+    expect((await openHumanQueue(ctx.store).get(id))?.facts).toEqual(item?.facts);
+    const { id: approvalId } = await awaitingApproval(outbox, "T-2");
+    expect((await outbox.queue.get(approvalId))?.facts).toBeUndefined();
+    expect(await outbox.queue.get("999999")).toBeUndefined();
   });
 
   it("approve delivers exactly the draft, to the draft's recipient, with the decision's key", async () => {

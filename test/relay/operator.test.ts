@@ -41,6 +41,8 @@ describe("the human queue over HTTP", () => {
     expect(second.body.items[0].reason).toBe("approval_required");
     const one = await call(rig.url, `/v1/queue/${first.body.items[0].id}`, { token });
     expect(one.body).toMatchObject({ ticketId: "T-1", note: "tenant is upset" });
+    // The typed fields of its escalation, as the audit event keeps them: no parsing of `detail`.
+    expect(one.body.facts).toMatchObject({ code: expect.any(String), note: "tenant is upset" });
     expect((await call(rig.url, "/v1/queue/999999", { token })).status).toBe(404);
   });
 
