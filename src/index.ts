@@ -53,6 +53,7 @@ export type {
   HumanQueue,
   Outbox,
   OutboxOptions,
+  QueueItemDetail,
 } from "./outbox/index.js";
 export { createOutbox, openHumanQueue, QueueError } from "./outbox/index.js";
 export { memoryStore } from "./store/memory.js";
