@@ -70,12 +70,15 @@ export class Pending {
   reserve(
     row: { key: string; template: string; ticketId: string; runId: string; at: number; result: unknown },
     minute: number,
+    counts: ReturnType<typeof countsOf> = countsOf(row.template, row.ticketId, row.runId, minute),
   ): void {
-    this.reservations.push(row);
+    // The columns only: the entry may carry more (spend goes out on its own), and each byte here is
+    // encoded, sent and parsed again by `apply`.
+    const { key, template, ticketId, runId, at, result } = row;
+    this.reservations.push({ key, template, ticketId, runId, at, result });
     this.size += 1;
-    const counts = countsOf(row.template, row.ticketId, row.runId, minute);
-    for (const { key } of [counts.ticket, counts.run])
-      this.unwrittenCounts.set(key, (this.unwrittenCounts.get(key) ?? 0) + 1);
+    for (const count of [counts.ticket.key, counts.run.key])
+      this.unwrittenCounts.set(count, (this.unwrittenCounts.get(count) ?? 0) + 1);
     const minutes = this.unwrittenMinutes.get(row.template);
     if (minutes === undefined) this.unwrittenMinutes.set(row.template, [minute]);
     else minutes.push(minute);
