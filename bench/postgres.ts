@@ -88,7 +88,10 @@ async function main(): Promise<void> {
     const four = perSecond.get(4) ?? 0;
     const single = best.get(1);
     const met = (yes: boolean) => (yes ? "met" : "NOT met");
-    report(`4 processes / 1 (goal ≥ ${goals.scaling}×)`, `${(four / one).toFixed(2)}× · ${met(four >= goals.scaling * one)}`);
+    report(
+      `4 processes / 1 (goal ≥ ${goals.scaling}×)`,
+      `${(four / one).toFixed(2)}× · ${met(four >= goals.scaling * one)}`,
+    );
     report(
       `Node CPU a handle, 1 process (goal ≤ ${goals.workerCpu} µs)`,
       `${figure(single?.workerCpu ?? 0)} µs · ${met((single?.workerCpu ?? Number.POSITIVE_INFINITY) <= goals.workerCpu)}`,

@@ -4,7 +4,7 @@ import type { Connection, Statement } from "./connection.js";
 import type { IdStock } from "./ids.js";
 import { type CountOf, countsOf, type KnownCounts } from "./known-counts.js";
 import { Pending } from "./pending.js";
-import { idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
+import { idParam, outboundOf, queueItemOf, type Row, resultOf } from "./rows.js";
 import type { Statements } from "./statements.js";
 
 /** A transaction's operations, and how it ends. */
@@ -91,8 +91,11 @@ export function transactionOn(
         pending.assumeNew(key);
         return undefined;
       }
-      const [row] = await read<{ result: unknown }>(statements.findResult, [pending.takeKeys(), key]);
-      return (row?.result ?? undefined) as Awaited<ReturnType<StoreTransaction["findResult"]>>;
+      const [row] = await read<{ result: unknown; message: unknown }>(statements.findResult, [
+        pending.takeKeys(),
+        key,
+      ]);
+      return resultOf(row?.result, row?.message);
     },
     countSends: async ({ template, ticketId, runId, since, limits }) => {
       const of = countsOf(template, ticketId, runId, minuteOf(since));
