@@ -337,6 +337,7 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   // holds null where its message was, and `"messageIn": "outbound"` says the message is the outbound
   // row's (`outboundId`), written in the same transaction and never changed. A result is read back
   // with that message (find_decision); results written before keep their message and read as they are.
+  // find_result, which returns a result as stored, is no longer called.
   (schema) => {
     const s = quoteIdentifier(schema);
     const lock = decisionLock(schema);
