@@ -333,6 +333,29 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   $fn$;
   `;
   },
+  // 4: a reservation of a send no longer stores its message a second time: the decision in `result`
+  // holds null where its message was, and `"messageIn": "outbound"` says the message is the outbound
+  // row's (`outboundId`), written in the same transaction and never changed. A result is read back
+  // with that message (find_decision); results written before keep their message and read as they are.
+  // find_result, which returns a result as stored, is no longer called.
+  (schema) => {
+    const s = quoteIdentifier(schema);
+    const lock = decisionLock(schema);
+    return `
+  CREATE FUNCTION ${s}.find_decision(p_keys text[], p_key text, OUT result json, OUT message json)
+    LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  BEGIN
+    PERFORM ${lock};
+    PERFORM ${s}.expect_new(p_keys);
+    SELECT r.result, o.message INTO result, message
+    FROM ${s}.reservations r
+    LEFT JOIN ${s}.outbound o
+      ON r.result->>'messageIn' = 'outbound' AND o.id = (r.result->>'outboundId')::bigint
+    WHERE r.key = p_key;
+  END
+  $fn$;
+  `;
+  },
 ];
 
 /** Columns `apply` may update whose type is not text. */

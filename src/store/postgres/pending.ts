@@ -1,6 +1,7 @@
 import { FormletterError } from "../../core/errors.js";
+import type { StoredResult } from "../store.js";
 import { type CountOf, countsOf } from "./known-counts.js";
-import { outboundUpdatable, queueUpdatable } from "./rows.js";
+import { outboundUpdatable, queueUpdatable, storedResult } from "./rows.js";
 
 type Fields = Record<string, unknown>;
 
@@ -17,6 +18,9 @@ export class Pending {
   private outbound: Fields[] = [];
   private queue: Fields[] = [];
   private reservations: Fields[] = [];
+  // The messages of the outbound rows in this batch, by id: a reservation of one of them leaves its
+  // message out (see storedResult).
+  private outboundMessages = new Map<string, unknown>();
   // What the reservations not written yet add to counts: per ticket and per run, and their minutes per
   // template (for the day).
   private unwrittenCounts = new Map<string, number>();
@@ -63,19 +67,30 @@ export class Pending {
   /** A new row, as the store's record with its id (field names as in store.ts; `apply` maps them). */
   insert(table: "audit" | "outbound" | "queue", row: Fields): void {
     this[table].push(row);
+    if (table === "outbound") this.outboundMessages.set(row.id as string, row.message);
     this.size += 1;
   }
 
   /** A reservation, counted at once in the counts it is part of (see `unwrittenOf`). */
   reserve(
-    row: { key: string; template: string; ticketId: string; runId: string; at: number; result: unknown },
+    row: { key: string; template: string; ticketId: string; runId: string; at: number; result: StoredResult },
     minute: number,
+    counts: ReturnType<typeof countsOf> = countsOf(row.template, row.ticketId, row.runId, minute),
   ): void {
-    this.reservations.push(row);
+    // The columns only: the entry may carry more (spend goes out on its own), and each byte here is
+    // encoded, sent and parsed again by `apply`.
+    const { key, template, ticketId, runId, at, result } = row;
+    this.reservations.push({
+      key,
+      template,
+      ticketId,
+      runId,
+      at,
+      result: storedResult(result, this.outboundMessages),
+    });
     this.size += 1;
-    const counts = countsOf(row.template, row.ticketId, row.runId, minute);
-    for (const { key } of [counts.ticket, counts.run])
-      this.unwrittenCounts.set(key, (this.unwrittenCounts.get(key) ?? 0) + 1);
+    for (const count of [counts.ticket.key, counts.run.key])
+      this.unwrittenCounts.set(count, (this.unwrittenCounts.get(count) ?? 0) + 1);
     const minutes = this.unwrittenMinutes.get(row.template);
     if (minutes === undefined) this.unwrittenMinutes.set(row.template, [minute]);
     else minutes.push(minute);
@@ -161,6 +176,7 @@ export class Pending {
     this.outbound = [];
     this.queue = [];
     this.reservations = [];
+    this.outboundMessages = new Map();
     this.unwrittenCounts = new Map();
     this.unwrittenMinutes = new Map();
     this.updates = new Map();

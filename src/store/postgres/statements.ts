@@ -7,7 +7,7 @@ import { auditColumns, outboundColumns, queueColumns } from "./rows.js";
  * The statements a store runs, for one schema. The frequent ones are named, so a connection parses and
  * plans each once; names carry a hash of the schema, so stores on several schemas can share one pool.
  * `$1` … `$7` of `apply`, `lock_queue_item` and `get_outbound` are a transaction's pending writes (see
- * Pending), applied first; `$1` of `find_result` and `count_sends` the keys it took as new, `$2` of
+ * Pending), applied first; `$1` of `find_decision` and `count_sends` the keys it took as new, `$2` of
  * `count_sends` whether to read under the decision lock.
  */
 export function statementsFor(schema: string) {
@@ -24,7 +24,7 @@ export function statementsFor(schema: string) {
        FROM pg_sequence WHERE seqrelid = '${s}.ids'::regclass`,
     ),
     apply: statement("apply", `SELECT ${s}.apply(${writes})`),
-    findResult: statement("find_result", `SELECT ${s}.find_result($1::text[], $2) AS result`),
+    findResult: statement("find_decision", `SELECT result, message FROM ${s}.find_decision($1::text[], $2)`),
     countSends: statement(
       "count_sends",
       `SELECT ticket, day, run FROM ${s}.count_sends($1::text[], $2, $3, $4, $5, $6)`,

@@ -4,7 +4,7 @@ import type { Connection, Statement } from "./connection.js";
 import type { IdStock } from "./ids.js";
 import { type CountOf, countsOf, type KnownCounts } from "./known-counts.js";
 import { Pending } from "./pending.js";
-import { idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
+import { idParam, outboundOf, queueItemOf, type Row, resultOf } from "./rows.js";
 import type { Statements } from "./statements.js";
 
 /** A transaction's operations, and how it ends. */
@@ -46,6 +46,8 @@ export function transactionOn(
   let answered = new Map<string, { of: CountOf; count: number }>();
   // Keys this transaction reserved: reading one back needs no check, and its answer is known.
   const reservedHere = new Map<string, StoredResult>();
+  // The counts of the last `countSends`.
+  let lastCounted: ReturnType<typeof countsOf> | undefined;
   // BEGIN goes out with the first read (pipelined, so at no cost). A transaction that only writes (a
   // delivery's outcome, an optimistic group commit) never sends it: its writes are one `apply`, which
   // commits alone, atomically.
@@ -89,11 +91,15 @@ export function transactionOn(
         pending.assumeNew(key);
         return undefined;
       }
-      const [row] = await read<{ result: unknown }>(statements.findResult, [pending.takeKeys(), key]);
-      return (row?.result ?? undefined) as Awaited<ReturnType<StoreTransaction["findResult"]>>;
+      const [row] = await read<{ result: unknown; message: unknown }>(statements.findResult, [
+        pending.takeKeys(),
+        key,
+      ]);
+      return resultOf(row?.result, row?.message);
     },
     countSends: async ({ template, ticketId, runId, since, limits }) => {
       const of = countsOf(template, ticketId, runId, minuteOf(since));
+      lastCounted = of;
       const own = {
         ticket: pending.unwrittenOf(of.ticket),
         day: pending.unwrittenOf(of.day),
@@ -133,7 +139,14 @@ export function transactionOn(
         const rows = spend.map(({ group, currency, units }) => ({ group, currency, units }));
         await read(statements.addSpend, [JSON.stringify(rows), minuteOf(entry.at)]);
       }
-      pending.reserve(entry, minuteOf(entry.at));
+      // The send counted just before is the one reserved (see recordDecision): its count keys are reused.
+      const counted =
+        lastCounted?.ticket.template === entry.template &&
+        lastCounted.ticket.ticketId === entry.ticketId &&
+        lastCounted.run.runId === entry.runId
+          ? lastCounted
+          : undefined;
+      pending.reserve(entry, minuteOf(entry.at), counted);
       // A second reserve of the key fails in the database; the first result is the one read back.
       if (!reservedHere.has(entry.key)) reservedHere.set(entry.key, entry.result);
     },

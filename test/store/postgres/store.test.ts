@@ -8,7 +8,7 @@ import {
 } from "../../../src/store/postgres/index.js";
 import { migrations, schemaVersion } from "../../../src/store/postgres/migrations.js";
 import type { StoreTransaction } from "../../../src/store/store.js";
-import { auditEvent, collect, outboundRow, queueItem, reservation, t0 } from "../conformance.js";
+import { auditEvent, collect, message, outboundRow, queueItem, reservation, t0 } from "../conformance.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
 
 const available = postgresAvailable();
@@ -126,6 +126,61 @@ describe.skipIf(!available)("postgresStore", () => {
             tx.sumSpend({ group: "refunds", currency: "EUR", since: t0 - 60_000 }),
           ),
         ).toBe(2500);
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("migrates a version 3 schema: a send reserved before reads back as written, and one reserved after stores its message once and reads back whole", async () => {
+      const schema = freshSchema("v3");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 3))
+        await admin.query((migration as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3)`);
+      // As version 3 wrote it: the whole decision, message included, in the reservation.
+      const before = reservation("fl_v3_before");
+      await admin.query(
+        `INSERT INTO ${schema}.reservations (key, template, ticket_id, run_id, at, result) VALUES ($1, $2, $3, $4, $5, $6)`,
+        [
+          before.key,
+          before.template,
+          before.ticketId,
+          before.runId,
+          before.at,
+          JSON.stringify(before.result),
+        ],
+      );
+      const store = open(schema);
+      try {
+        expect(await store.transaction((tx) => tx.findResult("fl_v3_before"))).toEqual(before.result);
+        // A send as handle() records it: the outbound row, then the reservation naming it.
+        const row = outboundRow({ key: "fl_v3_after", ticketId: "T-2", message: message("after") });
+        const written = await store.transaction(async (tx) => {
+          const outboundId = await tx.addOutbound(row);
+          const result = {
+            decision: {
+              ...reservation("fl_v3_after").result.decision,
+              ticketId: "T-2",
+              message: row.message,
+            },
+            auditId: "7",
+            outboundId,
+            queueItemId: undefined,
+          };
+          await tx.reserve({ ...reservation("fl_v3_after", { ticketId: "T-2" }), result });
+          return result;
+        });
+        const stored = await admin.query(
+          `SELECT result FROM ${schema}.reservations WHERE key = 'fl_v3_after'`,
+        );
+        expect(stored.rows[0].result).toMatchObject({ messageIn: "outbound", decision: { message: null } });
+        const read = await store.transaction((tx) => tx.findResult("fl_v3_after"));
+        expect(read).toEqual(written);
+        expect(Object.keys(read?.decision ?? {})).toEqual(Object.keys(written.decision));
         expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
       } finally {
         await store.close();
