@@ -24,6 +24,7 @@ import {
   type StoreTransaction,
   type TransactionHooks,
 } from "../store/store.js";
+import { walCheckpointer } from "./checkpointer.js";
 import { migrations, schemaVersion } from "./schema.js";
 import { sharedSync } from "./shared-sync.js";
 import { type WalFileSystem, walFile } from "./wal-file.js";
@@ -112,6 +113,15 @@ export function openSqliteStore(
   // them: after one, the store refuses all work (as PostgreSQL stops) rather than build on lost writes.
   let syncFailure: unknown;
   const wal = offLoop ? walFile(file, internals.walFileSystem) : undefined;
+  // SQLite's automatic checkpoint runs inside a COMMIT and syncs the WAL and the database there, on the
+  // event loop, whatever `synchronous` says. With syncs off the loop, a worker thread checkpoints instead;
+  // the automatic one stays as a backstop far above its usual 1,000 pages, and returns if the worker fails.
+  const checkpoints = offLoop
+    ? walCheckpointer(file, () => {
+        if (db.open) db.pragma(`wal_autocheckpoint = ${defaultAutocheckpoint}`);
+      })
+    : undefined;
+  if (checkpoints !== undefined) db.pragma(`wal_autocheckpoint = ${backstopAutocheckpoint}`);
   const commits =
     wal === undefined
       ? undefined
@@ -271,7 +281,10 @@ export function openSqliteStore(
         commit.run();
         // Committed, not yet synced (the sync is asked for as this returns): with syncs off the loop,
         // the caller may start its next transaction's statements while this one syncs.
-        if (offLoop) hooks?.committed?.();
+        if (offLoop) {
+          checkpoints?.committed();
+          hooks?.committed?.();
+        }
         return result;
       } catch (error) {
         // A COMMIT that failed leaves the transaction open: rolled back here, nothing was written. One
@@ -361,6 +374,8 @@ export function openSqliteStore(
       await lock(async () => {
         if (closed) throw new StoreUnavailableError(`sqliteStore: ${file} is closed`, { retryable: false });
         closed = true;
+        // The worker's connection first: the store's, closing last, checkpoints and removes the WAL.
+        await checkpoints?.close();
         db.close();
       });
       // Transactions that committed before the close still wait for their sync, through the WAL handle.
@@ -383,6 +398,10 @@ async function afterSync<T>(done: Promise<T>, synced: () => Promise<void> | unde
   await synced();
   return result;
 }
+
+// Pages of WAL: SQLite's default, and the backstop while a worker checkpoints (about 40 MB of 4 KB pages).
+const defaultAutocheckpoint = 1000;
+const backstopAutocheckpoint = 10_000;
 
 /** The error of the transactions a failed WAL sync was to make durable. */
 function syncError(error: unknown, file: string): StoreUnavailableError {

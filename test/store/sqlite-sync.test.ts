@@ -218,6 +218,38 @@ describe("sqliteStore, commits synced off the event loop", () => {
     expect(calls.at(-1)).toBe("close");
   });
 
+  it("checkpoints from a worker thread: the database file fills while the store's own checkpoint is held back", async () => {
+    const store = openSqliteStore(file);
+    stores.push(store);
+    const connection = new Database(file, { readonly: true });
+    const autocheckpoint = (() => {
+      try {
+        return connection.pragma("wal_autocheckpoint", { simple: true });
+      } finally {
+        connection.close();
+      }
+    })();
+    // A second connection reads its own setting, the default: the store's is checked by its effect.
+    expect(autocheckpoint).toBe(1000);
+    const before = statSync(file).size;
+    // Far below the store's backstop of 10,000 pages: only the worker checkpoints these.
+    for (let commit = 0; commit < 40; commit++) {
+      await store.transaction(async (tx) => {
+        for (let row = 0; row < 20; row++) await tx.appendAudit(auditEvent());
+      });
+    }
+    for (let wait = 0; wait < 100 && statSync(file).size <= before; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(statSync(file).size, "pages copied into the database file").toBeGreaterThan(before);
+    await store.close();
+    const reopened = new Database(file, { readonly: true });
+    try {
+      expect((reopened.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n).toBe(800);
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('with commitSync: "in-loop" it never touches the WAL itself (SQLite syncs in COMMIT)', async () => {
     const { fileSystem, calls } = heldSyncs(file);
     const store = openSqliteStore(file, { commitSync: "in-loop" }, { walFileSystem: fileSystem });
