@@ -1,7 +1,8 @@
 /**
  * The outbox's durable throughput: handle() end to end (load, decide, one transaction, delivery to an
- * in-process transport, marking delivered) on the memory store and on SQLite with synchronous=FULL, with
- * 1 and 64 calls in flight. Group commit is what makes 64 in flight fast: one fsync per group.
+ * in-process transport, marking delivered) on the memory store and on SQLite (its default sync off the
+ * event loop, and synchronous=FULL in the loop), with 1 and 64 calls in flight, the stores taking turns.
+ * Group commit is what makes 64 in flight fast: one fsync per group.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,21 +61,60 @@ async function run(store: Store, inFlight: number, seconds: number): Promise<Run
 process.stdout.write("\noutbox.handle() — load, decide, commit, deliver, mark delivered\n");
 const directory = mkdtempSync(join(tmpdir(), "formletter-bench-"));
 try {
-  let sqlite64 = 0;
-  for (const [name, makeStore] of [
+  let files = 0;
+  const stores = [
     ["memory", () => memoryStore()],
-    ["sqlite (WAL, synchronous=FULL)", () => sqliteStore(join(directory, `outbox-${Date.now()}.db`))],
-  ] as const) {
-    for (const inFlight of [1, 64]) {
-      const result = await run(makeStore(), inFlight, 3);
-      if (name.startsWith("sqlite") && inFlight === 64) sqlite64 = result.perSecond;
-      report(
-        `${name}, ${inFlight} in flight`,
-        `${figure(result.perSecond)} handles/s · p50 ${result.p50.toFixed(2)} ms · p99 ${result.p99.toFixed(2)} ms (${figure(result.handled)} handled)`,
-      );
+    // The default: synchronous=NORMAL, the WAL synced in the thread pool before each result is handed back.
+    ["sqlite, sync off the event loop", () => sqliteStore(join(directory, `outbox-${++files}.db`))],
+    [
+      "sqlite, synchronous=FULL (in the loop)",
+      () => sqliteStore(join(directory, `outbox-${++files}.db`), { commitSync: "in-loop" }),
+    ],
+  ] as const;
+  // The stores take turns, round after round, so a busy spell of the machine falls on each of them.
+  const rounds = 3;
+  const totals = new Map<
+    string,
+    { handled: number; seconds: number; cpu: number; p50: number[]; p99: number[] }
+  >();
+  for (const inFlight of [1, 64]) {
+    for (let round = 0; round < rounds; round++) {
+      for (const [name, makeStore] of stores) {
+        const cpuBefore = process.cpuUsage();
+        const result = await run(makeStore(), inFlight, inFlight === 1 ? 0.7 : 1.5);
+        const cpu = process.cpuUsage(cpuBefore);
+        const key = `${name}, ${inFlight} in flight`;
+        const total = totals.get(key) ?? { handled: 0, seconds: 0, cpu: 0, p50: [], p99: [] };
+        total.handled += result.handled;
+        total.seconds += result.handled / result.perSecond;
+        total.cpu += (cpu.user + cpu.system) / 1e6;
+        total.p50.push(result.p50);
+        total.p99.push(result.p99);
+        totals.set(key, total);
+      }
     }
   }
-  report("goal ≥ 5,000 durable handles/s at 64 in flight", sqlite64 >= 5_000 ? "met" : "NOT met");
+  const perSecond = (key: string) => {
+    const total = totals.get(key);
+    return total === undefined ? 0 : total.handled / total.seconds;
+  };
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  for (const [key, total] of totals) {
+    report(
+      key,
+      `${figure(perSecond(key))} handles/s · ${((total.cpu / total.handled) * 1e6).toFixed(0)} µs CPU each · p50 ${median(total.p50).toFixed(2)} ms · p99 ${median(total.p99).toFixed(2)} ms`,
+    );
+  }
+  const ratio = (name: string) => perSecond(`${name}, 64 in flight`) / perSecond("memory, 64 in flight");
+  const offLoop = ratio("sqlite, sync off the event loop");
+  report(
+    "SQLite/memory at 64 in flight (goal ≥ 0.6)",
+    `${offLoop.toFixed(2)} ${offLoop >= 0.6 ? "met" : "NOT met"}`,
+  );
+  report(
+    "  the same with synchronous=FULL in the loop",
+    ratio("sqlite, synchronous=FULL (in the loop)").toFixed(2),
+  );
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }

@@ -4,64 +4,176 @@ type Job = {
   readonly work: (tx: StoreTransaction) => Promise<unknown>;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: unknown) => void;
+  /** Resolved at commit with the result and a promise of durability (see Batcher.runCommitted). */
+  readonly atCommit: boolean;
 };
+
+/** A result handed back at commit, before the commit is known to be on disk. */
+export interface Committed<T> {
+  readonly value: T;
+  /** Settles once the commit is on disk; rejects if it could not be made so. Never unhandled. */
+  readonly durable: Promise<void>;
+}
 
 /** Runs transactional work in groups: many callers, one commit. */
 export interface Batcher {
+  /** Resolves with `work`'s result once its group's commit is durable. */
   run<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
-  /** Resolves when every job handed in so far has committed or failed. */
+  /**
+   * Resolves as soon as `work`'s group has committed (every later transaction sees it), with a promise
+   * of its durability: on a store that syncs after committing (SQLite's default), without waiting for
+   * the sync. Failures before the commit reject, as with `run`.
+   */
+  runCommitted<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Committed<T>>;
+  /** Resolves when every job handed in so far has committed (durably) or failed. */
   idle(): Promise<void>;
 }
+
+const durableAlready = Promise.resolve();
 
 /**
  * Group commit: work handed in during one turn of the event loop runs in one transaction, so a durable
  * commit (an fsync) is paid once per group, not once per call. Each caller's promise resolves only after
- * its group committed. If a group fails, its jobs are retried one by one, so one bad job fails alone.
+ * its group committed durably, groups in the order they formed. If a group fails before it commits, its
+ * jobs are retried one by one, so one bad job fails alone.
+ *
+ * Two groups may be in the store at once: on a store that tells when it has committed (see
+ * TransactionHooks), the next group's statements run while the previous group's commit syncs. A group's
+ * statements never start before the previous group has committed or finished its retries, so commits
+ * keep the order the jobs came in.
  */
 export function createBatcher(store: Store, maxBatch = 256): Batcher {
   const pending: Job[] = [];
-  let draining: Promise<void> | undefined;
+  const inStore = new Set<Promise<void>>();
+  // A group is running its statements (or retrying its jobs): the next one waits for its commit.
+  let beforeCommit = false;
+  let turnScheduled = false;
+  // The previous group's settling: each group hands its results back after it, in order.
+  let previous: Promise<void> = durableAlready;
 
-  const drain = async (): Promise<void> => {
+  const schedule = () => {
+    if (turnScheduled || beforeCommit || inStore.size >= 2 || pending.length === 0) return;
+    turnScheduled = true;
     // Let every caller that is ready in this turn join the group.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    while (pending.length > 0) {
-      const group = pending.splice(0, maxBatch);
-      try {
-        const results = await store.transaction(async (tx) => {
-          const out: unknown[] = [];
-          for (const job of group) out.push(await job.work(tx));
-          return out;
-        });
-        for (const [index, job] of group.entries()) job.resolve(results[index]);
-      } catch {
-        for (const job of group) {
-          try {
-            job.resolve(await store.transaction((tx) => job.work(tx)));
-          } catch (error) {
-            job.reject(error);
-          }
-        }
-      }
-    }
+    setImmediate(startGroup);
   };
 
-  const start = () => {
-    draining ??= drain().finally(() => {
-      draining = undefined;
-      if (pending.length > 0) start();
+  const startGroup = () => {
+    turnScheduled = false;
+    if (beforeCommit || inStore.size >= 2 || pending.length === 0) return;
+    const group = pending.splice(0, maxBatch);
+    beforeCommit = true;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      beforeCommit = false;
+      schedule();
+    };
+    const turn = previous;
+    const settled: Promise<void> = runGroup(group, release, turn).finally(() => {
+      release();
+      inStore.delete(settled);
+      schedule();
     });
+    previous = settled;
+    inStore.add(settled);
+  };
+
+  /** Runs a group; never rejects: every job is resolved or rejected. */
+  const runGroup = async (group: Job[], release: () => void, turn: Promise<void>): Promise<void> => {
+    const results: unknown[] = [];
+    let committed = false;
+    let durable: Deferred | undefined;
+    const atCommit = () => {
+      committed = true;
+      if (group.some((job) => job.atCommit)) {
+        durable = deferred();
+        settleAtCommit(group, results, durable.promise);
+      }
+      release();
+    };
+    try {
+      await store.transaction(
+        async (tx) => {
+          // A store may run the work again (Postgres, after a stale read): results are those of the last run.
+          results.length = 0;
+          for (const job of group) results.push(await job.work(tx));
+        },
+        { committed: atCommit },
+      );
+    } catch (error) {
+      if (committed) {
+        // Committed, then the sync failed: running the jobs again would write them twice.
+        durable?.reject(error);
+        await turn;
+        for (const job of group) if (!job.atCommit) job.reject(error);
+        return;
+      }
+      if (group.length === 1) {
+        await turn;
+        (group[0] as Job).reject(error);
+        return;
+      }
+      for (const job of group) await runGroup([job], noop, durableAlready);
+      await turn;
+      return;
+    }
+    if (!committed) settleAtCommit(group, results, durableAlready);
+    durable?.resolve();
+    await turn;
+    for (const [index, job] of group.entries()) if (!job.atCommit) job.resolve(results[index]);
+  };
+
+  const enqueue = (job: Job) => {
+    pending.push(job);
+    schedule();
   };
 
   return {
     run<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        start();
+        enqueue({ work, resolve: resolve as (value: unknown) => void, reject, atCommit: false });
+      });
+    },
+    runCommitted<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<Committed<T>> {
+      return new Promise<Committed<T>>((resolve, reject) => {
+        enqueue({ work, resolve: resolve as (value: unknown) => void, reject, atCommit: true });
       });
     },
     async idle() {
-      while (draining !== undefined) await draining;
+      for (;;) {
+        if (inStore.size > 0) await Promise.all(inStore);
+        else if (pending.length > 0 || turnScheduled) await new Promise((resolve) => setImmediate(resolve));
+        else return;
+      }
     },
   };
 }
+
+/** Hands the jobs that asked for it their result at commit, with the group's durability. */
+function settleAtCommit(group: readonly Job[], results: readonly unknown[], durable: Promise<void>): void {
+  for (const [index, job] of group.entries()) {
+    if (job.atCommit) job.resolve({ value: results[index], durable } satisfies Committed<unknown>);
+  }
+}
+
+interface Deferred {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  // Its holders may not be listening when it fails; they see the failure when they do.
+  promise.catch(noop);
+  return { promise, resolve, reject };
+}
+
+function noop(): void {}

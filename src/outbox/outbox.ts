@@ -6,7 +6,7 @@ import { type ParsedOutput, parseProposal } from "../core/decision/proposal.js";
 import type { CollectionSchemas } from "../core/definition/define-records.js";
 import { tagsProblem } from "../core/definition/tags.js";
 import type { Template } from "../core/definition/template-types.js";
-import { FormletterError } from "../core/errors.js";
+import { FormletterError, type OutboxWrites } from "../core/errors.js";
 import { decisionAttributes, inSpan, spanNames } from "../core/telemetry.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store, StoreTransaction } from "../store/store.js";
 import type { Transport } from "../transport/transport.js";
@@ -185,7 +185,11 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const deliver = async (
     row: OutboundRow,
     call: string,
-    { inDoubt, auditId }: { inDoubt: boolean; auditId?: string },
+    {
+      inDoubt,
+      auditId,
+      markAtCommit = false,
+    }: { inDoubt: boolean; auditId?: string; markAtCommit?: boolean },
   ): Promise<DeliveryOutcome & { queueItemId: string | undefined }> => {
     // A row another catalog (or an earlier version of this one) wrote may be on a channel this outbox has
     // no transport for: it fails to a person, with the message attached, rather than failing flush().
@@ -207,29 +211,75 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       outcome = await deliverRow(row, transport, retry, clock);
     }
     const resentInDoubt = inDoubt && outcome.status !== "in_doubt";
+    const writes: OutboxWrites = {
+      decision: "written",
+      delivery:
+        transport !== undefined && (outcome.status === "delivered" || outcome.status === "failed")
+          ? outcome.status
+          : "not_attempted",
+      outcome: "not_written",
+      ...(auditId !== undefined ? { auditId } : {}),
+      outboundId: row.id,
+      key: row.key,
+      ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
+    };
+    const settle = (tx: StoreTransaction) =>
+      settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none", resentInDoubt);
+    // A delivered mark may be handed back once committed, before its sync (see markCommitted). A failed or
+    // in-doubt outcome opens a queue item a person must see: that waits until it is on disk.
+    const atCommit = markAtCommit && outcome.status === "delivered";
     try {
       const queueItemId = await recordWithRetry(
         () =>
-          transaction("settle_delivery", (tx) =>
-            settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none", resentInDoubt),
-          ),
+          atCommit
+            ? markCommitted(settle, `${call} (outbound ${row.id})`, writes)
+            : transaction("settle_delivery", settle),
         recordRetryMs,
       );
       return { ...outcome, queueItemId };
     } catch (error) {
-      throw outageError(error, call, {
-        decision: "written",
-        delivery:
-          transport !== undefined && (outcome.status === "delivered" || outcome.status === "failed")
-            ? outcome.status
-            : "not_attempted",
-        outcome: "not_written",
-        ...(auditId !== undefined ? { auditId } : {}),
-        outboundId: row.id,
-        key: row.key,
-        ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
-      });
+      throw outageError(error, call, writes);
     }
+  };
+
+  // Delivered marks handed back at commit whose sync is still running: flush() and close() wait for them,
+  // and report one that could not be made durable (the row may be found `delivering`, in doubt).
+  const unsyncedMarks = new Set<Promise<void>>();
+  let markFailure: unknown;
+  /**
+   * Records a delivered outcome like `transaction("settle_delivery", …)`, but returns once its group has
+   * committed, without waiting for the commit's sync (on a store that syncs after committing). Still
+   * thrown: every failure to write the mark (an outage), as before. What changes is only the crash
+   * window: if the machine loses power before the sync, the mark is lost with the other unsynced commits,
+   * and the row stays `delivering` until its lease ends, then is in doubt, as after a crash between
+   * delivery and the mark. A process crash loses nothing: the commit is in the WAL, in the OS's cache.
+   */
+  const markCommitted = (
+    settle: (tx: StoreTransaction) => Promise<string | undefined>,
+    call: string,
+    writes: OutboxWrites,
+  ): Promise<string | undefined> =>
+    inSpan(
+      spanNames.transaction,
+      { "formletter.store": store.name, "formletter.store.operation": "settle_delivery" },
+      "the store transaction failed",
+      async () => {
+        const { value, durable } = await batcher.runCommitted(settle);
+        const synced: Promise<void> = durable
+          .catch((error: unknown) => {
+            markFailure ??= outageError(error, call, writes);
+          })
+          .finally(() => unsyncedMarks.delete(synced));
+        unsyncedMarks.add(synced);
+        return value;
+      },
+    );
+  /** Waits for the delivered marks handed back so far before their sync; throws (once) if one failed. */
+  const marksSynced = async (): Promise<void> => {
+    if (unsyncedMarks.size > 0) await Promise.all(unsyncedMarks);
+    const failure = markFailure;
+    markFailure = undefined;
+    if (failure !== undefined) throw failure;
   };
 
   const handle = async (input: HandleInput): Promise<HandleResult> => {
@@ -309,6 +359,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       const outcome = await deliver(recorded.outbound, "handle", {
         inDoubt: false,
         auditId: recorded.auditId,
+        markAtCommit: true,
       });
       return {
         ...result,
@@ -395,6 +446,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         let delivered = 0;
         let failed = 0;
         if (mode === "shadow") return { delivered, failed };
+        await marksSynced();
         for (;;) {
           const now = clock();
           const due = await store
@@ -439,8 +491,13 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         closing = true;
         while (inFlight.size > 0) await Promise.all(inFlight);
         await batcher.idle();
+        const unsynced = await marksSynced().then(
+          () => undefined,
+          (error: unknown) => ({ error }),
+        );
         for (const transport of new Set(Object.values(transports))) await transport?.close?.();
         await store.close();
+        if (unsynced !== undefined) throw unsynced.error;
       })();
       return closed;
     },

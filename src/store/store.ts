@@ -190,6 +190,17 @@ export interface StoreTransaction {
   updateQueueItem(id: string, change: Partial<Omit<QueueItem, "id">>): Promise<void>;
 }
 
+/** What a caller of {@link Store.transaction} may be told before its promise settles. */
+export interface TransactionHooks {
+  /**
+   * Called once the transaction has committed (later transactions see its writes) and before it is known
+   * to be on disk, by a store that syncs commits after committing them (SQLite's default). A store whose
+   * commit is durable in one step may never call it; the transaction's promise still resolves only once
+   * durable. The outbox's group commit starts its next group's statements here, while this one syncs.
+   */
+  readonly committed?: () => void;
+}
+
 /**
  * Where the outbox keeps its state. Writes go through `transaction`, which commits all or nothing and
  * is durable when its promise resolves; reads outside a transaction see committed state only.
@@ -197,8 +208,11 @@ export interface StoreTransaction {
 export interface Store {
   /** A short name for logs and errors, e.g. "sqlite". */
   readonly name: string;
-  /** Runs `work` in one transaction; the store serialises transactions as its backend requires. */
-  transaction<T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction; the store serialises transactions as its backend requires. The
+   * promise resolves once the transaction is durable.
+   */
+  transaction<T>(work: (tx: StoreTransaction) => Promise<T>, hooks?: TransactionHooks): Promise<T>;
   /**
    * Claims up to `limit` outbound rows, oldest first, that are `pending` or `delivering`, and not leased
    * (or whose lease has run out): atomically, each becomes `delivering`, leased to the caller until

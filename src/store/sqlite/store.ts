@@ -22,27 +22,68 @@ import {
   type QueuePage,
   type Store,
   type StoreTransaction,
+  type TransactionHooks,
 } from "../store.js";
+import { walCheckpointer } from "./checkpointer.js";
 import { migrations, schemaVersion } from "./migrations.js";
+import { sharedSync } from "./shared-sync.js";
+import { type WalFileSystem, walFile } from "./wal-file.js";
 
 /** Options of {@link sqliteStore}. */
 export interface SqliteStoreOptions {
   /** How long to wait for another process's write lock before failing. @default 5000 */
   readonly busyTimeoutMs?: number;
+  /**
+   * Where each commit is synced to disk. Both are durable: no promise of the store resolves before
+   * every commit it wrote or could have read is on disk.
+   *
+   * - `"off-loop"`: `synchronous=NORMAL`, and after each commit an fdatasync of the `-wal` file in
+   *   libuv's thread pool, shared by every commit that finished before it started. The event loop keeps
+   *   running (parsing requests, running the next transaction) while the disk syncs.
+   * - `"in-loop"`: `synchronous=FULL`: SQLite syncs inside `COMMIT`, and the event loop waits for it.
+   *
+   * @default "off-loop"
+   */
+  readonly commitSync?: "off-loop" | "in-loop";
+}
+
+/** How the store reaches the disk; tests pass their own file system to watch the syncs. */
+export interface SqliteStoreInternals {
+  readonly walFileSystem?: WalFileSystem;
 }
 
 /**
- * The embedded store: one SQLite file (better-sqlite3), WAL, `synchronous=FULL`, so a transaction is
- * on disk when it commits. Several processes may share the file; writes take the file's write lock
+ * The embedded store: one SQLite file (better-sqlite3) in WAL mode; a transaction's promise resolves
+ * once it is on disk. Several processes may share the file; writes take the file's write lock
  * (`BEGIN IMMEDIATE`), so limits and idempotency are exact across them.
+ *
+ * By default the sync runs off the event loop (see {@link SqliteStoreOptions.commitSync}), and is as
+ * durable as `synchronous=FULL`: in WAL mode, FULL differs from NORMAL only by one sync of the WAL after
+ * each commit, and that is the sync this store runs before it hands back the transaction's result.
  *
  * @example
  * import { sqliteStore } from "formletter/sqlite";
  * const store = sqliteStore(".formletter/outbox.db");
  */
 export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Store {
+  return openSqliteStore(file, options);
+}
+
+/** {@link sqliteStore}, with the file system its syncs go through. */
+export function openSqliteStore(
+  file: string,
+  options: SqliteStoreOptions = {},
+  internals: SqliteStoreInternals = {},
+): Store {
   if (typeof file !== "string" || file === "") {
     throw new FormletterError("store_invalid", 'sqliteStore: pass a file path, e.g. ".formletter/outbox.db"');
+  }
+  const commitSync = options.commitSync ?? "off-loop";
+  if (commitSync !== "off-loop" && commitSync !== "in-loop") {
+    throw new FormletterError(
+      "store_invalid",
+      `sqliteStore: commitSync must be "off-loop" (the default) or "in-loop", not ${JSON.stringify(commitSync)}`,
+    );
   }
   const SqliteDatabase = requirePeer<typeof Database>(
     "better-sqlite3",
@@ -50,11 +91,15 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   );
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new SqliteDatabase(file);
+  let offLoop = false;
   try {
     // The busy timeout first: switching to WAL and migrating both wait for other processes opening the file.
     db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
-    retryBusy(() => db.pragma("journal_mode = WAL"));
-    db.pragma("synchronous = FULL");
+    const journal = retryBusy(() => db.pragma("journal_mode = WAL", { simple: true }));
+    // NORMAL only where the WAL sync below makes it durable: a file SQLite could not put in WAL mode
+    // (":memory:" has no file) syncs in COMMIT, as FULL does.
+    offLoop = commitSync === "off-loop" && journal === "wal";
+    db.pragma(offLoop ? "synchronous = NORMAL" : "synchronous = FULL");
     migrate(db, file);
   } catch (error) {
     db.close();
@@ -64,20 +109,51 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
   const statement = cachedStatements(db);
   const lock = fileLock(file);
   let closed = false;
+  // A failed fsync may have dropped the written pages it was to flush, and a later one can succeed without
+  // them: after one, the store refuses all work (as PostgreSQL stops) rather than build on lost writes.
+  let syncFailure: unknown;
+  const wal = offLoop ? walFile(file, internals.walFileSystem) : undefined;
+  // SQLite's automatic checkpoint runs inside a COMMIT and syncs the WAL and the database there, on the
+  // event loop, whatever `synchronous` says. With syncs off the loop, a worker thread checkpoints instead;
+  // the automatic one stays as a backstop far above its usual 1,000 pages, and returns if the worker fails.
+  const checkpoints = offLoop
+    ? walCheckpointer(file, () => {
+        if (db.open) db.pragma(`wal_autocheckpoint = ${defaultAutocheckpoint}`);
+      })
+    : undefined;
+  if (checkpoints !== undefined) db.pragma(`wal_autocheckpoint = ${backstopAutocheckpoint}`);
+  const commits =
+    wal === undefined
+      ? undefined
+      : sharedSync(() =>
+          wal.sync().catch((error: unknown) => {
+            syncFailure ??= error;
+            throw syncError(error, file);
+          }),
+        );
   // Every use of the connection goes through one chain per file and process: an open transaction is
   // never interleaved, and two stores on one file in one process never wait on each other's write lock
   // (better-sqlite3 waits synchronously, which would block the very event loop that would release it).
-  const serial = <T>(work: () => Promise<T>): Promise<T> =>
-    lock(async () => {
+  // With syncs off the loop, each use then waits for a sync that started after it: its result is never
+  // handed back before what it wrote, or read of others' commits, is on disk. The sync is asked for
+  // before the chain moves on, so close() finds every sync it must wait for.
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    let synced: Promise<void> | undefined;
+    const done = lock(async () => {
       if (closed) {
         throw new StoreUnavailableError(`sqliteStore: ${file} is closed`, { retryable: false });
       }
+      if (syncFailure !== undefined) throw refusedAfterSyncFailure(syncFailure, file);
       try {
         return await work();
       } catch (error) {
         throw unavailable(error, file) ?? error;
+      } finally {
+        synced = commits?.request();
       }
     });
+    return commits === undefined ? done : afterSync(done, () => synced);
+  };
 
   const tx: StoreTransaction = {
     findResult: async (key) => {
@@ -193,14 +269,22 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
     updateQueueItem: async (id, change) => update(statement, "queue", id, change, queueUpdatable),
   };
 
-  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
+  const begin = statement("BEGIN IMMEDIATE");
+  const commit = statement("COMMIT");
+  const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>, hooks?: TransactionHooks): Promise<T> =>
     serial(async () => {
-      statement("BEGIN IMMEDIATE").run();
+      begin.run();
       let committing = false;
       try {
         const result = await work(tx);
         committing = true;
-        statement("COMMIT").run();
+        commit.run();
+        // Committed, not yet synced (the sync is asked for as this returns): with syncs off the loop,
+        // the caller may start its next transaction's statements while this one syncs.
+        if (offLoop) {
+          checkpoints?.committed();
+          hooks?.committed?.();
+        }
         return result;
       } catch (error) {
         // A COMMIT that failed leaves the transaction open: rolled back here, nothing was written. One
@@ -286,12 +370,59 @@ export function sqliteStore(file: string, options: SqliteStoreOptions = {}): Sto
         }
       },
     }),
-    close: () =>
-      serial(async () => {
+    close: async () => {
+      await lock(async () => {
+        if (closed) throw new StoreUnavailableError(`sqliteStore: ${file} is closed`, { retryable: false });
         closed = true;
+        // The worker's connection first: the store's, closing last, checkpoints and removes the WAL.
+        await checkpoints?.close();
         db.close();
-      }),
+      });
+      // Transactions that committed before the close still wait for their sync, through the WAL handle.
+      await commits?.drained();
+      await wal?.close();
+    },
   };
+}
+
+/** `done`'s result once `synced()` (the sync its work asked for) resolved; its error after the sync. */
+async function afterSync<T>(done: Promise<T>, synced: () => Promise<void> | undefined): Promise<T> {
+  let result: T;
+  try {
+    result = await done;
+  } catch (error) {
+    // A failed transaction waits too: its error may tell of a commit it saw (a key already taken).
+    await synced()?.catch(() => undefined);
+    throw error;
+  }
+  await synced();
+  return result;
+}
+
+// Pages of WAL: SQLite's default, and the backstop while a worker checkpoints (about 40 MB of 4 KB pages).
+const defaultAutocheckpoint = 1000;
+const backstopAutocheckpoint = 10_000;
+
+/** The error of the transactions a failed WAL sync was to make durable. */
+function syncError(error: unknown, file: string): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `sqliteStore: syncing ${file}-wal to disk failed (${describe(error)}); the transaction committed but may not be on disk, and the store refuses further work: check the disk, then open the file again`,
+    { retryable: false, committed: "unknown", cause: error },
+  );
+}
+
+/** The error of every use of the store after a WAL sync failed. */
+function refusedAfterSyncFailure(error: unknown, file: string): StoreUnavailableError {
+  return new StoreUnavailableError(
+    `sqliteStore: ${file} refuses work since syncing its WAL to disk failed (${describe(error)}); nothing of this transaction was written: check the disk, then open the file again`,
+    { retryable: false, committed: false, cause: error },
+  );
+}
+
+function describe(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  return typeof code === "string" && !message.includes(code) ? `${code}: ${message}` : message;
 }
 
 // SQLite result codes (primary, as better-sqlite3 names them, or extended: SQLITE_IOERR_WRITE…) that

@@ -67,24 +67,49 @@ describe("sqliteStore", () => {
     }
   });
 
-  it("sets synchronous = FULL on its own connection", async () => {
+  /** The `synchronous` pragma the store set, and the value in effect, on its own connection. */
+  function synchronousOf(open: () => { close(): Promise<void> }) {
     // `synchronous` belongs to a connection, not to the file: a second connection cannot see the
     // store's value, so the test reads it on the store's connection, caught as it is opened.
     const pragma = vi.spyOn(Database.prototype, "pragma");
-    const store = sqliteStore(file);
+    const store = open();
     try {
       const connection = pragma.mock.contexts[0] as Database.Database | undefined;
       expect(connection).toBeInstanceOf(Database);
-      // Set explicitly, not left to the build's default (which may be NORMAL in WAL mode)…
-      expect(pragma.mock.calls.map(([source]) => String(source))).toContainEqual(
-        expect.stringMatching(/^\s*synchronous\s*=\s*(full|2)\s*;?\s*$/i),
-      );
+      const set = pragma.mock.calls.map(([source]) => String(source)).filter((s) => /synchronous/i.test(s));
       pragma.mockRestore();
+      return { set, inEffect: connection?.pragma("synchronous", { simple: true }), store };
+    } finally {
+      pragma.mockRestore();
+    }
+  }
+
+  it("sets synchronous = NORMAL on its own connection by default (it syncs the WAL itself, off the event loop)", async () => {
+    const { set, inEffect, store } = synchronousOf(() => sqliteStore(file));
+    try {
+      // Set explicitly, not left to the build's default…
+      expect(set).toEqual(["synchronous = NORMAL"]);
       // …and in effect on the connection the store writes through.
-      expect(connection?.pragma("synchronous", { simple: true }), "2 is FULL").toBe(2);
+      expect(inEffect, "1 is NORMAL").toBe(1);
     } finally {
       await store.close();
     }
+  });
+
+  it('sets synchronous = FULL with commitSync: "in-loop", and on a database without a WAL file', async () => {
+    const inLoop = synchronousOf(() => sqliteStore(file, { commitSync: "in-loop" }));
+    await inLoop.store.close();
+    expect(inLoop.set).toEqual(["synchronous = FULL"]);
+    expect(inLoop.inEffect, "2 is FULL").toBe(2);
+    const memory = synchronousOf(() => sqliteStore(":memory:"));
+    await memory.store.close();
+    expect(memory.inEffect, "2 is FULL").toBe(2);
+  });
+
+  it("refuses an unknown commitSync with store_invalid, naming the choices", () => {
+    expect(() => sqliteStore(file, { commitSync: "never" as "in-loop" })).toThrow(
+      expect.objectContaining({ code: "store_invalid", message: expect.stringMatching(/off-loop.*in-loop/) }),
+    );
   });
 
   it("migrates a file an older formletter wrote (user_version 0)", async () => {
