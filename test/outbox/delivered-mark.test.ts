@@ -11,6 +11,7 @@ import { createOutbox, memoryTransport, StoreUnavailableError } from "../../src/
 import { openSqliteStore } from "../../src/store/sqlite/store.js";
 import type { WalFileSystem } from "../../src/store/sqlite/wal-file.js";
 import { loadTicket, propertyCatalog, proposal } from "../fixtures/property.js";
+import { until, watch } from "../fixtures/settling.js";
 
 /** Syncs held until released; once `releaseAll` is on, new ones complete at once. */
 function heldSyncs() {
@@ -32,19 +33,6 @@ function heldSyncs() {
       for (const sync of held.splice(0)) sync.release();
     },
   };
-}
-
-function watch<T>(promise: Promise<T>) {
-  const state = { settled: false, value: undefined as T | undefined, error: undefined as unknown };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
-
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 200 && !done(); turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe("the delivered mark, handed back at commit", () => {

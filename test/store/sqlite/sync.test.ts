@@ -12,6 +12,7 @@ import { StoreUnavailableError } from "../../../src/index.js";
 import { openSqliteStore } from "../../../src/store/sqlite/store.js";
 import type { WalFileSystem } from "../../../src/store/sqlite/wal-file.js";
 import type { Store } from "../../../src/store/store.js";
+import { until, watch } from "../../fixtures/settling.js";
 import { auditEvent, outboundRow } from "../conformance.js";
 
 /** A file system whose every datasync waits until the test releases it, noting each call. */
@@ -46,21 +47,6 @@ function heldSyncs(file: string) {
     },
   };
   return { fileSystem, calls, held };
-}
-
-/** Whether a promise has settled, readable at any time. */
-function watch<T>(promise: Promise<T>) {
-  const state = { settled: false, value: undefined as T | undefined, error: undefined as unknown };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
-
-/** Lets the event loop and the thread pool run until `done()` or many turns passed. */
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 200 && !done(); turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
 describe("sqliteStore, commits synced off the event loop", () => {
