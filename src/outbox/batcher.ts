@@ -115,7 +115,15 @@ export function createBatcher(store: Store, maxBatch = 256): Batcher {
         (group[0] as Job).reject(error);
         return;
       }
-      for (const job of group) await runGroup([job], noop, durableAlready);
+      // The retries run now; each hands its job back after the previous group's, as the group would have.
+      const afterTurn = group.map(
+        (job): Job => ({
+          ...job,
+          resolve: (value) => void turn.then(() => job.resolve(value)),
+          reject: (reason) => void turn.then(() => job.reject(reason)),
+        }),
+      );
+      for (const job of afterTurn) await runGroup([job], noop, durableAlready);
       await turn;
       return;
     }

@@ -259,21 +259,16 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     call: string,
     writes: OutboxWrites,
   ): Promise<string | undefined> =>
-    inSpan(
-      spanNames.transaction,
-      { "formletter.store": store.name, "formletter.store.operation": "settle_delivery" },
-      "the store transaction failed",
-      async () => {
-        const { value, durable } = await batcher.runCommitted(settle);
-        const synced: Promise<void> = durable
-          .catch((error: unknown) => {
-            markFailure ??= outageError(error, call, writes);
-          })
-          .finally(() => unsyncedMarks.delete(synced));
-        unsyncedMarks.add(synced);
-        return value;
-      },
-    );
+    transactionSpan("settle_delivery", async () => {
+      const { value, durable } = await batcher.runCommitted(settle);
+      const synced: Promise<void> = durable
+        .catch((error: unknown) => {
+          markFailure ??= outageError(error, call, writes);
+        })
+        .finally(() => unsyncedMarks.delete(synced));
+      unsyncedMarks.add(synced);
+      return value;
+    });
   /** Waits for the delivered marks handed back so far before their sync; throws (once) if one failed. */
   const marksSynced = async (): Promise<void> => {
     if (unsyncedMarks.size > 0) await Promise.all(unsyncedMarks);
@@ -295,11 +290,14 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
 
   /** A transaction through the batcher, inside its own span: which store, and what it writes. */
   const transaction = <T>(operation: string, work: (tx: StoreTransaction) => Promise<T>): Promise<T> =>
+    transactionSpan(operation, () => batcher.run(work));
+  /** The span of one store transaction: which store, and what it writes. */
+  const transactionSpan = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
     inSpan(
       spanNames.transaction,
       { "formletter.store": store.name, "formletter.store.operation": operation },
       "the store transaction failed",
-      () => batcher.run(work),
+      run,
     );
 
   const handleChecked = async (

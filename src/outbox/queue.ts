@@ -88,7 +88,8 @@ async function factsOf(
   store: Store,
   item: QueueItem,
 ): Promise<Readonly<Record<string, unknown>> | undefined> {
-  for await (const event of store.queryAudit({ ticketId: item.ticketId, since: item.createdAt })) {
+  const at = { since: item.createdAt, until: item.createdAt + 1 };
+  for await (const event of store.queryAudit({ ticketId: item.ticketId, ...at })) {
     if (event.id !== item.auditId) continue;
     const facts = event.data.facts;
     return typeof facts === "object" && facts !== null && !Array.isArray(facts)

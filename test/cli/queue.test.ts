@@ -167,6 +167,12 @@ describe("formletter queue", () => {
     const { items } = JSON.parse(
       (await cli("queue", "list", "--db", file, "--json", "--reason", "approval_required")).stdout,
     );
+    // approve would mean "send now" here too; it is refused and changes nothing.
+    const refused = await cli("queue", "approve", items[0].id, "--db", file, "--by", "ana");
+    expect(refused.code).toBe(1);
+    expect(JSON.parse((await cli("queue", "show", items[0].id, "--db", file, "--json")).stdout).status).toBe(
+      "open",
+    );
     const first = await cli("queue", "release", items[0].id, "--db", file, "--by", "ana");
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("waits for delivery");
@@ -219,8 +225,7 @@ describe("formletter queue", () => {
     [["queue", "list", "--db", "FILE", "--status", "gone"], "--status must be one of"],
     [["queue", "list", "--db", "FILE", "--reason", "bored"], "is not an escalation reason"],
     [["queue", "release", "1", "--db", "FILE", "--by", "ana"], "has no draft"],
-    // approve sends at once elsewhere; here it is refused with the two ways to do what was meant, and
-    // nothing is written.
+    // approve sends at once elsewhere; here it is refused with the two ways to do what was meant.
     [["queue", "approve", "1", "--db", "FILE", "--by", "ana"], "formletter queue release"],
   ])("refuses %j with one line on stderr and exit code 1", async (argv, message) => {
     const result = await cli(...argv.map((arg) => (arg === "FILE" ? file : arg)));

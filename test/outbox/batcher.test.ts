@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createBatcher } from "../../src/outbox/batcher.js";
 import { memoryStore } from "../../src/store/memory.js";
 import type { Store, StoreTransaction, TransactionHooks } from "../../src/store/store.js";
+import { until, watch } from "../fixtures/settling.js";
 import { auditEvent } from "../store/conformance.js";
 
 /** A store that commits at once, tells its caller, and holds each commit's sync for the test. */
@@ -42,19 +43,6 @@ const job = (log: string[], name: string) => async (tx: StoreTransaction) => {
   if (name.startsWith("bad")) throw new Error(`${name} is bad`);
   return tx.appendAudit({ actor: name } as never);
 };
-
-function watch<T>(promise: Promise<T>) {
-  const state = { settled: false, value: undefined as T | undefined, error: undefined as unknown };
-  promise.then(
-    (value) => Object.assign(state, { settled: true, value }),
-    (error: unknown) => Object.assign(state, { settled: true, error }),
-  );
-  return state;
-}
-
-async function until(done: () => boolean): Promise<void> {
-  for (let turn = 0; turn < 100 && !done(); turn++) await new Promise((resolve) => setImmediate(resolve));
-}
 
 describe("createBatcher", () => {
   it("runs the next group's statements while the previous group syncs; results still come back in order", async () => {
@@ -133,6 +121,29 @@ describe("createBatcher", () => {
       "ok2",
     ]);
     expect(later.value).toBe("later");
+  });
+
+  it("a retried group hands its results back after the previous group's, however its retries' syncs end", async () => {
+    const { store, log, syncs } = heldSyncStore();
+    const batcher = createBatcher(store);
+    const first = watch(batcher.run(job(log, "first")));
+    await until(() => syncs.length === 1);
+    // The next group fails and retries its jobs while the first group's sync is still held.
+    const retried = ["bad", "ok"].map((name) => watch(batcher.run(job(log, name))));
+    await until(() => syncs.length === 2);
+    syncs[1]?.release();
+    await until(() => retried.some((state) => state.settled));
+    expect(
+      retried.some((state) => state.settled),
+      "nothing of the second group before the first",
+    ).toBe(false);
+    syncs[0]?.release();
+    await until(() => retried.every((state) => state.settled));
+    expect(first.value).toBe("first");
+    expect(retried.map((state) => state.value ?? (state.error as Error).message)).toEqual([
+      "bad is bad",
+      "ok",
+    ]);
   });
 
   it("does not run a group's jobs again when its commit could not be made durable", async () => {
