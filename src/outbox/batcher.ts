@@ -1,3 +1,4 @@
+import { type Deferred, deferred } from "../core/deferred.js";
 import type { Store, StoreTransaction } from "../store/store.js";
 
 type Job = {
@@ -89,6 +90,8 @@ export function createBatcher(store: Store, maxBatch = 256): Batcher {
       committed = true;
       if (group.some((job) => job.atCommit)) {
         durable = deferred();
+        // Its holders may not be listening when it fails; they see the failure when they do.
+        durable.promise.catch(noop);
         settleAtCommit(group, results, durable.promise);
       }
       release();
@@ -164,24 +167,6 @@ function settleAtCommit(group: readonly Job[], results: readonly unknown[], dura
   for (const [index, job] of group.entries()) {
     if (job.atCommit) job.resolve({ value: results[index], durable } satisfies Committed<unknown>);
   }
-}
-
-interface Deferred {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  // Its holders may not be listening when it fails; they see the failure when they do.
-  promise.catch(noop);
-  return { promise, resolve, reject };
 }
 
 function noop(): void {}

@@ -1,3 +1,5 @@
+import { type Deferred, deferred } from "../../core/deferred.js";
+
 /** One sync to disk shared by every caller waiting for it (group commit's second half). */
 export interface SharedSync {
   /**
@@ -9,12 +11,6 @@ export interface SharedSync {
   drained(): Promise<void>;
 }
 
-interface Waiting {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /**
  * Shares `sync` among callers. A sync serves every caller that asked before it started; callers that
  * ask while one runs wait for the next, which starts when the running one ends and serves them all. So
@@ -24,11 +20,11 @@ interface Waiting {
 export function sharedSync(sync: () => Promise<void>): SharedSync {
   let running = false;
   // The callers of the next sync, sharing one promise: no allocation per caller.
-  let next: Waiting | undefined;
-  let idle: Waiting | undefined;
+  let next: Deferred | undefined;
+  let idle: Deferred | undefined;
 
   const start = () => {
-    const served = next as Waiting;
+    const served = next as Deferred;
     next = undefined;
     running = true;
     let syncing: Promise<void>;
@@ -49,25 +45,15 @@ export function sharedSync(sync: () => Promise<void>): SharedSync {
 
   return {
     request() {
-      next ??= waiting();
+      next ??= deferred();
       const { promise } = next;
       if (!running) start();
       return promise;
     },
     drained() {
       if (!running && next === undefined) return Promise.resolve();
-      idle ??= waiting();
+      idle ??= deferred();
       return idle.promise;
     },
   };
-}
-
-function waiting(): Waiting {
-  let resolve!: () => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<void>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
 }
