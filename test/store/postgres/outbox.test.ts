@@ -67,6 +67,9 @@ describe.skipIf(!available)("the outbox on the postgres store", () => {
     );
     expect(limited).toHaveLength(4);
     expect((await outbox.queue.list({ reason: "limit_exceeded" })).items).toHaveLength(4);
+    // Each item gives its limit's typed fields, read from the event that opened it.
+    const item = await outbox.queue.get(limited[0]?.queueItemId as string);
+    expect(item?.facts).toMatchObject({ limit: "day", max: 2, count: 2 });
   });
 
   it("an approval waits in the queue; approving sends exactly the draft, once", async () => {
