@@ -1,4 +1,4 @@
-import type { AuditEvent, OutboundRow, QueueItem } from "./store.js";
+import type { AuditEvent, OutboundRow, QueueItem, StoredResult } from "./store.js";
 
 /**
  * The mapping between the stores' SQL rows (snake_case columns) and the store's records, shared by the
@@ -120,3 +120,26 @@ export const queueUpdatable: Readonly<Record<string, string>> = {
   auditId: "audit_id",
   outboundId: "outbound_id",
 };
+
+/**
+ * A reservation's result as stored: a send's decision leaves its message to the outbound row written
+ * with it (migration 4 of both SQL stores), marked by `messageIn`. The message is the same JSON either way.
+ */
+export function storedResult(result: StoredResult, outboundMessages: ReadonlyMap<string, unknown>): unknown {
+  const { decision, outboundId } = result;
+  if (outboundId === undefined || decision.outcome !== "send") return result;
+  const message = outboundMessages.get(outboundId);
+  if (message === undefined || message !== decision.message) return result;
+  // Spread in place: the decision keeps its keys in their order, and `message` its slot.
+  return { ...result, decision: { ...decision, message: null }, messageIn: "outbound" };
+}
+
+/** A stored result as written: its message put back where `storedResult` left null. */
+export function resultOf(result: unknown, message: unknown): StoredResult | undefined {
+  if (result === null || result === undefined) return undefined;
+  const stored = result as StoredResult & { messageIn?: string; decision: { message?: unknown } };
+  if (stored.messageIn !== "outbound") return stored;
+  const { messageIn: _, ...written } = stored;
+  written.decision.message = message;
+  return written;
+}

@@ -227,6 +227,36 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await counts()).toEqual({ ticket: 1, day: 1, run: 1 });
       });
 
+      it("read back a send's result as reserved, message and key order included, when it names the outbound row written with it", async () => {
+        const row = outboundRow({ key: "fl_named", ticketId: "T-3", message: message("named") });
+        const written = await store.transaction(async (tx) => {
+          const outboundId = await tx.addOutbound(row);
+          const base = storedResult("fl_named", "T-3");
+          const result = { ...base, decision: { ...base.decision, message: row.message }, outboundId };
+          await tx.reserve({ ...reservation("fl_named", { ticketId: "T-3" }), result });
+          return result;
+        });
+        // Delivery changes the row's status, never its message.
+        await store.transaction((tx) =>
+          tx.updateOutbound(written.outboundId, { status: "delivered", deliveredAt: t0 + 1 }),
+        );
+        const read = await store.transaction((tx) => tx.findResult("fl_named"));
+        expect(read).toEqual(written);
+        expect(Object.keys(read?.decision ?? {})).toEqual(Object.keys(written.decision));
+        // A result naming a row of another transaction keeps its own message.
+        const other = storedResult("fl_other", "T-4");
+        await store.transaction((tx) =>
+          tx.reserve({
+            ...reservation("fl_other", { ticketId: "T-4" }),
+            result: { ...other, outboundId: written.outboundId },
+          }),
+        );
+        expect(await store.transaction((tx) => tx.findResult("fl_other"))).toEqual({
+          ...other,
+          outboundId: written.outboundId,
+        });
+      });
+
       it("roll back every write when the work throws: reservations, audit, outbound, queue, send counts", async () => {
         const before = await store.transaction(async (tx) => {
           const auditId = await tx.appendAudit(auditEvent({ ticketId: "T-0" }));

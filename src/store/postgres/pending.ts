@@ -1,7 +1,8 @@
 import { FormletterError } from "../../core/errors.js";
+import { storedResult } from "../rows.js";
 import type { StoredResult } from "../store.js";
 import { type CountOf, countsOf } from "./known-counts.js";
-import { outboundUpdatable, queueUpdatable, storedResult } from "./rows.js";
+import { outboundUpdatable, queueUpdatable } from "./rows.js";
 
 type Fields = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import {
   queueUpdatable,
   type Row,
 } from "../rows.js";
-import type { AuditEvent, OutboundRow, QueueItem, StoredResult } from "../store.js";
+import type { AuditEvent, OutboundRow, QueueItem } from "../store.js";
 
 export const outboundColumns =
   "id, key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256";
@@ -25,29 +25,6 @@ export const queueItemOf = (row: Row | undefined): QueueItem | undefined => queu
 export const auditEventOf = (row: Row): AuditEvent => auditEventFromRow(row, parsed);
 
 export { outboundUpdatable, queueUpdatable, type Row };
-
-/**
- * A reservation's result as stored: a send's decision leaves its message to the outbound row written
- * with it (see migration 4), marked by `messageIn`. The message is the same JSON either way.
- */
-export function storedResult(result: StoredResult, outboundMessages: ReadonlyMap<string, unknown>): unknown {
-  const { decision, outboundId } = result;
-  if (outboundId === undefined || decision.outcome !== "send") return result;
-  const message = outboundMessages.get(outboundId);
-  if (message === undefined || message !== decision.message) return result;
-  // Spread in place: the decision keeps its keys in their order, and `message` its slot.
-  return { ...result, decision: { ...decision, message: null }, messageIn: "outbound" };
-}
-
-/** A stored result as written: its message put back where `storedResult` left null. */
-export function resultOf(result: unknown, message: unknown): StoredResult | undefined {
-  if (result === null || result === undefined) return undefined;
-  const stored = result as StoredResult & { messageIn?: string; decision: { message?: unknown } };
-  if (stored.messageIn !== "outbound") return stored;
-  const { messageIn: _, ...written } = stored;
-  written.decision.message = message;
-  return written;
-}
 
 /** A store id as a bigint parameter, or undefined for a string no row can have (ids are digits). */
 export function idParam(id: unknown): string | undefined {

@@ -1,10 +1,11 @@
 import { FormletterError } from "../../core/errors.js";
+import { resultOf } from "../rows.js";
 import { minuteOf, type SendCounts, type StoredResult, type StoreTransaction } from "../store.js";
 import type { Connection, Statement } from "./connection.js";
 import type { IdStock } from "./ids.js";
 import { type CountOf, countsOf, type KnownCounts } from "./known-counts.js";
 import { Pending } from "./pending.js";
-import { idParam, outboundOf, queueItemOf, type Row, resultOf } from "./rows.js";
+import { idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
 import type { Statements } from "./statements.js";
 
 /** A transaction's operations, and how it ends. */

@@ -101,6 +101,29 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (group_name, currency, minute)
   ) WITHOUT ROWID;
   `,
+  // 4: reservations in a rowid table, their key in an index of its own. As the key is a hash, a
+  // table keyed by it put each new reservation, result and all, on a page of its own to rewrite: a
+  // group's reservations now share the table's last pages, and only the small key entries land apart.
+  // A send's result leaves its message to the outbound row written with it (rows.ts: storedResult);
+  // results stored before keep theirs and read as they are.
+  `
+  CREATE TABLE reservations_by_row (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    template TEXT NOT NULL,
+    ticket_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    result TEXT NOT NULL
+  );
+  INSERT INTO reservations_by_row (key, template, ticket_id, run_id, at, result)
+    SELECT key, template, ticket_id, run_id, at, result FROM reservations ORDER BY at, key;
+  DROP TABLE reservations;
+  ALTER TABLE reservations_by_row RENAME TO reservations;
+  CREATE UNIQUE INDEX reservations_key ON reservations (key);
+  CREATE INDEX reservations_ticket ON reservations (template, ticket_id);
+  CREATE INDEX reservations_run ON reservations (run_id);
+  `,
 ];
 
 /** The schema version this build writes. */

@@ -12,6 +12,8 @@ import {
   queueItemFromRow,
   queueUpdatable,
   type Row,
+  resultOf,
+  storedResult,
 } from "../rows.js";
 import {
   type AuditFilter,
@@ -155,10 +157,19 @@ export function openSqliteStore(
     return commits === undefined ? done : afterSync(done, () => synced);
   };
 
+  // The messages of the outbound rows this transaction added, by id: a reservation of one of them
+  // leaves its message out (see storedResult).
+  const outboundMessages = new Map<string, unknown>();
   const tx: StoreTransaction = {
     findResult: async (key) => {
-      const row = statement("SELECT result FROM reservations WHERE key = ?").get(key) as Row | undefined;
-      return row === undefined ? undefined : JSON.parse(row.result as string);
+      const row = statement(
+        "SELECT r.result, o.message FROM reservations r LEFT JOIN outbound o ON o.id = CAST(r.result ->> '$.outboundId' AS INTEGER) AND r.result ->> '$.messageIn' = 'outbound' WHERE r.key = ?",
+      ).get(key) as Row | undefined;
+      if (row === undefined) return undefined;
+      return resultOf(
+        JSON.parse(row.result as string),
+        row.message === null ? undefined : JSON.parse(row.message as string),
+      );
     },
     countSends: async ({ template, ticketId, runId, since }) => {
       const row = statement(
@@ -176,7 +187,14 @@ export function openSqliteStore(
     reserve: async (entry) => {
       statement(
         "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(entry.key, entry.template, entry.ticketId, entry.runId, entry.at, JSON.stringify(entry.result));
+      ).run(
+        entry.key,
+        entry.template,
+        entry.ticketId,
+        entry.runId,
+        entry.at,
+        JSON.stringify(storedResult(entry.result, outboundMessages)),
+      );
       statement(
         "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
       ).run(entry.template, minuteOf(entry.at));
@@ -233,7 +251,9 @@ export function openSqliteStore(
         row.receiptId ?? null,
         row.bodySha256,
       );
-      return String(info.lastInsertRowid);
+      const id = String(info.lastInsertRowid);
+      outboundMessages.set(id, row.message);
+      return id;
     },
     getOutbound: async (id) =>
       outboundOf(statement("SELECT * FROM outbound WHERE id = ?").get(id) as Row | undefined),
@@ -274,6 +294,7 @@ export function openSqliteStore(
   const transaction = <T>(work: (tx: StoreTransaction) => Promise<T>, hooks?: TransactionHooks): Promise<T> =>
     serial(async () => {
       begin.run();
+      outboundMessages.clear();
       let committing = false;
       try {
         const result = await work(tx);

@@ -162,6 +162,58 @@ describe("sqliteStore", () => {
     expect(inspect((db) => db.pragma("user_version", { simple: true }))).toBe(schemaVersion);
   });
 
+  it("migrates a version 3 file: its reservations read back unchanged, and a send's result no longer stores its message twice", async () => {
+    const db = new Database(file);
+    for (const migration of migrations.slice(0, 3)) db.exec(migration);
+    db.pragma("user_version = 3");
+    const before = reservation("fl_v3_before");
+    db.prepare(
+      "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
+    ).run(
+      before.key,
+      before.template,
+      before.ticketId,
+      before.runId,
+      before.at,
+      JSON.stringify(before.result),
+    );
+    db.close();
+    const store = sqliteStore(file);
+    try {
+      expect(await store.transaction((tx) => tx.findResult("fl_v3_before"))).toEqual(before.result);
+      const row = outboundRow({ key: "fl_v3_after", ticketId: "T-2" });
+      const written = await store.transaction(async (tx) => {
+        const outboundId = await tx.addOutbound(row);
+        const base = reservation("fl_v3_after", { ticketId: "T-2" });
+        const result = {
+          ...base.result,
+          decision: { ...base.result.decision, message: row.message },
+          outboundId,
+        };
+        await tx.reserve({ ...base, result });
+        return result;
+      });
+      const stored = inspect(
+        (db2) =>
+          db2.prepare("SELECT result FROM reservations WHERE key = 'fl_v3_after'").get() as {
+            result: string;
+          },
+      );
+      expect(JSON.parse(stored.result)).toMatchObject({ messageIn: "outbound", decision: { message: null } });
+      expect(await store.transaction((tx) => tx.findResult("fl_v3_after"))).toEqual(written);
+      // Keys stay unique in the rebuilt table, and counts still read from it.
+      await expect(store.transaction((tx) => tx.reserve(reservation("fl_v3_before")))).rejects.toThrow();
+      expect(
+        await store.transaction((tx) =>
+          tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "run-1", since: 0 }),
+        ),
+      ).toEqual({ ticket: 1, day: 1, run: 2 });
+    } finally {
+      await store.close();
+    }
+    expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
   it("keeps every committed write when the file is reopened", async () => {
     const first = sqliteStore(file);
     const ids = await first.transaction(async (tx) => {
