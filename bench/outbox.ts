@@ -115,6 +115,52 @@ try {
     "  the same with synchronous=FULL in the loop",
     ratio("sqlite, synchronous=FULL (in the loop)").toFixed(2),
   );
+
+  // Limits late in a day of steady sending: the day's count reads the sends of every minute since `since`.
+  process.stdout.write("\nlimits after a day of steady sending (a send in each of the last 1,440 minutes)\n");
+  const calls = 5_000;
+  for (const [name, makeStore] of [
+    ["memory", () => memoryStore()],
+    ["sqlite", () => sqliteStore(join(directory, `counts-${++files}.db`))],
+  ] as const) {
+    const store = makeStore();
+    const now = Date.now();
+    await store.transaction(async (tx) => {
+      for (let minute = 0; minute < 1440; minute++) {
+        const at = now - minute * 60_000;
+        const result = {
+          decision: { outcome: "escalate", reason: "no_template", detail: "", ticketId: `T-${minute}` },
+          auditId: "1",
+          outboundId: undefined,
+          queueItemId: undefined,
+        } as const;
+        await tx.reserve({
+          key: `fl_day_${minute}`,
+          template: "tracking_request",
+          ticketId: `T-${minute}`,
+          runId: `run-${minute}`,
+          at,
+          result: result as never,
+        });
+      }
+    });
+    const cpu = await store.transaction(async (tx) => {
+      const before = process.cpuUsage();
+      for (let call = 0; call < calls; call++) {
+        const counts = await tx.countSends({
+          template: "tracking_request",
+          ticketId: "T-1",
+          runId: "run-1",
+          since: now - 86_400_000,
+        });
+        if (counts.day !== 1440) throw new Error(`bench/outbox: a day counted ${counts.day} sends, not 1440`);
+      }
+      const used = process.cpuUsage(before);
+      return (used.user + used.system) / calls;
+    });
+    await store.close();
+    report(`${name}, countSends() a day back`, `${cpu.toFixed(1)} µs CPU a call`);
+  }
 } finally {
   rmSync(directory, { recursive: true, force: true });
 }

@@ -1,4 +1,5 @@
 import { matchesQueueFilter, pageSize, statusesOf } from "./filters.js";
+import { MinuteSeries } from "./minute-series.js";
 import type {
   AuditEvent,
   AuditFilter,
@@ -34,12 +35,12 @@ export function memoryStore(): Store {
     counts.set(key, (counts.get(key) ?? 0) + by);
   const reservations = new Map<string, Reservation>();
   // Counters kept beside the reservations, so limits cost the same at the millionth send as at the first
-  // (the day count walks one entry per minute that had sends of the template).
+  // (the day count reads at most 59 minutes and the hours since: see MinuteSeries).
   const perTicket = new Map<string, number>();
   const perRun = new Map<string, number>();
-  const perMinute = new Map<string, Map<number, number>>();
+  const perMinute = new Map<string, MinuteSeries>();
   // Value ceilings: units per (group, currency), per minute.
-  const spentPerMinute = new Map<string, Map<number, number>>();
+  const spentPerMinute = new Map<string, MinuteSeries>();
   const outboundKeys = new Set<string>();
   const contacts = new Set<string>();
   const audit: AuditEvent[] = [];
@@ -65,45 +66,37 @@ export function memoryStore(): Store {
       const tx: StoreTransaction = {
         findResult: async (key) => reservations.get(key)?.result,
         countSends: async ({ template, ticketId, runId, since }) => {
-          let day = 0;
-          const from = minuteOf(since);
-          for (const [minute, count] of perMinute.get(template) ?? []) if (minute >= from) day += count;
           return {
             ticket: perTicket.get(`${template}\u0000${ticketId}`) ?? 0,
-            day,
+            day: perMinute.get(template)?.sumFrom(minuteOf(since)) ?? 0,
             run: perRun.get(runId) ?? 0,
           };
         },
-        sumSpend: async ({ group, currency, since }) => {
-          let units = 0;
-          const from = minuteOf(since);
-          for (const [minute, spent] of spentPerMinute.get(`${group}\u0000${currency}`) ?? [])
-            if (minute >= from) units += spent;
-          return units;
-        },
+        sumSpend: async ({ group, currency, since }) =>
+          spentPerMinute.get(`${group}\u0000${currency}`)?.sumFrom(minuteOf(since)) ?? 0,
         reserve: async (entry) => {
           if (reservations.has(entry.key))
             throw new Error(`memoryStore: key ${entry.key} is already reserved`);
           reservations.set(entry.key, entry);
           const ticketKey = `${entry.template}\u0000${entry.ticketId}`;
           const minute = minuteOf(entry.at);
-          const minutes = perMinute.get(entry.template) ?? new Map<number, number>();
+          const minutes = perMinute.get(entry.template) ?? new MinuteSeries();
           perMinute.set(entry.template, minutes);
           bump(perTicket, ticketKey, 1);
           bump(perRun, entry.runId, 1);
-          bump(minutes, minute, 1);
+          minutes.add(minute, 1);
           for (const { group, currency, units } of entry.spend ?? []) {
             const spendKey = `${group}\u0000${currency}`;
-            const spent = spentPerMinute.get(spendKey) ?? new Map<number, number>();
+            const spent = spentPerMinute.get(spendKey) ?? new MinuteSeries();
             spentPerMinute.set(spendKey, spent);
-            bump(spent, minute, units);
-            undo.push(() => bump(spent, minute, -units));
+            spent.add(minute, units);
+            undo.push(() => spent.add(minute, -units));
           }
           undo.push(() => {
             reservations.delete(entry.key);
             bump(perTicket, ticketKey, -1);
             bump(perRun, entry.runId, -1);
-            bump(minutes, minute, -1);
+            minutes.add(minute, -1);
           });
         },
         addContact: async ({ destination }) => {

@@ -526,6 +526,40 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await sum(later - hour)).toBe(1 + 7);
       });
 
+      it("counts and sums a day of steady sending exactly, from any minute of it", async () => {
+        // A send every 7 minutes and 13 seconds for 26 hours, each spending its index in cents; `since`
+        // falls on, just after and just before whole hours and at odd minutes.
+        const step = 7 * minute + 13_000;
+        const start = t0 - 26 * hour + 29_000;
+        const sends = Array.from({ length: Math.floor((26 * hour) / step) }, (_, i) => ({
+          at: start + i * step,
+          units: i + 1,
+        }));
+        await store.transaction(async (tx) => {
+          for (const [i, { at, units }] of sends.entries()) {
+            await tx.reserve({
+              ...reservation(`steady-${i}`, { ticketId: `T-${i}`, runId: `run-${i}`, at }),
+              spend: spend(units),
+            });
+          }
+        });
+        const starts = [t0 - day, t0 - day + minute, t0 - day - minute, t0 - day + 59 * minute + 59_000];
+        starts.push(t0 - 7 * hour - 17 * minute, t0 - hour, t0 - 59 * minute, t0 - 25 * hour + 31 * minute);
+        for (const since of starts) {
+          const counted = sends.filter(({ at }) => minuteOf(at) >= minuteOf(since));
+          const found = await store.transaction(async (tx) => ({
+            day: (await tx.countSends({ template: "visit_request", ticketId: "T-0", runId: "run-0", since }))
+              .day,
+            spent: await tx.sumSpend({ group: "refunds", currency: "EUR", since }),
+          }));
+          expect({ since, ...found }).toEqual({
+            since,
+            day: counted.length,
+            spent: counted.reduce((total, { units }) => total + units, 0),
+          });
+        }
+      });
+
       it("reads its own transaction's spend, and rolls it back with a failed transaction", async () => {
         await expect(
           store.transaction(async (tx) => {

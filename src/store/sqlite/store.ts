@@ -175,9 +175,10 @@ export function openSqliteStore(
       const row = statement(
         `SELECT
            (SELECT COUNT(*) FROM reservations WHERE template = ? AND ticket_id = ?) AS ticket,
-           (SELECT COALESCE(SUM(n), 0) FROM send_counts WHERE template = ? AND minute >= ?) AS day,
+           (SELECT COALESCE(SUM(n), 0) FROM send_counts WHERE template = ? AND minute >= ? AND minute < ?)
+             + (SELECT COALESCE(SUM(n), 0) FROM send_counts_hourly WHERE template = ? AND hour >= ?) AS day,
            (SELECT COUNT(*) FROM reservations WHERE run_id = ?) AS run`,
-      ).get(template, ticketId, template, minuteOf(since), runId) as {
+      ).get(template, ticketId, ...windowFrom([template], minuteOf(since)), runId) as {
         ticket: number;
         day: number;
         run: number;
@@ -195,19 +196,28 @@ export function openSqliteStore(
         entry.at,
         JSON.stringify(storedResult(entry.result, outboundMessages)),
       );
+      const minute = minuteOf(entry.at);
       statement(
         "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
-      ).run(entry.template, minuteOf(entry.at));
+      ).run(entry.template, minute);
+      statement(
+        "INSERT INTO send_counts_hourly (template, hour, n) VALUES (?, ?, 1) ON CONFLICT (template, hour) DO UPDATE SET n = n + 1",
+      ).run(entry.template, hourOf(minute));
       for (const { group, currency, units } of entry.spend ?? []) {
         statement(
           "INSERT INTO spend (group_name, currency, minute, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = units + excluded.units",
-        ).run(group, currency, minuteOf(entry.at), units);
+        ).run(group, currency, minute, units);
+        statement(
+          "INSERT INTO spend_hourly (group_name, currency, hour, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, hour) DO UPDATE SET units = units + excluded.units",
+        ).run(group, currency, hourOf(minute), units);
       }
     },
     sumSpend: async ({ group, currency, since }) => {
       const row = statement(
-        "SELECT COALESCE(SUM(units), 0) AS units FROM spend WHERE group_name = ? AND currency = ? AND minute >= ?",
-      ).get(group, currency, minuteOf(since)) as { units: number };
+        `SELECT
+           (SELECT COALESCE(SUM(units), 0) FROM spend WHERE group_name = ? AND currency = ? AND minute >= ? AND minute < ?)
+             + (SELECT COALESCE(SUM(units), 0) FROM spend_hourly WHERE group_name = ? AND currency = ? AND hour >= ?) AS units`,
+      ).get(...windowFrom([group, currency], minuteOf(since))) as { units: number };
       return row.units;
     },
     addContact: async ({ destination, template, at }) =>
@@ -404,6 +414,21 @@ export function openSqliteStore(
       await wal?.close();
     },
   };
+}
+
+/** The hour (counted from the epoch, as minutes are) a minute falls in. */
+function hourOf(minute: number): number {
+  return Math.floor(minute / 60);
+}
+
+/**
+ * The parameters of a sum since minute `from` of the rows of one series (`series`: its key columns):
+ * the minutes from `from` up to the next whole hour one by one, then whole hours, each hour's row
+ * holding its 60 minutes. At most 59 minutes and 24 hours for a day, however steady the sending.
+ */
+function windowFrom(series: readonly (string | number)[], from: number): (string | number)[] {
+  const firstWholeHour = hourOf(from + 59);
+  return [...series, from, firstWholeHour * 60, ...series, firstWholeHour];
 }
 
 /** `done`'s result once `synced()` (the sync its work asked for) resolved; its error after the sync. */

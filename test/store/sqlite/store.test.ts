@@ -214,6 +214,49 @@ describe("sqliteStore", () => {
     expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion);
   });
 
+  it("migrates a version 4 file: a day's counts and spend read the same from its minutes as before", async () => {
+    const db = new Database(file);
+    for (const migration of migrations.slice(0, 4)) db.exec(migration);
+    db.pragma("user_version = 4");
+    const first = Math.floor(t0 / 60_000) - 30 * 60;
+    const addCount = db.prepare(
+      "INSERT INTO send_counts (template, minute, n) VALUES ('visit_request', ?, ?)",
+    );
+    const addSpend = db.prepare(
+      "INSERT INTO spend (group_name, currency, minute, units) VALUES ('refunds', 'EUR', ?, ?)",
+    );
+    // Every 11th minute of 30 hours before t0, each with its own count and spend.
+    const minutes = Array.from({ length: (30 * 60) / 11 }, (_, i) => first + i * 11);
+    for (const [i, minute] of minutes.entries()) {
+      addCount.run(minute, (i % 4) + 1);
+      addSpend.run(minute, 100 + i);
+    }
+    db.close();
+    const store = sqliteStore(file);
+    try {
+      for (const since of [
+        t0 - 86_400_000,
+        t0 - 86_400_000 + 37 * 60_000,
+        t0 - 3_600_000,
+        t0 - 7 * 3_600_000 - 60_000,
+      ]) {
+        const from = Math.floor(since / 60_000);
+        const kept = [...minutes.entries()].filter(([, minute]) => minute >= from);
+        const read = await store.transaction(async (tx) => ({
+          day: (await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "r", since })).day,
+          spent: await tx.sumSpend({ group: "refunds", currency: "EUR", since }),
+        }));
+        expect(read).toEqual({
+          day: kept.reduce((total, [i]) => total + (i % 4) + 1, 0),
+          spent: kept.reduce((total, [i]) => total + 100 + i, 0),
+        });
+      }
+    } finally {
+      await store.close();
+    }
+    expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
   it("keeps every committed write when the file is reopened", async () => {
     const first = sqliteStore(file);
     const ids = await first.transaction(async (tx) => {
