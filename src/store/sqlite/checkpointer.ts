@@ -24,8 +24,8 @@ parentPort.on("message", (message) => {
     return;
   }
   try {
-    db.pragma("wal_checkpoint(PASSIVE)");
-    parentPort.postMessage("done");
+    const [result] = db.pragma("wal_checkpoint(PASSIVE)");
+    parentPort.postMessage({ frames: result.log });
   } catch (error) {
     parentPort.postMessage(String((error && error.message) || error));
   }
@@ -34,12 +34,27 @@ parentPort.on("message", (message) => {
 
 const requireHere = createRequire(import.meta.url);
 
+// Commits between checkpoints: from 16, doubled or halved after each checkpoint to aim at about as many
+// WAL frames a checkpoint as SQLite's own automatic one (1,000 pages). Small commits (one call at a time)
+// would otherwise pay a checkpoint, and its sync of the database file, every few calls.
+const targetFrames = 1000;
+const fewestCommits = 16;
+const mostCommits = 1024;
+
+/** The commits to wait before the next checkpoint, given how many WAL frames the last one found. */
+export function nextCheckpointInterval(commits: number, frames: number): number {
+  if (frames < targetFrames / 2) return Math.min(commits * 2, mostCommits);
+  if (frames > targetFrames * 2) return Math.max(Math.floor(commits / 2), fewestCommits);
+  return commits;
+}
+
 /**
  * A checkpointer for `file`, its worker started at the first checkpoint (a store that commits little
  * never starts one). If the worker cannot run, `onFailure` is called once and checkpoints are left to
  * the store's connection (SQLite's automatic checkpoint), as without a checkpointer.
  */
-export function walCheckpointer(file: string, onFailure: () => void, everyCommits = 16): Checkpointer {
+export function walCheckpointer(file: string, onFailure: () => void): Checkpointer {
+  let everyCommits = fewestCommits;
   let worker: Worker | undefined;
   let exited: Promise<void> | undefined;
   let running = false;
@@ -59,8 +74,10 @@ export function walCheckpointer(file: string, onFailure: () => void, everyCommit
     // Checkpoints are housekeeping: the worker never keeps the process alive.
     started.unref();
     exited = new Promise((resolve) => started.once("exit", () => resolve()));
-    started.on("message", () => {
+    started.on("message", (message: unknown) => {
       running = false;
+      const frames = (message as { frames?: unknown } | null)?.frames;
+      if (typeof frames === "number") everyCommits = nextCheckpointInterval(everyCommits, frames);
     });
     started.on("error", fail);
     return started;

@@ -9,6 +9,7 @@ import { basename, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../../src/index.js";
+import { nextCheckpointInterval } from "../../../src/store/sqlite/checkpointer.js";
 import { openSqliteStore } from "../../../src/store/sqlite/store.js";
 import type { WalFileSystem } from "../../../src/store/sqlite/wal-file.js";
 import type { Store } from "../../../src/store/store.js";
@@ -234,6 +235,15 @@ describe("sqliteStore, commits synced off the event loop", () => {
     } finally {
       reopened.close();
     }
+  });
+
+  it("spaces checkpoints by the WAL frames they find: doubled below 500, halved above 2,000, within 16 to 1,024 commits", () => {
+    expect(nextCheckpointInterval(16, 240)).toBe(32);
+    expect(nextCheckpointInterval(32, 480)).toBe(64);
+    expect(nextCheckpointInterval(64, 960)).toBe(64);
+    expect(nextCheckpointInterval(64, 2_001)).toBe(32);
+    expect(nextCheckpointInterval(16, 9_000)).toBe(16);
+    expect(nextCheckpointInterval(1024, 0)).toBe(1024);
   });
 
   it('with commitSync: "in-loop" it never touches the WAL itself (SQLite syncs in COMMIT)', async () => {
