@@ -4,7 +4,14 @@
  * content: no message text, subject, recipient, record value, model output or note, since traces are
  * shipped to systems with wider access than the audit log.
  */
-import { type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  type Attributes,
+  INVALID_SPAN_CONTEXT,
+  ProxyTracerProvider,
+  type Span,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import type { Decision } from "./decision/decision.js";
 import { formletterVersion } from "./version.js";
 
@@ -39,13 +46,29 @@ export function endFailed(span: Span, message: string): void {
   span.end();
 }
 
-/** Runs `work` inside a span that ends with it; a throw marks the span failed with `failure`. */
+// What the API's proxy provider hands out while no provider is registered, and the span that stands for
+// one then: with neither, a span and a context switch per call would be pure cost.
+const unregistered = new ProxyTracerProvider().getDelegate();
+const noSpan = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+
+/** Whether the application has registered a tracer provider (it may, at any time). */
+export function tracing(): boolean {
+  const provider = trace.getTracerProvider();
+  return !(provider instanceof ProxyTracerProvider && provider.getDelegate() === unregistered);
+}
+
+/**
+ * Runs `work` inside a span that ends with it; a throw marks the span failed with `failure`. With no
+ * tracer provider registered, `work` runs as it is, given a span that records nothing, as the API's
+ * no-op tracer would give it.
+ */
 export async function inSpan<T>(
   name: string,
   attributes: Attributes,
   failure: string,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
+  if (!tracing()) return work(noSpan);
   return tracer.startActiveSpan(name, { attributes }, async (span) => {
     let result: T;
     try {

@@ -12,7 +12,7 @@ import {
 import type { LlmProvider } from "../llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "../llm/tools.js";
 import { type PreviewOptions, previewTicket, type TicketPreview } from "../preview/preview.js";
-import { decisionAttributes, spanNames, tracer } from "../telemetry.js";
+import { decisionAttributes, spanNames, tracer, tracing } from "../telemetry.js";
 import { type DecideContext, decideProposal } from "./decide.js";
 import { type Decision, escalate } from "./decision.js";
 import { type DescribeOptions, describeTicket } from "./describe.js";
@@ -220,7 +220,8 @@ export function createCatalog<S extends CollectionSchemas>(
     parse: parseOutput,
     decide(output, ticketRecords) {
       // A plain span, not an active one: decide() is synchronous and starts no spans of its own. With no
-      // tracer provider registered it is the API's no-op span, and its attributes are never built.
+      // tracer provider registered there is none to start.
+      if (!tracing()) return decideOnce(output, ticketRecords);
       const span = tracer.startSpan(spanNames.decide);
       const decision = decideOnce(output, ticketRecords);
       if (span.isRecording()) span.setAttributes(decisionAttributes(decision));
