@@ -8,7 +8,16 @@ import {
 } from "../../../src/store/postgres/index.js";
 import { migrations, schemaVersion } from "../../../src/store/postgres/migrations.js";
 import type { StoreTransaction } from "../../../src/store/store.js";
-import { auditEvent, collect, message, outboundRow, queueItem, reservation, t0 } from "../conformance.js";
+import {
+  auditEvent,
+  collect,
+  message,
+  outboundRow,
+  queueItem,
+  reservation,
+  reservationColumns,
+  t0,
+} from "../conformance.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
 
 const available = postgresAvailable();
@@ -145,14 +154,7 @@ describe.skipIf(!available)("postgresStore", () => {
       const before = reservation("fl_v3_before");
       await admin.query(
         `INSERT INTO ${schema}.reservations (key, template, ticket_id, run_id, at, result) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [
-          before.key,
-          before.template,
-          before.ticketId,
-          before.runId,
-          before.at,
-          JSON.stringify(before.result),
-        ],
+        reservationColumns(before),
       );
       const store = open(schema);
       try {

@@ -13,6 +13,7 @@ import {
   outboundRow,
   queueItem,
   reservation,
+  reservationColumns,
   t0,
 } from "../conformance.js";
 
@@ -169,14 +170,7 @@ describe("sqliteStore", () => {
     const before = reservation("fl_v3_before");
     db.prepare(
       "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
-    ).run(
-      before.key,
-      before.template,
-      before.ticketId,
-      before.runId,
-      before.at,
-      JSON.stringify(before.result),
-    );
+    ).run(...reservationColumns(before));
     db.close();
     const store = sqliteStore(file);
     try {
