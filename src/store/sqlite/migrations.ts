@@ -1,3 +1,7 @@
+// The hour a minute falls in, rounded down as the store's Math.floor does (SQLite's integer division
+// rounds toward zero, which differs for minutes before 1970).
+const hourOfMinute = "CASE WHEN minute >= 0 THEN minute / 60 ELSE (minute - 59) / 60 END";
+
 /**
  * The SQLite schema, as numbered migrations. A file records the version it is at (`PRAGMA
  * user_version`); opening applies the missing migrations in one transaction, and refuses a file written
@@ -134,7 +138,7 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (template, hour)
   ) WITHOUT ROWID;
   INSERT INTO send_counts_hourly (template, hour, n)
-    SELECT template, minute / 60, SUM(n) FROM send_counts GROUP BY template, minute / 60;
+    SELECT template, ${hourOfMinute}, SUM(n) FROM send_counts GROUP BY template, ${hourOfMinute};
   CREATE TABLE spend_hourly (
     group_name TEXT NOT NULL,
     currency TEXT NOT NULL,
@@ -143,7 +147,7 @@ export const migrations: readonly string[] = [
     PRIMARY KEY (group_name, currency, hour)
   ) WITHOUT ROWID;
   INSERT INTO spend_hourly (group_name, currency, hour, units)
-    SELECT group_name, currency, minute / 60, SUM(units) FROM spend GROUP BY group_name, currency, minute / 60;
+    SELECT group_name, currency, ${hourOfMinute}, SUM(units) FROM spend GROUP BY group_name, currency, ${hourOfMinute};
   `,
 ];
 

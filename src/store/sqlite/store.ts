@@ -4,6 +4,7 @@ import type Database from "better-sqlite3";
 import { FormletterError, isStoreUnavailable, StoreUnavailableError } from "../../core/errors.js";
 import { requirePeer } from "../../core/peer-dependency.js";
 import { pageSize, statusesOf } from "../filters.js";
+import { firstWholeHour, hourOf } from "../minute-series.js";
 import {
   auditEventFromRow,
   type JsonColumn,
@@ -416,19 +417,14 @@ export function openSqliteStore(
   };
 }
 
-/** The hour (counted from the epoch, as minutes are) a minute falls in. */
-function hourOf(minute: number): number {
-  return Math.floor(minute / 60);
-}
-
 /**
  * The parameters of a sum since minute `from` of the rows of one series (`series`: its key columns):
  * the minutes from `from` up to the next whole hour one by one, then whole hours, each hour's row
  * holding its 60 minutes. At most 59 minutes and 24 hours for a day, however steady the sending.
  */
 function windowFrom(series: readonly (string | number)[], from: number): (string | number)[] {
-  const firstWholeHour = hourOf(from + 59);
-  return [...series, from, firstWholeHour * 60, ...series, firstWholeHour];
+  const first = firstWholeHour(from);
+  return [...series, from, first * 60, ...series, first];
 }
 
 /** `done`'s result once `synced()` (the sync its work asked for) resolved; its error after the sync. */
