@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createOutbox, memoryStore, memoryTransport, type Store } from "formletter";
 import { sqliteStore } from "formletter/sqlite";
 import { catalog, ticket } from "./fixtures.js";
-import { figure, report } from "./measure.js";
+import { bytesWritten, figure, report } from "./measure.js";
 
 interface Run {
   readonly handled: number;
@@ -75,19 +75,23 @@ try {
   const rounds = 3;
   const totals = new Map<
     string,
-    { handled: number; seconds: number; cpu: number; p50: number[]; p99: number[] }
+    { handled: number; seconds: number; cpu: number; written?: number; p50: number[]; p99: number[] }
   >();
   for (const inFlight of [1, 64]) {
     for (let round = 0; round < rounds; round++) {
       for (const [name, makeStore] of stores) {
         const cpuBefore = process.cpuUsage();
+        const writtenBefore = bytesWritten();
         const result = await run(makeStore(), inFlight, inFlight === 1 ? 0.7 : 1.5);
         const cpu = process.cpuUsage(cpuBefore);
+        const writtenAfter = bytesWritten();
         const key = `${name}, ${inFlight} in flight`;
         const total = totals.get(key) ?? { handled: 0, seconds: 0, cpu: 0, p50: [], p99: [] };
         total.handled += result.handled;
         total.seconds += result.handled / result.perSecond;
         total.cpu += (cpu.user + cpu.system) / 1e6;
+        if (writtenBefore !== undefined && writtenAfter !== undefined)
+          total.written = (total.written ?? 0) + (writtenAfter - writtenBefore);
         total.p50.push(result.p50);
         total.p99.push(result.p99);
         totals.set(key, total);
@@ -102,7 +106,7 @@ try {
   for (const [key, total] of totals) {
     report(
       key,
-      `${figure(perSecond(key))} handles/s · ${((total.cpu / total.handled) * 1e6).toFixed(0)} µs CPU each · p50 ${median(total.p50).toFixed(2)} ms · p99 ${median(total.p99).toFixed(2)} ms`,
+      `${figure(perSecond(key))} handles/s · ${((total.cpu / total.handled) * 1e6).toFixed(0)} µs CPU each · p50 ${median(total.p50).toFixed(2)} ms · p99 ${median(total.p99).toFixed(2)} ms${total.written === undefined ? "" : ` · ${(total.written / total.handled / 1024).toFixed(1)} KB written each`}`,
     );
   }
   const ratio = (name: string) => perSecond(`${name}, 64 in flight`) / perSecond("memory, 64 in flight");
