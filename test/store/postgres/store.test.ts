@@ -1,13 +1,14 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFormletterError } from "../../../src/index.js";
+import { hourOf } from "../../../src/store/minute-series.js";
 import {
   type PostgresStore,
   postgresStore,
   StoreUnavailableError,
 } from "../../../src/store/postgres/index.js";
 import { migrations, schemaVersion } from "../../../src/store/postgres/migrations.js";
-import type { StoreTransaction } from "../../../src/store/store.js";
+import { minuteOf, type StoreTransaction } from "../../../src/store/store.js";
 import {
   auditEvent,
   collect,
@@ -216,6 +217,137 @@ describe.skipIf(!available)("postgresStore", () => {
           "outbound_key_key",
           "outbound_pkey",
         ]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("migrates a version 4 schema: counts and spend per hour are its minutes' sums, before 1970 too, and sums read as before", async () => {
+      const schema = freshSchema("v4");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 4))
+        await admin.query((migration as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4)`);
+      // Every 11th minute of 30 hours from 3 hours before 1970 on, and of 30 hours before t0, each with a
+      // count and a spend of its own; a second template and currency every 7th of them.
+      const everyEleventh = (first: number) =>
+        Array.from({ length: Math.floor((30 * 60) / 11) }, (_, i) => first + i * 11);
+      const minutes = [...everyEleventh(-3 * 60 - 7), ...everyEleventh(minuteOf(t0) - 30 * 60)];
+      const counts = minutes.map((minute, i) => ({
+        template: i % 7 === 0 ? "payment_release" : "visit_request",
+        minute,
+        n: (i % 4) + 1,
+      }));
+      const spends = minutes.map((minute, i) => ({
+        currency: i % 7 === 3 ? "USD" : "EUR",
+        minute,
+        units: 100 + i,
+      }));
+      await admin.query(
+        `INSERT INTO ${schema}.send_counts (template, minute, n)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])`,
+        [counts.map((c) => c.template), counts.map((c) => c.minute), counts.map((c) => c.n)],
+      );
+      await admin.query(
+        `INSERT INTO ${schema}.spend (group_name, currency, minute, units)
+         SELECT 'refunds', * FROM unnest($1::text[], $2::bigint[], $3::bigint[])`,
+        [spends.map((s) => s.currency), spends.map((s) => s.minute), spends.map((s) => s.units)],
+      );
+      const sinces = [
+        ...[-3 * 60 - 7, -2 * 60 - 1, -61, -60, -59, -1, 0, 1, 59, 61, 24 * 60 + 13].map(
+          (minute) => minute * 60_000 + 45_000,
+        ),
+        t0 - 86_400_000,
+        t0 - 86_400_000 + 37 * 60_000,
+        t0 - 3_600_000,
+        t0 - 7 * 3_600_000 - 60_000,
+      ];
+      // What version 4's functions read: every minute from `since`'s on.
+      const readV4 = async (since: number) => {
+        const { rows } = await admin.query(
+          `SELECT (SELECT day FROM ${schema}.count_sends(NULL, true, 'visit_request', 'T-1', 'r', $1)) AS day,
+             ${schema}.sum_spend('refunds', 'EUR', $1) AS spent`,
+          [minuteOf(since)],
+        );
+        return { day: Number(rows[0].day), spent: Number(rows[0].spent) };
+      };
+      const before = [];
+      for (const since of sinces) before.push(await readV4(since));
+      expect(before, "version 4 reads every minute").toEqual(
+        sinces.map((since) => ({
+          day: counts
+            .filter((c) => c.template === "visit_request" && c.minute >= minuteOf(since))
+            .reduce((total, c) => total + c.n, 0),
+          spent: spends
+            .filter((s) => s.currency === "EUR" && s.minute >= minuteOf(since))
+            .reduce((total, s) => total + s.units, 0),
+        })),
+      );
+
+      // An hourly table's rows, and the sums per hour of its minute table's, as sorted "key hour: amount".
+      const hours = async (table: string, key: string, amount: string) => {
+        const rows = async (time: string, of: string) =>
+          (
+            await admin.query(
+              `SELECT ${key} AS key, ${time} AS time, ${amount} AS amount FROM ${schema}.${of}`,
+            )
+          ).rows as { key: string; time: string; amount: string }[];
+        const summed = new Map<string, number>();
+        for (const { key, time, amount } of await rows("minute", table)) {
+          const hour = `${key} ${hourOf(Number(time))}`;
+          summed.set(hour, (summed.get(hour) ?? 0) + Number(amount));
+        }
+        return {
+          stored: (await rows("hour", `${table}_hourly`))
+            .map((row) => `${row.key} ${row.time}: ${row.amount}`)
+            .sort(),
+          summed: [...summed].map(([hour, sum]) => `${hour}: ${sum}`).sort(),
+        };
+      };
+      const expectHoursToSumMinutes = async () => {
+        const sends = await hours("send_counts", "template", "n");
+        expect(sends.stored).toEqual(sends.summed);
+        const spent = await hours("spend", "group_name || ' ' || currency", "units");
+        expect(spent.stored).toEqual(spent.summed);
+      };
+
+      const store = open(schema);
+      try {
+        await store.ready();
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+        await expectHoursToSumMinutes();
+        expect((await admin.query(`SELECT count(*)::int AS n FROM ${schema}.send_counts`)).rows[0].n).toBe(
+          counts.length,
+        );
+        const read = async (since: number) =>
+          store.transaction(async (tx) => ({
+            day: (await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "r", since })).day,
+            spent: await tx.sumSpend({ group: "refunds", currency: "EUR", since }),
+          }));
+        const after = [];
+        for (const since of sinces) after.push(await read(since));
+        expect(after).toEqual(before);
+
+        // Sends after the migration add to their hours too, before 1970 as after.
+        const sent = [-1, -60 * 60_000, -60 * 60_000 - 1, -61 * 60_000 + 1, 0, 59 * 60_000 + 59_999, t0];
+        await store.transaction(async (tx) => {
+          for (const [i, at] of sent.entries())
+            await tx.reserve({
+              ...reservation(`fl_v4_${i}`, { ticketId: `T-${i}`, at }),
+              spend: [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1000 + i }],
+            });
+        });
+        await expectHoursToSumMinutes();
+        for (const [i, since] of sinces.entries()) {
+          const added = sent.flatMap((at, n) => (minuteOf(at) >= minuteOf(since) ? [n] : []));
+          expect(await read(since)).toEqual({
+            day: (before[i]?.day ?? 0) + added.length,
+            spent: (before[i]?.spent ?? 0) + added.reduce((total, n) => total + 1000 + n, 0),
+          });
+        }
       } finally {
         await store.close();
       }
@@ -502,6 +634,88 @@ describe.skipIf(!available)("postgresStore", () => {
           const counts = await a.transaction((tx) => sendIfAllowed(tx, "T-5", "run-z", "fl_T-5"));
           expect(counts).toEqual({ ticket: 0, day: 4, run: 0 });
           expect(await a.transaction((tx) => tx.findResult("fl_T-5"))).toBeUndefined();
+        });
+      });
+    });
+
+    describe("the day limit, summed from the minutes up to the first whole hour and whole hours after", () => {
+      const minute = 60_000;
+      const hour = 60 * minute;
+      const day = 24 * hour;
+      // 23 min 10 s into an hour: the day back starts 23 min 10 s into the hour a day ago; its first whole
+      // hour starts 36 min 50 s later.
+      const now = t0 + 23 * minute + 10_000;
+      const since = now - day;
+      const firstWholeHour = since + 36 * minute + 50_000;
+      // Sends over more than a day: in the day, from the start of `since`'s minute to just before now…
+      const inDay = [
+        since - 10_000,
+        firstWholeHour - 1,
+        firstWholeHour,
+        t0 - 5 * hour + 17 * minute,
+        now - 1,
+      ];
+      // …and before it: in the minute before `since`'s, in the same hour, and an hour earlier.
+      const beforeDay = [since - 10_001, since - 23 * minute, since - hour];
+      const limits = { ticket: 1, day: inDay.length + 1, run: 10 };
+      const count = (tx: StoreTransaction, ticketId: string) =>
+        tx.countSends({ template: "visit_request", ticketId, runId: `run-${ticketId}`, since, limits });
+      const send = (store: PostgresStore, ticketId: string, at: number) =>
+        store.transaction((tx) =>
+          tx.reserve(reservation(`fl_${ticketId}`, { ticketId, runId: `run-${ticketId}`, at })),
+        );
+      // Sends now on ticketId if the counts allow one more, as the outbox does; returns the counts seen.
+      const sendIfAllowed = async (tx: StoreTransaction, ticketId: string) => {
+        const counts = await count(tx, ticketId);
+        if (counts.ticket < limits.ticket && counts.day < limits.day && counts.run < limits.run)
+          await tx.reserve(reservation(`fl_${ticketId}`, { ticketId, runId: `run-${ticketId}`, at: now }));
+        return counts;
+      };
+      const sent = async (store: PostgresStore, ticketId: string) =>
+        (await store.transaction((tx) => tx.findResult(`fl_${ticketId}`))) !== undefined;
+      const fill = async (store: PostgresStore) => {
+        for (const [i, at] of [...inDay, ...beforeDay].entries()) await send(store, `T-fill-${i}`, at);
+      };
+
+      it.each([
+        ["in `since`'s minute, before `since`", since - 10_000],
+        ["in the last minute before the first whole hour", firstWholeHour - 1],
+        ["at the first whole hour", firstWholeHour],
+        ["in the last hour", now - 1],
+      ])(
+        "a send %s that reaches the limit fails the answer given before it: read again, the next send is refused",
+        async (_, at) => {
+          await twoInstances("day_hours", async (a, b) => {
+            await fill(b);
+            expect((await a.transaction((tx) => count(tx, "T-0"))).day).toBe(inDay.length);
+            await send(b, "T-b", at);
+            const seen: number[] = [];
+            await a.transaction(async (tx) => {
+              seen.push((await sendIfAllowed(tx, "T-a")).day);
+            });
+            expect(seen, "answered from what a knew, then read again").toEqual([limits.day - 1, limits.day]);
+            expect(await sent(a, "T-a")).toBe(false);
+          });
+        },
+      );
+
+      it("a send before `since`'s minute, in its hour, leaves the answer given before it standing; the send that reaches the limit refuses the next", async () => {
+        await twoInstances("day_hours_before", async (a, b) => {
+          await fill(b);
+          expect((await a.transaction((tx) => count(tx, "T-0"))).day).toBe(inDay.length);
+          await send(b, "T-b", since - minute);
+          let runs = 0;
+          const counts = await a.transaction(async (tx) => {
+            runs += 1;
+            return sendIfAllowed(tx, "T-a");
+          });
+          expect({ runs, day: counts.day }).toEqual({ runs: 1, day: limits.day - 1 });
+          expect(await sent(a, "T-a")).toBe(true);
+          // The limit is reached: neither instance sends again, whether it knew the count or not.
+          expect((await a.transaction((tx) => sendIfAllowed(tx, "T-a2"))).day).toBe(limits.day);
+          expect((await b.transaction((tx) => sendIfAllowed(tx, "T-b2"))).day).toBe(limits.day);
+          expect(await sent(a, "T-a2")).toBe(false);
+          expect(await sent(b, "T-b2")).toBe(false);
         });
       });
     });
