@@ -21,6 +21,10 @@ export const migrations: readonly ((schema: string) => string)[] = [
   (schema) => {
     const s = quoteIdentifier(schema);
     const lock = decisionLock(schema);
+    const applyParameters =
+      "p_keys text[], p_audit json, p_outbound json, p_queue json, p_reservations json, p_updates jsonb, " +
+      "p_expected json";
+    const applyArguments = "p_keys, p_audit, p_outbound, p_queue, p_reservations, p_updates, p_expected";
     return `
   CREATE SEQUENCE ${s}.ids INCREMENT BY 512;
 
@@ -131,7 +135,30 @@ export const migrations: readonly ((schema: string) => string)[] = [
   -- side of a bound it was on: (count < below) = allowed. Checked under the decision lock, before this
   -- transaction's own reservations are written; one on the other side now fails the call, and the store
   -- runs the transaction again, reading counts for real.
-${expectCountsFunction(s, lock, "CREATE FUNCTION", `(SELECT coalesce(sum(c.n), 0) FROM ${s}.send_counts c WHERE c.template = x.template AND c.minute >= x.minute)`)}
+  CREATE FUNCTION ${s}.expect_counts(p_expected json) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  DECLARE
+    bad record;
+  BEGIN
+    IF p_expected IS NULL THEN
+      RETURN;
+    END IF;
+    PERFORM ${lock};
+    SELECT x.kind, coalesce(x."ticketId", x."runId", x.template) AS of INTO bad
+    FROM json_to_recordset(p_expected) AS x(kind text, template text, "ticketId" text, "runId" text,
+      minute bigint, below bigint, allowed boolean)
+    WHERE (CASE x.kind
+        WHEN 'ticket' THEN
+          (SELECT count(*) FROM ${s}.reservations r WHERE r.template = x.template AND r.ticket_id = x."ticketId")
+        WHEN 'run' THEN (SELECT count(*) FROM ${s}.reservations r WHERE r.run_id = x."runId")
+        ELSE (SELECT coalesce(sum(c.n), 0) FROM ${s}.send_counts c WHERE c.template = x.template AND c.minute >= x.minute)
+      END < x.below) <> x.allowed
+    LIMIT 1;
+    IF FOUND THEN
+      RAISE EXCEPTION 'postgresStore: the % send count of % answered without reading it has changed sides of its limit',
+        bad.kind, bad.of USING ERRCODE = '${staleReadState}';
+    END IF;
+  END
+  $fn$;
 
   -- Writes reach the database in batches (see Pending): everything one transaction wrote since its last
   -- read that needs them, as JSON arrays of rows, applied set-wise in one call. Audit events and queue
@@ -140,7 +167,72 @@ ${expectCountsFunction(s, lock, "CREATE FUNCTION", `(SELECT coalesce(sum(c.n), 0
   -- unique: inserted under the lock, two instances never wait on each other's key) and reservations.
   -- Updates last, each row once (Pending merges them): nothing read the rows in between, and an update
   -- may be of a row inserted in the same batch.
-${applyFunction(s, lock, "CREATE FUNCTION", sendCountsOfMinutes(s))}
+  CREATE FUNCTION ${s}.apply(${applyParameters}) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  DECLARE
+    updated bigint;
+    more bigint;
+    missing text;
+  BEGIN
+    -- json columns are read as json (kept exactly as sent), through json_value (see Pending).
+    IF p_audit IS NOT NULL THEN
+      INSERT INTO ${s}.audit (id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data)
+      SELECT id, at, type, "ticketId", "runId", template, outcome, reason, key, actor, ${s}.json_value(data)
+      FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, "ticketId" text, "runId" text,
+        template text, outcome text, reason text, key text, actor text, data json);
+    END IF;
+    IF p_queue IS NOT NULL THEN
+      INSERT INTO ${s}.queue (id, status, reason, ticket_id, run_id, template, detail, key, draft, note,
+        created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
+      SELECT id, status, reason, "ticketId", "runId", template, detail, key, ${s}.json_value(draft), note,
+        "createdAt", "claimedBy", "claimedAt", "closedBy", "closedAt", resolution, "closeNote", "auditId",
+        "outboundId"
+      FROM json_to_recordset(p_queue) AS r(id bigint, status text, reason text, "ticketId" text, "runId" text,
+        template text, detail text, key text, draft json, note text, "createdAt" bigint, "claimedBy" text,
+        "claimedAt" bigint, "closedBy" text, "closedAt" bigint, resolution text, "closeNote" text,
+        "auditId" text, "outboundId" text);
+    END IF;
+    -- Everything that writes reservations or outbound rows holds the decision lock: while a transaction
+    -- holds it, the keys and counts it relies on cannot change but by its own writes.
+    IF p_keys IS NOT NULL OR p_expected IS NOT NULL OR p_outbound IS NOT NULL OR p_reservations IS NOT NULL THEN
+      PERFORM ${lock};
+      PERFORM ${s}.expect_new(p_keys);
+      PERFORM ${s}.expect_counts(p_expected);
+    END IF;
+    IF p_outbound IS NOT NULL THEN
+      INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
+        lease_until, delivered_at, receipt_id, body_sha256)
+      SELECT id, key, "ticketId", "runId", template, ${s}.json_value(message), status, attempts, "createdAt",
+        "leaseUntil", "deliveredAt", "receiptId", "bodySha256"
+      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, "ticketId" text, "runId" text, template text,
+        message json, status text, attempts integer, "createdAt" bigint, "leaseUntil" bigint,
+        "deliveredAt" bigint, "receiptId" text, "bodySha256" text);
+    END IF;
+    IF p_reservations IS NOT NULL THEN
+      WITH reserved AS (
+        INSERT INTO ${s}.reservations (key, template, ticket_id, run_id, at, result)
+        SELECT key, template, "ticketId", "runId", at, ${s}.json_value(result)
+        FROM json_to_recordset(p_reservations) AS r(key text, template text, "ticketId" text, "runId" text,
+          at bigint, result json)
+        RETURNING template, at
+      )
+      INSERT INTO ${s}.send_counts AS counts (template, minute, n)
+      SELECT template, floor(at / 60000.0)::bigint, count(*) FROM reserved GROUP BY 1, 2
+      ON CONFLICT (template, minute) DO UPDATE SET n = counts.n + excluded.n;
+    END IF;
+    IF p_updates IS NOT NULL THEN
+      -- A field the change names is set (to null when it is null); a field it leaves out is kept.
+${updateRows(s, "outbound", outboundUpdatable, "updated")}
+${updateRows(s, "queue", queueUpdatable, "more")}
+      IF updated + more <> jsonb_array_length(p_updates) THEN
+        SELECT (value->>'t') || ' row ' || (value->>'id') INTO missing FROM jsonb_array_elements(p_updates)
+        WHERE NOT EXISTS (SELECT FROM ${s}.outbound o WHERE value->>'t' = 'outbound' AND o.id = (value->>'id')::bigint)
+          AND NOT EXISTS (SELECT FROM ${s}.queue q WHERE value->>'t' = 'queue' AND q.id = (value->>'id')::bigint)
+        LIMIT 1;
+        RAISE EXCEPTION 'postgresStore: no %', missing USING ERRCODE = 'no_data_found';
+      END IF;
+    END IF;
+  END
+  $fn$;
 
   -- The reads a transaction makes. Keys and counts come with the keys to check, not the writes: the
   -- transaction adds its own unwritten reservations to the counts (see Pending), so its many small writes
@@ -157,7 +249,21 @@ ${applyFunction(s, lock, "CREATE FUNCTION", sendCountsOfMinutes(s))}
   END
   $fn$;
 
-${countSendsFunction(s, lock, "CREATE FUNCTION", `(SELECT coalesce(sum(n), 0) FROM ${s}.send_counts WHERE template = p_template AND minute >= p_minute)`)}
+  CREATE FUNCTION ${s}.count_sends(p_keys text[], p_locked boolean, p_template text, p_ticket_id text,
+    p_run_id text, p_minute bigint, OUT ticket bigint, OUT day bigint, OUT run bigint) LANGUAGE plpgsql
+    SET enable_seqscan = off AS $fn$
+  BEGIN
+    IF p_locked THEN
+      PERFORM ${lock};
+    END IF;
+    PERFORM ${s}.expect_new(p_keys);
+    SELECT
+      (SELECT count(*) FROM ${s}.reservations WHERE template = p_template AND ticket_id = p_ticket_id),
+      (SELECT coalesce(sum(n), 0) FROM ${s}.send_counts WHERE template = p_template AND minute >= p_minute),
+      (SELECT count(*) FROM ${s}.reservations WHERE run_id = p_run_id)
+    INTO ticket, day, run;
+  END
+  $fn$;
 
   CREATE FUNCTION ${s}.lock_queue_item(${applyParameters}, p_id bigint) RETURNS SETOF ${s}.queue LANGUAGE plpgsql AS $fn$
   BEGIN
@@ -254,9 +360,15 @@ ${countSendsFunction(s, lock, "CREATE FUNCTION", `(SELECT coalesce(sum(n), 0) FR
   // the minutes up to the next whole hour (at most 59) and then whole hours: a day back reads at most 83
   // rows, not the 1,440 a day of steady sending leaves. Hours are counted from the epoch as minutes
   // are, rounded down (a minute before 1970 falls in the hour before it), as the other stores do (see
-  // minute-series.ts). The hourly rows are filled from the minute rows already written; every writer of
-  // a minute row now adds to its hour too, and every reader sums both. Taken first, the decision lock
-  // waits for the writers of instances still running: the copy sees every minute row they committed.
+  // minute-series.ts).
+  //
+  // Triggers on the minute tables keep each hour the sum of its minutes, whoever writes them: apply and
+  // add_spend stay as they were, and instances still running the previous version during a rolling
+  // upgrade write through them too, a call already waiting for the decision lock as this migration
+  // commits included (it runs the body it started with, and its writes fire the triggers). The triggers
+  // are created before the hours are filled from the minute rows already written, under the decision
+  // lock every writer takes: a write committed before the lock is in the copy, one after fires a trigger.
+  // Only the readers change: they sum both.
   (schema) => {
     const s = quoteIdentifier(schema);
     const lock = decisionLock(schema);
@@ -280,8 +392,6 @@ ${countSendsFunction(s, lock, "CREATE FUNCTION", `(SELECT coalesce(sum(n), 0) FR
     n bigint NOT NULL,
     PRIMARY KEY (template, hour)
   );
-  INSERT INTO ${s}.send_counts_hourly (template, hour, n)
-  SELECT template, ${s}.hour_of(minute), sum(n) FROM ${s}.send_counts GROUP BY 1, 2;
 
   CREATE TABLE ${s}.spend_hourly (
     group_name text NOT NULL,
@@ -290,171 +400,50 @@ ${countSendsFunction(s, lock, "CREATE FUNCTION", `(SELECT coalesce(sum(n), 0) FR
     units bigint NOT NULL,
     PRIMARY KEY (group_name, currency, hour)
   );
+
+  -- A minute row's change, added to its hour: what an INSERT wrote; what an UPDATE (ON CONFLICT DO
+  -- UPDATE adds to a minute) changed, the old amount taken from the old row's hour and the new added to
+  -- the new one's, one upsert when both are the same hour. A DELETE takes its amount back (nothing
+  -- deletes minute rows; an operator pruning them keeps the hours their sums). One row per template and
+  -- minute of a batch (per group and currency for spend), so a trigger runs once a row, not once a send.
+  CREATE FUNCTION ${s}.add_send_count_to_hour() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  BEGIN
+    INSERT INTO ${s}.send_counts_hourly AS h (template, hour, n)
+    SELECT template, ${s}.hour_of(minute), sum(n)
+    FROM (VALUES (NEW.template, NEW.minute, NEW.n), (OLD.template, OLD.minute, -OLD.n)) AS c(template, minute, n)
+    WHERE template IS NOT NULL
+    GROUP BY 1, 2
+    ON CONFLICT (template, hour) DO UPDATE SET n = h.n + excluded.n;
+    RETURN NULL;
+  END
+  $fn$;
+  CREATE TRIGGER add_to_hour AFTER INSERT OR UPDATE OR DELETE ON ${s}.send_counts
+    FOR EACH ROW EXECUTE FUNCTION ${s}.add_send_count_to_hour();
+
+  CREATE FUNCTION ${s}.add_spend_to_hour() RETURNS trigger LANGUAGE plpgsql AS $fn$
+  BEGIN
+    INSERT INTO ${s}.spend_hourly AS h (group_name, currency, hour, units)
+    SELECT group_name, currency, ${s}.hour_of(minute), sum(units)
+    FROM (VALUES (NEW.group_name, NEW.currency, NEW.minute, NEW.units),
+      (OLD.group_name, OLD.currency, OLD.minute, -OLD.units)) AS c(group_name, currency, minute, units)
+    WHERE group_name IS NOT NULL
+    GROUP BY 1, 2, 3
+    ON CONFLICT (group_name, currency, hour) DO UPDATE SET units = h.units + excluded.units;
+    RETURN NULL;
+  END
+  $fn$;
+  CREATE TRIGGER add_to_hour AFTER INSERT OR UPDATE OR DELETE ON ${s}.spend
+    FOR EACH ROW EXECUTE FUNCTION ${s}.add_spend_to_hour();
+
+  INSERT INTO ${s}.send_counts_hourly (template, hour, n)
+  SELECT template, ${s}.hour_of(minute), sum(n) FROM ${s}.send_counts GROUP BY 1, 2;
   INSERT INTO ${s}.spend_hourly (group_name, currency, hour, units)
   SELECT group_name, currency, ${s}.hour_of(minute), sum(units) FROM ${s}.spend GROUP BY 1, 2, 3;
 
-${applyFunction(s, lock, "CREATE OR REPLACE FUNCTION", sendCountsOfMinutesAndHours(s))}
-
-${expectCountsFunction(s, lock, "CREATE OR REPLACE FUNCTION", sentSince(s, "x.template", "x.minute"))}
-
-${countSendsFunction(s, lock, "CREATE OR REPLACE FUNCTION", sentSince(s, "p_template", "p_minute"))}
-
-  CREATE OR REPLACE FUNCTION ${s}.sum_spend(p_group text, p_currency text, p_minute bigint) RETURNS bigint
-    LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
-  BEGIN
-    PERFORM ${lock};
-    RETURN (SELECT coalesce(sum(units), 0) FROM ${s}.spend
-        WHERE group_name = p_group AND currency = p_currency
-          AND minute >= p_minute AND minute < ${s}.first_whole_hour(p_minute) * 60)
-      + (SELECT coalesce(sum(units), 0) FROM ${s}.spend_hourly
-        WHERE group_name = p_group AND currency = p_currency AND hour >= ${s}.first_whole_hour(p_minute));
-  END
-  $fn$;
-
-  CREATE OR REPLACE FUNCTION ${s}.add_spend(p_spend json, p_minute bigint) RETURNS void LANGUAGE plpgsql AS $fn$
-  BEGIN
-    PERFORM ${lock};
-    WITH added AS (
-      SELECT "group" AS group_name, currency, sum(units) AS units FROM json_to_recordset(p_spend)
-        AS r("group" text, currency text, units bigint) GROUP BY 1, 2
-    ), by_minute AS (
-      INSERT INTO ${s}.spend AS t (group_name, currency, minute, units)
-      SELECT group_name, currency, p_minute, units FROM added
-      ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = t.units + excluded.units
-    )
-    INSERT INTO ${s}.spend_hourly AS t (group_name, currency, hour, units)
-    SELECT group_name, currency, ${s}.hour_of(p_minute), units FROM added
-    ON CONFLICT (group_name, currency, hour) DO UPDATE SET units = t.units + excluded.units;
-  END
-  $fn$;
-  `;
-  },
-];
-
-/** `apply`'s parameters, and its arguments as the functions that apply a transaction's writes pass them. */
-const applyParameters =
-  "p_keys text[], p_audit json, p_outbound json, p_queue json, p_reservations json, p_updates jsonb, " +
-  "p_expected json";
-const applyArguments = "p_keys, p_audit, p_outbound, p_queue, p_reservations, p_updates, p_expected";
-
-/*
- * Functions that later migrations redefine, as SQL: `create` is "CREATE FUNCTION" (migration 1) or
- * "CREATE OR REPLACE FUNCTION". Each migration's text stays as released (migration 1's is unchanged
- * since): a change to one of these is a new argument, never a new body for the migrations before.
- */
-
-/**
- * The definition of `apply`, with `countReserved`: what follows the CTE `reserved` (the reservations
- * inserted: template and at) in the statement that inserts them, to count them.
- */
-function applyFunction(s: string, lock: string, create: string, countReserved: string): string {
-  return `  ${create} ${s}.apply(${applyParameters}) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
-  DECLARE
-    updated bigint;
-    more bigint;
-    missing text;
-  BEGIN
-    -- json columns are read as json (kept exactly as sent), through json_value (see Pending).
-    IF p_audit IS NOT NULL THEN
-      INSERT INTO ${s}.audit (id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data)
-      SELECT id, at, type, "ticketId", "runId", template, outcome, reason, key, actor, ${s}.json_value(data)
-      FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, "ticketId" text, "runId" text,
-        template text, outcome text, reason text, key text, actor text, data json);
-    END IF;
-    IF p_queue IS NOT NULL THEN
-      INSERT INTO ${s}.queue (id, status, reason, ticket_id, run_id, template, detail, key, draft, note,
-        created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
-      SELECT id, status, reason, "ticketId", "runId", template, detail, key, ${s}.json_value(draft), note,
-        "createdAt", "claimedBy", "claimedAt", "closedBy", "closedAt", resolution, "closeNote", "auditId",
-        "outboundId"
-      FROM json_to_recordset(p_queue) AS r(id bigint, status text, reason text, "ticketId" text, "runId" text,
-        template text, detail text, key text, draft json, note text, "createdAt" bigint, "claimedBy" text,
-        "claimedAt" bigint, "closedBy" text, "closedAt" bigint, resolution text, "closeNote" text,
-        "auditId" text, "outboundId" text);
-    END IF;
-    -- Everything that writes reservations or outbound rows holds the decision lock: while a transaction
-    -- holds it, the keys and counts it relies on cannot change but by its own writes.
-    IF p_keys IS NOT NULL OR p_expected IS NOT NULL OR p_outbound IS NOT NULL OR p_reservations IS NOT NULL THEN
-      PERFORM ${lock};
-      PERFORM ${s}.expect_new(p_keys);
-      PERFORM ${s}.expect_counts(p_expected);
-    END IF;
-    IF p_outbound IS NOT NULL THEN
-      INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
-        lease_until, delivered_at, receipt_id, body_sha256)
-      SELECT id, key, "ticketId", "runId", template, ${s}.json_value(message), status, attempts, "createdAt",
-        "leaseUntil", "deliveredAt", "receiptId", "bodySha256"
-      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, "ticketId" text, "runId" text, template text,
-        message json, status text, attempts integer, "createdAt" bigint, "leaseUntil" bigint,
-        "deliveredAt" bigint, "receiptId" text, "bodySha256" text);
-    END IF;
-    IF p_reservations IS NOT NULL THEN
-      WITH reserved AS (
-        INSERT INTO ${s}.reservations (key, template, ticket_id, run_id, at, result)
-        SELECT key, template, "ticketId", "runId", at, ${s}.json_value(result)
-        FROM json_to_recordset(p_reservations) AS r(key text, template text, "ticketId" text, "runId" text,
-          at bigint, result json)
-        RETURNING template, at
-      )${countReserved}
-    END IF;
-    IF p_updates IS NOT NULL THEN
-      -- A field the change names is set (to null when it is null); a field it leaves out is kept.
-${updateRows(s, "outbound", outboundUpdatable, "updated")}
-${updateRows(s, "queue", queueUpdatable, "more")}
-      IF updated + more <> jsonb_array_length(p_updates) THEN
-        SELECT (value->>'t') || ' row ' || (value->>'id') INTO missing FROM jsonb_array_elements(p_updates)
-        WHERE NOT EXISTS (SELECT FROM ${s}.outbound o WHERE value->>'t' = 'outbound' AND o.id = (value->>'id')::bigint)
-          AND NOT EXISTS (SELECT FROM ${s}.queue q WHERE value->>'t' = 'queue' AND q.id = (value->>'id')::bigint)
-        LIMIT 1;
-        RAISE EXCEPTION 'postgresStore: no %', missing USING ERRCODE = 'no_data_found';
-      END IF;
-    END IF;
-  END
-  $fn$;`;
-}
-
-/** Migration 1's count of reservations: per template and minute. */
-function sendCountsOfMinutes(s: string): string {
-  return `
-      INSERT INTO ${s}.send_counts AS counts (template, minute, n)
-      SELECT template, floor(at / 60000.0)::bigint, count(*) FROM reserved GROUP BY 1, 2
-      ON CONFLICT (template, minute) DO UPDATE SET n = counts.n + excluded.n;`;
-}
-
-/**
- * Migration 5's count of reservations: per template and minute, and per template and hour. (A data-
- * modifying CTE runs to completion whether or not the statement reads it.)
- */
-function sendCountsOfMinutesAndHours(s: string): string {
-  return `, sent AS (
-        SELECT template, floor(at / 60000.0)::bigint AS minute, count(*) AS n FROM reserved GROUP BY 1, 2
-      ), by_minute AS (
-        INSERT INTO ${s}.send_counts AS counts (template, minute, n)
-        SELECT template, minute, n FROM sent
-        ON CONFLICT (template, minute) DO UPDATE SET n = counts.n + excluded.n
-      )
-      INSERT INTO ${s}.send_counts_hourly AS counts (template, hour, n)
-      SELECT template, ${s}.hour_of(minute), sum(n) FROM sent GROUP BY 1, 2
-      ON CONFLICT (template, hour) DO UPDATE SET n = counts.n + excluded.n;`;
-}
-
-/**
- * The number of sends of `template` from `minute` on (SQL expressions), from migration 5: the minutes
- * before the first whole hour one by one, then whole hours.
- */
-function sentSince(s: string, template: string, minute: string): string {
-  return `((SELECT coalesce(sum(c.n), 0) FROM ${s}.send_counts c
-          WHERE c.template = ${template} AND c.minute >= ${minute} AND c.minute < ${s}.first_whole_hour(${minute}) * 60)
-        + (SELECT coalesce(sum(h.n), 0) FROM ${s}.send_counts_hourly h
-          WHERE h.template = ${template} AND h.hour >= ${s}.first_whole_hour(${minute})))`;
-}
-
-/**
- * The definition of `expect_counts`, with `daySent`: the number of sends of template `x.template` from
- * minute `x.minute` on.
- */
-function expectCountsFunction(s: string, lock: string, create: string, daySent: string): string {
-  return `  ${create} ${s}.expect_counts(p_expected json) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  -- The readers: the day's count and spend from minute p_minute on are the minutes up to the first whole
+  -- hour one by one, then whole hours. Otherwise as migrations 1 and 3 defined them.
+  CREATE OR REPLACE FUNCTION ${s}.expect_counts(p_expected json) RETURNS void LANGUAGE plpgsql
+    SET enable_seqscan = off AS $fn$
   DECLARE
     bad record;
   BEGIN
@@ -469,7 +458,10 @@ function expectCountsFunction(s: string, lock: string, create: string, daySent: 
         WHEN 'ticket' THEN
           (SELECT count(*) FROM ${s}.reservations r WHERE r.template = x.template AND r.ticket_id = x."ticketId")
         WHEN 'run' THEN (SELECT count(*) FROM ${s}.reservations r WHERE r.run_id = x."runId")
-        ELSE ${daySent}
+        ELSE (SELECT coalesce(sum(c.n), 0) FROM ${s}.send_counts c
+            WHERE c.template = x.template AND c.minute >= x.minute AND c.minute < ${s}.first_whole_hour(x.minute) * 60)
+          + (SELECT coalesce(sum(h.n), 0) FROM ${s}.send_counts_hourly h
+            WHERE h.template = x.template AND h.hour >= ${s}.first_whole_hour(x.minute))
       END < x.below) <> x.allowed
     LIMIT 1;
     IF FOUND THEN
@@ -477,15 +469,9 @@ function expectCountsFunction(s: string, lock: string, create: string, daySent: 
         bad.kind, bad.of USING ERRCODE = '${staleReadState}';
     END IF;
   END
-  $fn$;`;
-}
+  $fn$;
 
-/**
- * The definition of `count_sends`, with `daySent`: the number of sends of template `p_template` from
- * minute `p_minute` on.
- */
-function countSendsFunction(s: string, lock: string, create: string, daySent: string): string {
-  return `  ${create} ${s}.count_sends(p_keys text[], p_locked boolean, p_template text, p_ticket_id text,
+  CREATE OR REPLACE FUNCTION ${s}.count_sends(p_keys text[], p_locked boolean, p_template text, p_ticket_id text,
     p_run_id text, p_minute bigint, OUT ticket bigint, OUT day bigint, OUT run bigint) LANGUAGE plpgsql
     SET enable_seqscan = off AS $fn$
   BEGIN
@@ -495,12 +481,29 @@ function countSendsFunction(s: string, lock: string, create: string, daySent: st
     PERFORM ${s}.expect_new(p_keys);
     SELECT
       (SELECT count(*) FROM ${s}.reservations WHERE template = p_template AND ticket_id = p_ticket_id),
-      ${daySent},
+      (SELECT coalesce(sum(n), 0) FROM ${s}.send_counts
+          WHERE template = p_template AND minute >= p_minute AND minute < ${s}.first_whole_hour(p_minute) * 60)
+        + (SELECT coalesce(sum(n), 0) FROM ${s}.send_counts_hourly
+          WHERE template = p_template AND hour >= ${s}.first_whole_hour(p_minute)),
       (SELECT count(*) FROM ${s}.reservations WHERE run_id = p_run_id)
     INTO ticket, day, run;
   END
-  $fn$;`;
-}
+  $fn$;
+
+  CREATE OR REPLACE FUNCTION ${s}.sum_spend(p_group text, p_currency text, p_minute bigint) RETURNS bigint
+    LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  BEGIN
+    PERFORM ${lock};
+    RETURN (SELECT coalesce(sum(units), 0) FROM ${s}.spend
+        WHERE group_name = p_group AND currency = p_currency
+          AND minute >= p_minute AND minute < ${s}.first_whole_hour(p_minute) * 60)
+      + (SELECT coalesce(sum(units), 0) FROM ${s}.spend_hourly
+        WHERE group_name = p_group AND currency = p_currency AND hour >= ${s}.first_whole_hour(p_minute));
+  END
+  $fn$;
+  `;
+  },
+];
 
 /** Columns `apply` may update whose type is not text. */
 const columnTypes: Readonly<Record<string, string>> = {

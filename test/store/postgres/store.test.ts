@@ -7,7 +7,7 @@ import {
   postgresStore,
   StoreUnavailableError,
 } from "../../../src/store/postgres/index.js";
-import { migrations, schemaVersion } from "../../../src/store/postgres/migrations.js";
+import { decisionLock, migrations, schemaVersion } from "../../../src/store/postgres/migrations.js";
 import { minuteOf, type StoreTransaction } from "../../../src/store/store.js";
 import {
   auditEvent,
@@ -82,6 +82,60 @@ describe.skipIf(!available)("postgresStore", () => {
     );
   const schemaExists = async (schema: string) =>
     (await admin.query("SELECT to_regnamespace($1) IS NOT NULL AS found", [schema])).rows[0].found as boolean;
+  /** A new schema as version 4 left it. */
+  const schemaAtVersion4 = async (name: string) => {
+    const schema = freshSchema(name);
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.query(
+      `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    for (const migration of migrations.slice(0, 4))
+      await admin.query((migration as (schema: string) => string)(schema));
+    await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4)`);
+    return schema;
+  };
+  /**
+   * An hourly table's rows, and the sums per hour of its minute table's, as sorted "key hour: amount". An
+   * hour whose minutes were all taken back holds 0, which counts nothing: left out.
+   */
+  const hours = async (schema: string, table: string, key: string, amount: string) => {
+    const rows = async (time: string, of: string) =>
+      (await admin.query(`SELECT ${key} AS key, ${time} AS time, ${amount} AS amount FROM ${schema}.${of}`))
+        .rows as { key: string; time: string; amount: string }[];
+    const summed = new Map<string, number>();
+    for (const { key, time, amount } of await rows("minute", table)) {
+      const hour = `${key} ${hourOf(Number(time))}`;
+      summed.set(hour, (summed.get(hour) ?? 0) + Number(amount));
+    }
+    return {
+      stored: (await rows("hour", `${table}_hourly`))
+        .filter((row) => row.amount !== "0")
+        .map((row) => `${row.key} ${row.time}: ${row.amount}`)
+        .sort(),
+      summed: [...summed]
+        .filter(([, sum]) => sum !== 0)
+        .map(([hour, sum]) => `${hour}: ${sum}`)
+        .sort(),
+    };
+  };
+  const expectHoursToSumMinutes = async (schema: string) => {
+    const sends = await hours(schema, "send_counts", "template", "n");
+    expect(sends.stored, "sends per hour").toEqual(sends.summed);
+    const spent = await hours(schema, "spend", "group_name || ' ' || currency", "units");
+    expect(spent.stored, "spend per hour").toEqual(spent.summed);
+  };
+  /** Resolves once a backend matching `where` (SQL on pg_stat_activity) waits for a lock. */
+  const waitingForLock = async (where: string, params: unknown[]) => {
+    for (const started = Date.now(); Date.now() - started < 10_000; ) {
+      const { rows } = await admin.query(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND ${where}`,
+        params,
+      );
+      if (rows[0].n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no backend where ${where} waits for a lock`);
+  };
 
   describe("opening and migrations", () => {
     it("returns at once, touches nothing until first used, and ready() applies every migration", async () => {
@@ -223,14 +277,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 4 schema: counts and spend per hour are its minutes' sums, before 1970 too, and sums read as before", async () => {
-      const schema = freshSchema("v4");
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.query(
-        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      for (const migration of migrations.slice(0, 4))
-        await admin.query((migration as (schema: string) => string)(schema));
-      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4)`);
+      const schema = await schemaAtVersion4("v4");
       // Every 11th minute of 30 hours from 3 hours before 1970 on, and of 30 hours before t0, each with a
       // count and a spend of its own; a second template and currency every 7th of them.
       const everyEleventh = (first: number) =>
@@ -287,38 +334,11 @@ describe.skipIf(!available)("postgresStore", () => {
         })),
       );
 
-      // An hourly table's rows, and the sums per hour of its minute table's, as sorted "key hour: amount".
-      const hours = async (table: string, key: string, amount: string) => {
-        const rows = async (time: string, of: string) =>
-          (
-            await admin.query(
-              `SELECT ${key} AS key, ${time} AS time, ${amount} AS amount FROM ${schema}.${of}`,
-            )
-          ).rows as { key: string; time: string; amount: string }[];
-        const summed = new Map<string, number>();
-        for (const { key, time, amount } of await rows("minute", table)) {
-          const hour = `${key} ${hourOf(Number(time))}`;
-          summed.set(hour, (summed.get(hour) ?? 0) + Number(amount));
-        }
-        return {
-          stored: (await rows("hour", `${table}_hourly`))
-            .map((row) => `${row.key} ${row.time}: ${row.amount}`)
-            .sort(),
-          summed: [...summed].map(([hour, sum]) => `${hour}: ${sum}`).sort(),
-        };
-      };
-      const expectHoursToSumMinutes = async () => {
-        const sends = await hours("send_counts", "template", "n");
-        expect(sends.stored).toEqual(sends.summed);
-        const spent = await hours("spend", "group_name || ' ' || currency", "units");
-        expect(spent.stored).toEqual(spent.summed);
-      };
-
       const store = open(schema);
       try {
         await store.ready();
         expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
-        await expectHoursToSumMinutes();
+        await expectHoursToSumMinutes(schema);
         expect((await admin.query(`SELECT count(*)::int AS n FROM ${schema}.send_counts`)).rows[0].n).toBe(
           counts.length,
         );
@@ -340,7 +360,7 @@ describe.skipIf(!available)("postgresStore", () => {
               spend: [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1000 + i }],
             });
         });
-        await expectHoursToSumMinutes();
+        await expectHoursToSumMinutes(schema);
         for (const [i, since] of sinces.entries()) {
           const added = sent.flatMap((at, n) => (minuteOf(at) >= minuteOf(since) ? [n] : []));
           expect(await read(since)).toEqual({
@@ -348,6 +368,126 @@ describe.skipIf(!available)("postgresStore", () => {
             spent: (before[i]?.spent ?? 0) + added.reduce((total, n) => total + 1000 + n, 0),
           });
         }
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("a version 4 apply and add_spend waiting for the decision lock while migration 5 runs go on after it commits, and what they write reaches its hours", async () => {
+      const schema = await schemaAtVersion4("v4_in_flight");
+      const hour = 3_600_000;
+      // Written before: an hour with sends and spend in it, which the migration copies.
+      await admin.query(`INSERT INTO ${schema}.send_counts VALUES ('visit_request', $1, 3)`, [minuteOf(t0)]);
+      await admin.query(`INSERT INTO ${schema}.spend VALUES ('refunds', 'EUR', $1, 500)`, [minuteOf(t0)]);
+      const holder = await cluster.admin();
+      const oldApply = await cluster.admin();
+      const oldAddSpend = await cluster.admin();
+      const store = open(schema);
+      try {
+        const [oldApplyPid, oldAddSpendPid] = await Promise.all(
+          [oldApply, oldAddSpend].map(
+            async (client) => (await client.query("SELECT pg_backend_pid() AS pid")).rows[0].pid as number,
+          ),
+        );
+        await holder.query("BEGIN");
+        await holder.query(`SELECT ${decisionLock(schema)}`);
+        // In the lock's queue in this order: the migration, then two calls of version 4's functions, as
+        // an instance not yet upgraded makes them (each body is the one it started with).
+        const migrated = store.ready();
+        // Awaited below; handled now so a failure before that reports itself rather than an unhandled rejection.
+        migrated.catch(() => undefined);
+        await waitingForLock("strpos(query, $1) > 0", [`"${schema}".send_counts_hourly`]);
+        await oldApply.query("BEGIN");
+        const reservations = [
+          reservation("fl_old_1", { at: t0 + 10_000 }),
+          reservation("fl_old_2", { ticketId: "T-2", at: t0 + 2 * hour }),
+        ];
+        const applied = oldApply.query(
+          `SELECT ${schema}.apply(NULL, NULL, NULL, NULL, $1::json, NULL, NULL)`,
+          [JSON.stringify(reservations)],
+        );
+        applied.catch(() => undefined);
+        await waitingForLock("pid = $1", [oldApplyPid]);
+        await oldAddSpend.query("BEGIN");
+        const spend = [
+          { group: "refunds", currency: "EUR", units: 70 },
+          { group: "refunds", currency: "USD", units: 9 },
+        ];
+        const added = oldAddSpend.query(`SELECT ${schema}.add_spend($1::json, $2)`, [
+          JSON.stringify(spend),
+          minuteOf(t0),
+        ]);
+        added.catch(() => undefined);
+        await waitingForLock("pid = $1", [oldAddSpendPid]);
+        await holder.query("COMMIT");
+
+        // The migration went first: while apply holds the lock it waited for, version 5 is committed.
+        await applied;
+        expect(await versions(schema)).toEqual([1, 2, 3, 4, 5]);
+        await oldApply.query("COMMIT");
+        await added;
+        await oldAddSpend.query("COMMIT");
+        await migrated;
+
+        await expectHoursToSumMinutes(schema);
+        const since = t0 - 24 * hour;
+        expect(
+          await store.transaction(async (tx) => ({
+            day: (await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "r", since })).day,
+            eur: await tx.sumSpend({ group: "refunds", currency: "EUR", since }),
+            usd: await tx.sumSpend({ group: "refunds", currency: "USD", since }),
+          })),
+        ).toEqual({ day: 5, eur: 570, usd: 9 });
+      } finally {
+        await holder.end();
+        await oldApply.end();
+        await oldAddSpend.end();
+        await store.close();
+      }
+    });
+
+    it("after migration 5, every write of a minute row keeps its hour the sum of its minutes: inserts, additions, moves and deletes", async () => {
+      const store = open(freshSchema("hours_follow"));
+      try {
+        await store.ready();
+        const s = store.schema;
+        const m = minuteOf(t0);
+        await admin.query(
+          `INSERT INTO ${s}.send_counts VALUES ('visit_request', $1, 2), ('visit_request', $1 + 1, 3),
+             ('payment_release', $1, 1), ('visit_request', -1, 4)`,
+          [m],
+        );
+        await admin.query(
+          `INSERT INTO ${s}.send_counts AS c VALUES ('visit_request', $1, 5), ('visit_request', -61, 6)
+           ON CONFLICT (template, minute) DO UPDATE SET n = c.n + excluded.n`,
+          [m],
+        );
+        // Moved to another hour, and to another template; then taken away.
+        await admin.query(`UPDATE ${s}.send_counts SET minute = minute + 60 WHERE minute = $1 + 1`, [m]);
+        await admin.query(
+          `UPDATE ${s}.send_counts SET template = 'payment_release', n = 7 WHERE minute = -1`,
+        );
+        await admin.query(`DELETE FROM ${s}.send_counts WHERE minute = -61`);
+        await admin.query(
+          `INSERT INTO ${s}.spend VALUES ('refunds', 'EUR', $1, 100), ('refunds', 'EUR', $1 + 59, 20),
+             ('refunds', 'USD', -60, 3)`,
+          [m],
+        );
+        await admin.query(
+          `INSERT INTO ${s}.spend AS t VALUES ('refunds', 'EUR', $1, 40)
+           ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = t.units + excluded.units`,
+          [m],
+        );
+        await admin.query(`UPDATE ${s}.spend SET minute = minute + 1 WHERE minute = $1 + 59`, [m]);
+        await admin.query(`DELETE FROM ${s}.spend WHERE currency = 'USD'`);
+        await expectHoursToSumMinutes(s);
+        expect(
+          await store.transaction(async (tx) => ({
+            day: (await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "r", since: t0 }))
+              .day,
+            eur: await tx.sumSpend({ group: "refunds", currency: "EUR", since: t0 }),
+          })),
+        ).toEqual({ day: 2 + 5 + 3, eur: 100 + 40 + 20 });
       } finally {
         await store.close();
       }
