@@ -1,6 +1,8 @@
 // The hour a minute falls in, rounded down as the store's Math.floor does (SQLite's integer division
 // rounds toward zero, which differs for minutes before 1970).
-const hourOfMinute = "CASE WHEN minute >= 0 THEN minute / 60 ELSE (minute - 59) / 60 END";
+const hourOf = (minute: string) =>
+  `CASE WHEN ${minute} >= 0 THEN ${minute} / 60 ELSE (${minute} - 59) / 60 END`;
+const hourOfMinute = hourOf("minute");
 
 /**
  * The SQLite schema, as numbered migrations. A file records the version it is at (`PRAGMA
@@ -149,7 +151,44 @@ export const migrations: readonly string[] = [
   INSERT INTO spend_hourly (group_name, currency, hour, units)
     SELECT group_name, currency, ${hourOfMinute}, SUM(units) FROM spend GROUP BY group_name, currency, ${hourOfMinute};
   `,
+  // 6: triggers on the minute rows keep each hour the sum of its minutes, whoever writes them. A process
+  // that opened the file before migration 5 keeps running its own code and writes minutes only; its sends
+  // would have been missing from the hours, and a day's count low. The hours are filled again from the
+  // minutes, in the migration's write transaction, so any such send is counted from here on.
+  `
+  DELETE FROM send_counts_hourly;
+  INSERT INTO send_counts_hourly (template, hour, n)
+    SELECT template, ${hourOfMinute}, SUM(n) FROM send_counts GROUP BY template, ${hourOfMinute};
+  DELETE FROM spend_hourly;
+  INSERT INTO spend_hourly (group_name, currency, hour, units)
+    SELECT group_name, currency, ${hourOfMinute}, SUM(units) FROM spend GROUP BY group_name, currency, ${hourOfMinute};
+${hourTriggers("send_counts", "send_counts_hourly", ["template"], "n")}
+${hourTriggers("spend", "spend_hourly", ["group_name", "currency"], "units")}
+  `,
 ];
+
+/**
+ * Triggers that add each change of a minute table's rows to its hourly table: an insert adds its amount,
+ * an update (an upsert's addition included) moves the old amount out of its hour and the new one in, a
+ * delete takes its amount back (nothing deletes minute rows; one pruning them keeps the hours their sums).
+ */
+function hourTriggers(minutes: string, hours: string, keys: readonly string[], amount: string): string {
+  const columns = [...keys, "hour", amount].join(", ");
+  const add = (row: "NEW" | "OLD", sign: "" | "-") =>
+    `INSERT INTO ${hours} (${columns}) VALUES (${keys.map((key) => `${row}.${key}`).join(", ")}, ${hourOf(`${row}.minute`)}, ${sign}${row}.${amount})
+      ON CONFLICT (${[...keys, "hour"].join(", ")}) DO UPDATE SET ${amount} = ${amount} + excluded.${amount};`;
+  return `
+  CREATE TRIGGER ${minutes}_insert_to_hour AFTER INSERT ON ${minutes} BEGIN
+    ${add("NEW", "")}
+  END;
+  CREATE TRIGGER ${minutes}_update_to_hour AFTER UPDATE ON ${minutes} BEGIN
+    ${add("OLD", "-")}
+    ${add("NEW", "")}
+  END;
+  CREATE TRIGGER ${minutes}_delete_to_hour AFTER DELETE ON ${minutes} BEGIN
+    ${add("OLD", "-")}
+  END;`;
+}
 
 /** The schema version this build writes. */
 export const schemaVersion = migrations.length;

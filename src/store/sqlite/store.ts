@@ -4,7 +4,7 @@ import type Database from "better-sqlite3";
 import { FormletterError, isStoreUnavailable, StoreUnavailableError } from "../../core/errors.js";
 import { requirePeer } from "../../core/peer-dependency.js";
 import { pageSize, statusesOf } from "../filters.js";
-import { firstWholeHour, hourOf } from "../minute-series.js";
+import { firstWholeHour } from "../minute-series.js";
 import {
   auditEventFromRow,
   type JsonColumn,
@@ -197,20 +197,15 @@ export function openSqliteStore(
         entry.at,
         JSON.stringify(storedResult(entry.result, outboundMessages)),
       );
+      // Per minute only: triggers add each minute's change to its hour (migration 6).
       const minute = minuteOf(entry.at);
       statement(
         "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
       ).run(entry.template, minute);
-      statement(
-        "INSERT INTO send_counts_hourly (template, hour, n) VALUES (?, ?, 1) ON CONFLICT (template, hour) DO UPDATE SET n = n + 1",
-      ).run(entry.template, hourOf(minute));
       for (const { group, currency, units } of entry.spend ?? []) {
         statement(
           "INSERT INTO spend (group_name, currency, minute, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = units + excluded.units",
         ).run(group, currency, minute, units);
-        statement(
-          "INSERT INTO spend_hourly (group_name, currency, hour, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, hour) DO UPDATE SET units = units + excluded.units",
-        ).run(group, currency, hourOf(minute), units);
       }
     },
     sumSpend: async ({ group, currency, since }) => {

@@ -42,6 +42,30 @@ describe("sqliteStore", () => {
   });
 
   /** A second, independent connection to the file, as another process would have. */
+  /** Whether each hourly row is the sum of its minutes (rounded down to the hour), for counts and spend. */
+  function hoursAgainstMinutes() {
+    return inspect((db) => {
+      const same = (minutes: string, hours: string, keys: string, amount: string) => {
+        const hour = "CASE WHEN minute >= 0 THEN minute / 60 ELSE (minute - 59) / 60 END";
+        const fromMinutes = db
+          .prepare(
+            `SELECT ${keys}, ${hour} AS hour, SUM(${amount}) AS amount FROM ${minutes} GROUP BY ${keys}, hour HAVING SUM(${amount}) <> 0 ORDER BY 1, 2, 3`,
+          )
+          .all();
+        const fromHours = db
+          .prepare(
+            `SELECT ${keys}, hour, ${amount} AS amount FROM ${hours} WHERE ${amount} <> 0 ORDER BY 1, 2, 3`,
+          )
+          .all();
+        return fromMinutes.length > 0 && JSON.stringify(fromMinutes) === JSON.stringify(fromHours);
+      };
+      return {
+        counts: same("send_counts", "send_counts_hourly", "template", "n"),
+        spend: same("spend", "spend_hourly", "group_name, currency", "units"),
+      };
+    });
+  }
+
   function inspect<T>(read: (db: Database.Database) => T): T {
     const db = new Database(file, { readonly: true });
     try {
@@ -249,6 +273,69 @@ describe("sqliteStore", () => {
       await store.close();
     }
     expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
+  it("migrates a version 5 file: hours missing sends a process opened before migration 5 wrote as minutes only are filled again", async () => {
+    const db = new Database(file);
+    for (const migration of migrations.slice(0, 5)) db.exec(migration);
+    db.pragma("user_version = 5");
+    const minute = Math.floor(t0 / 60_000) - 90;
+    // What this build's code wrote at version 5: minutes and hours alike.
+    db.prepare("INSERT INTO send_counts (template, minute, n) VALUES ('visit_request', ?, 2)").run(minute);
+    db.prepare("INSERT INTO send_counts_hourly (template, hour, n) VALUES ('visit_request', ?, 2)").run(
+      Math.floor(minute / 60),
+    );
+    // A process still running version 4's code, after another migrated the file: minutes only.
+    db.prepare(
+      "INSERT INTO send_counts (template, minute, n) VALUES ('visit_request', ?, 3) ON CONFLICT (template, minute) DO UPDATE SET n = n + 3",
+    ).run(minute + 1);
+    db.prepare(
+      "INSERT INTO spend (group_name, currency, minute, units) VALUES ('refunds', 'EUR', ?, 700)",
+    ).run(minute + 1);
+    db.close();
+    const store = sqliteStore(file);
+    try {
+      expect(hoursAgainstMinutes()).toEqual({ counts: true, spend: true });
+      const since = (minute - 600) * 60_000;
+      const read = await store.transaction(async (tx) => ({
+        day: (await tx.countSends({ template: "visit_request", ticketId: "T-1", runId: "r", since })).day,
+        spent: await tx.sumSpend({ group: "refunds", currency: "EUR", since }),
+      }));
+      expect(read).toEqual({ day: 5, spent: 700 });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps each hour the sum of its minutes whoever writes them: inserts, additions, moves and deletes", async () => {
+    const store = sqliteStore(file);
+    const minute = Math.floor(t0 / 60_000);
+    await store.transaction(async (tx) => {
+      for (const at of [t0, t0 + 60_000, t0 - 3_600_000, -90_000, -3_600_000 * 5 - 1])
+        await tx.reserve({
+          ...reservation(`fl_hours_${at}`),
+          at,
+          spend: [{ ceiling: "refunds_per_day", group: "refunds", currency: "EUR", units: 40 }],
+        });
+    });
+    await store.close();
+    // Another process's writes, as a build without hours in its code makes them, and an operator's.
+    const db = new Database(file);
+    try {
+      db.prepare(
+        "INSERT INTO send_counts (template, minute, n) VALUES ('visit_request', ?, 4) ON CONFLICT (template, minute) DO UPDATE SET n = n + 4",
+      ).run(minute);
+      db.prepare("UPDATE send_counts SET minute = minute - 62 WHERE minute = ?").run(minute + 1);
+      db.prepare("UPDATE spend SET units = units * 3, currency = 'USD' WHERE minute = ?").run(minute);
+      db.prepare("DELETE FROM send_counts WHERE minute = -2").run();
+      db.prepare("DELETE FROM spend WHERE minute < 0").run();
+    } finally {
+      db.close();
+    }
+    expect(hoursAgainstMinutes()).toEqual({ counts: true, spend: true });
+    expect(inspect((db2) => db2.prepare("SELECT SUM(n) AS n FROM send_counts_hourly").get())).toEqual({
+      n: inspect((db2) => (db2.prepare("SELECT SUM(n) AS n FROM send_counts").get() as { n: number }).n),
+    });
   });
 
   it("keeps every committed write when the file is reopened", async () => {
