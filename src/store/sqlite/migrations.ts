@@ -169,24 +169,32 @@ ${hourTriggers("spend", "spend_hourly", ["group_name", "currency"], "units")}
 
 /**
  * Triggers that add each change of a minute table's rows to its hourly table: an insert adds its amount,
- * an update (an upsert's addition included) moves the old amount out of its hour and the new one in, a
- * delete takes its amount back (nothing deletes minute rows; one pruning them keeps the hours their sums).
+ * an update (an upsert's addition included) adds the difference, or moves the old amount out of its hour
+ * and the new one in if the row changed hours, a delete takes its amount back (nothing deletes minute
+ * rows; one pruning them keeps the hours their sums).
  */
 function hourTriggers(minutes: string, hours: string, keys: readonly string[], amount: string): string {
   const columns = [...keys, "hour", amount].join(", ");
-  const add = (row: "NEW" | "OLD", sign: "" | "-") =>
-    `INSERT INTO ${hours} (${columns}) VALUES (${keys.map((key) => `${row}.${key}`).join(", ")}, ${hourOf(`${row}.minute`)}, ${sign}${row}.${amount})
+  const add = (row: "NEW" | "OLD", value: string) =>
+    `INSERT INTO ${hours} (${columns}) VALUES (${keys.map((key) => `${row}.${key}`).join(", ")}, ${hourOf(`${row}.minute`)}, ${value})
       ON CONFLICT (${[...keys, "hour"].join(", ")}) DO UPDATE SET ${amount} = ${amount} + excluded.${amount};`;
+  const sameHour = [
+    ...keys.map((key) => `NEW.${key} IS OLD.${key}`),
+    `${hourOf("NEW.minute")} = ${hourOf("OLD.minute")}`,
+  ].join(" AND ");
   return `
   CREATE TRIGGER ${minutes}_insert_to_hour AFTER INSERT ON ${minutes} BEGIN
-    ${add("NEW", "")}
+    ${add("NEW", `NEW.${amount}`)}
   END;
-  CREATE TRIGGER ${minutes}_update_to_hour AFTER UPDATE ON ${minutes} BEGIN
-    ${add("OLD", "-")}
-    ${add("NEW", "")}
+  CREATE TRIGGER ${minutes}_update_in_hour AFTER UPDATE ON ${minutes} WHEN ${sameHour} BEGIN
+    ${add("NEW", `NEW.${amount} - OLD.${amount}`)}
+  END;
+  CREATE TRIGGER ${minutes}_update_across_hours AFTER UPDATE ON ${minutes} WHEN NOT (${sameHour}) BEGIN
+    ${add("OLD", `-OLD.${amount}`)}
+    ${add("NEW", `NEW.${amount}`)}
   END;
   CREATE TRIGGER ${minutes}_delete_to_hour AFTER DELETE ON ${minutes} BEGIN
-    ${add("OLD", "-")}
+    ${add("OLD", `-OLD.${amount}`)}
   END;`;
 }
 
