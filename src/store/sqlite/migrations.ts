@@ -154,7 +154,9 @@ export const migrations: readonly string[] = [
   // 6: triggers on the minute rows keep each hour the sum of its minutes, whoever writes them. A process
   // that opened the file before migration 5 keeps running its own code and writes minutes only; its sends
   // would have been missing from the hours, and a day's count low. The hours are filled again from the
-  // minutes, in the migration's write transaction, so any such send is counted from here on.
+  // minutes, in the migration's write transaction, so any such send is counted from here on. A process
+  // still running version 5's code writes its hours itself as well, so its sends count twice until it is
+  // restarted: a day's limit is reached early, never passed.
   `
   DELETE FROM send_counts_hourly;
   INSERT INTO send_counts_hourly (template, hour, n)
