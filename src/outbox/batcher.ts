@@ -103,7 +103,8 @@ export function createBatcher(store: Store, maxBatch = 256): Batcher {
           results.length = 0;
           for (const job of group) results.push(await job.work(tx));
         },
-        { committed: atCommit },
+        // One call at a time: a sync on the event loop costs less than handing it to the thread pool.
+        { committed: atCommit, syncOnLoop: () => group.length === 1 && pending.length === 0 },
       );
     } catch (error) {
       if (committed) {

@@ -199,6 +199,13 @@ export interface TransactionHooks {
    * durable. The outbox's group commit starts its next group's statements here, while this one syncs.
    */
   readonly committed?: () => void;
+  /**
+   * Asked once the transaction ended: true when a store that syncs commits off the event loop may sync
+   * this one on it instead, as `synchronous=FULL` would. The outbox says so for a group of one call with
+   * nothing else waiting (one call at a time): the event loop has nothing else to do meanwhile, and the
+   * hand-off to another thread costs more than the sync. Without it, the store syncs off the loop.
+   */
+  readonly syncOnLoop?: () => boolean;
 }
 
 /**

@@ -14,6 +14,8 @@ import { auditEvent } from "../store/conformance.js";
 function heldSyncStore() {
   const log: string[] = [];
   const syncs: { release(): void; fail(error: unknown): void }[] = [];
+  // Each commit's answer to whether the store may sync it on the event loop.
+  const syncOnLoop: boolean[] = [];
   let chain: Promise<unknown> = Promise.resolve();
   const store = {
     name: "held",
@@ -25,6 +27,7 @@ function heldSyncStore() {
         const result = await work(tx);
         log.push("commit");
         hooks?.committed?.();
+        syncOnLoop.push(hooks?.syncOnLoop?.() === true);
         return result;
       });
       chain = committed.catch(() => undefined);
@@ -34,7 +37,7 @@ function heldSyncStore() {
       );
     },
   } as unknown as Store;
-  return { store, log, syncs };
+  return { store, log, syncs, syncOnLoop };
 }
 
 /** A job that notes when it runs and returns its name (or throws, for "bad…"). */
@@ -69,6 +72,36 @@ describe("createBatcher", () => {
     syncs[0]?.release();
     await Promise.all([a, b, c]);
     expect(order).toEqual(["a", "b", "c"]);
+  });
+
+  it("lets the store sync on the event loop only a group of one call with nothing else waiting", async () => {
+    const { store, log, syncs, syncOnLoop } = heldSyncStore();
+    const batcher = createBatcher(store);
+    const releaseAll = () => {
+      for (const sync of syncs) sync.release();
+    };
+    await Promise.all([batcher.run(job(log, "alone")), until(() => syncs.length === 1).then(releaseAll)]);
+    const pair = [batcher.run(job(log, "a")), batcher.run(job(log, "b"))];
+    await until(() => syncs.length === 2);
+    releaseAll();
+    await Promise.all(pair);
+    // A call alone in its group, but another call joins the queue while it runs.
+    let joined: Promise<string> | undefined;
+    const first = batcher.run(async (tx) => {
+      joined = batcher.run(job(log, "joined"));
+      return job(log, "first")(tx);
+    });
+    await until(() => syncs.length === 4);
+    releaseAll();
+    await Promise.all([first, joined]);
+    expect(log.filter((entry) => entry.startsWith("run"))).toEqual([
+      "run alone",
+      "run a",
+      "run b",
+      "run first",
+      "run joined",
+    ]);
+    expect(syncOnLoop).toEqual([true, false, false, true]);
   });
 
   it("has at most two groups in the store: a third waits until the first has settled", async () => {

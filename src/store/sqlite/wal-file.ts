@@ -1,3 +1,4 @@
+import { fdatasyncSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -8,20 +9,35 @@ export interface WalFile {
    * all write the one file), is on disk when this resolves.
    */
   sync(): Promise<void>;
+  /**
+   * The same fdatasync, on the calling thread; false, without syncing, when the file is not open yet (its
+   * first sync opens it) or cannot be synced this way. Throws what the sync threw.
+   */
+  syncNow(): boolean;
   /** Closes the file (after the last sync: the caller waits for those). */
   close(): Promise<void>;
 }
 
+/** An open WAL: `datasyncNow` syncs on the calling thread, where the file system can. */
+export type OpenWal = Pick<FileHandle, "datasync" | "close"> & { readonly datasyncNow?: () => void };
+
 /** The file operations a WalFile uses; tests pass their own to see the calls. */
 export interface WalFileSystem {
-  open(path: string): Promise<Pick<FileHandle, "datasync" | "close">>;
+  open(path: string): Promise<OpenWal>;
   /** Makes a directory's entries (a newly created file's name) durable. */
   syncDirectory(path: string): Promise<void>;
 }
 
 const nodeFileSystem: WalFileSystem = {
   // "r": never creates the file; SQLite creates it, and removes it only when its last connection closes.
-  open: (path) => open(path, "r"),
+  open: async (path) => {
+    const handle = await open(path, "r");
+    return {
+      datasync: () => handle.datasync(),
+      close: () => handle.close(),
+      datasyncNow: () => fdatasyncSync(handle.fd),
+    };
+  },
   syncDirectory: async (path) => {
     // Windows neither opens directories nor needs it (NTFS journals its metadata); SQLite skips it too.
     if (process.platform === "win32") return;
@@ -42,13 +58,13 @@ const nodeFileSystem: WalFileSystem = {
  */
 export function walFile(databaseFile: string, fileSystem: WalFileSystem = nodeFileSystem): WalFile {
   const path = `${databaseFile}-wal`;
-  let handle: Pick<FileHandle, "datasync" | "close"> | undefined;
+  let handle: OpenWal | undefined;
   let closed = false;
   return {
     async sync() {
       if (closed) throw new Error(`${path} is closed`);
       if (handle === undefined) {
-        let opened: Pick<FileHandle, "datasync" | "close">;
+        let opened: OpenWal;
         try {
           opened = await fileSystem.open(path);
         } catch (error) {
@@ -67,6 +83,11 @@ export function walFile(databaseFile: string, fileSystem: WalFileSystem = nodeFi
         handle = opened;
       }
       await handle.datasync();
+    },
+    syncNow() {
+      if (closed || handle?.datasyncNow === undefined) return false;
+      handle.datasyncNow();
+      return true;
     },
     async close() {
       closed = true;

@@ -20,6 +20,8 @@ import { auditEvent, outboundRow } from "../conformance.js";
 function heldSyncs(file: string) {
   const calls: string[] = [];
   const held: { release(): void; fail(error: unknown): void; sawRows: number }[] = [];
+  // What the next sync on the event loop throws, if anything.
+  let failNow: unknown;
   const auditRows = () => {
     const db = new Database(file, { readonly: true });
     try {
@@ -32,6 +34,10 @@ function heldSyncs(file: string) {
     open: async (path) => {
       calls.push(`open ${basename(path)}`);
       return {
+        datasyncNow: () => {
+          calls.push("datasync on the loop");
+          if (failNow !== undefined) throw failNow;
+        },
         datasync: () => {
           calls.push("datasync");
           // What another connection sees as the sync starts: the commits it is to make durable.
@@ -47,7 +53,14 @@ function heldSyncs(file: string) {
       calls.push("sync directory");
     },
   };
-  return { fileSystem, calls, held };
+  return {
+    fileSystem,
+    calls,
+    held,
+    failNextSyncOnLoop: (error: unknown) => {
+      failNow = error;
+    },
+  };
 }
 
 describe("sqliteStore, commits synced off the event loop", () => {
@@ -203,6 +216,76 @@ describe("sqliteStore, commits synced off the event loop", () => {
     expect((refused as Error).message).toMatch(/nothing of this transaction was written/);
     await store.close();
     expect(calls.at(-1)).toBe("close");
+  });
+
+  it("syncs on the event loop a transaction its caller says may (one call at a time), once the WAL is open", async () => {
+    const { fileSystem, calls, held } = heldSyncs(file);
+    const store = storeWith(fileSystem);
+    const onLoop = { syncOnLoop: () => true };
+    // The first sync opens the WAL (and syncs its directory) in the thread pool, whatever the caller says.
+    const first = watch(store.transaction((tx) => tx.appendAudit(auditEvent()), onLoop));
+    await until(() => held.length === 1);
+    held[0]?.release();
+    await until(() => first.settled);
+    const asked: string[] = [];
+    const second = await store.transaction((tx) => tx.appendAudit(auditEvent()), {
+      syncOnLoop: () => {
+        asked.push(`asked after ${calls.length} calls`);
+        return true;
+      },
+    });
+    expect(second).toBe("2");
+    expect(asked, "asked once, after the transaction ended").toHaveLength(1);
+    expect(calls.slice(-1)).toEqual(["datasync on the loop"]);
+    expect(held, "no sync handed to the thread pool").toHaveLength(1);
+    // A caller that says no, or says nothing, is synced in the thread pool as before.
+    for (const hooks of [{ syncOnLoop: () => false }, undefined]) {
+      const later = watch(store.transaction((tx) => tx.appendAudit(auditEvent()), hooks));
+      await until(() => held.length === (hooks === undefined ? 3 : 2));
+      expect(later.settled).toBe(false);
+      held.at(-1)?.release();
+      await until(() => later.settled);
+    }
+    expect(calls.filter((call) => call === "datasync on the loop")).toHaveLength(1);
+  });
+
+  it("does not sync on the event loop while other uses of the file wait: they share one sync in the thread pool", async () => {
+    const { fileSystem, calls, held } = heldSyncs(file);
+    const store = storeWith(fileSystem);
+    const opened = watch(store.transaction((tx) => tx.appendAudit(auditEvent())));
+    await until(() => held.length === 1);
+    held[0]?.release();
+    await until(() => opened.settled);
+    const onLoop = { syncOnLoop: () => true };
+    // Three transactions queued at once: each but the last ends with another waiting behind it.
+    const three = [1, 2, 3].map(() => watch(store.transaction((tx) => tx.appendAudit(auditEvent()), onLoop)));
+    // Release each sync handed to the thread pool as it comes, until all three are back.
+    await until(() => {
+      for (const sync of held) sync.release();
+      return three.every((state) => state.settled);
+    });
+    expect(three.map((state) => state.value)).toEqual(["2", "3", "4"]);
+    // The first two ended with another waiting: the thread pool (the second's sync starts when the first's
+    // ends). Only the last, with none behind it, on the loop.
+    expect(calls.slice(3)).toEqual(["datasync", "datasync on the loop", "datasync"]);
+  });
+
+  it("after a failed sync on the event loop: that transaction may not be on disk, and the store refuses further work", async () => {
+    const { fileSystem, held, failNextSyncOnLoop } = heldSyncs(file);
+    const store = storeWith(fileSystem);
+    const opened = watch(store.transaction((tx) => tx.appendAudit(auditEvent())));
+    await until(() => held.length === 1);
+    held[0]?.release();
+    await until(() => opened.settled);
+    failNextSyncOnLoop(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
+    const failed = await store
+      .transaction((tx) => tx.appendAudit(auditEvent()), { syncOnLoop: () => true })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(StoreUnavailableError);
+    expect(failed).toMatchObject({ retryable: false, committed: "unknown" });
+    expect((failed as Error).message).toMatch(/syncing .*outbox\.db-wal to disk failed \(EIO/);
+    const refused = await store.transaction((tx) => tx.appendAudit(auditEvent())).catch((error) => error);
+    expect(refused).toMatchObject({ code: "store_unavailable", retryable: false, committed: false });
   });
 
   it("checkpoints from a worker thread: the database file fills while the store's own checkpoint is held back", async () => {
