@@ -82,6 +82,15 @@ describe("sqliteStore, commits synced off the event loop", () => {
     stores.push(store);
     return store;
   };
+  /** A store whose first transaction has opened the WAL (always in the thread pool) and synced it. */
+  const storeWithOpenWal = async (fileSystem: WalFileSystem, held: { release(): void }[]) => {
+    const store = storeWith(fileSystem);
+    const opened = watch(store.transaction((tx) => tx.appendAudit(auditEvent())));
+    await until(() => held.length === 1);
+    held[0]?.release();
+    await until(() => opened.settled);
+    return store;
+  };
 
   it("hands a transaction's result back only after a WAL sync that started after its commit", async () => {
     const { fileSystem, calls, held } = heldSyncs(file);
@@ -251,11 +260,7 @@ describe("sqliteStore, commits synced off the event loop", () => {
 
   it("does not sync on the event loop while other uses of the file wait: they share one sync in the thread pool", async () => {
     const { fileSystem, calls, held } = heldSyncs(file);
-    const store = storeWith(fileSystem);
-    const opened = watch(store.transaction((tx) => tx.appendAudit(auditEvent())));
-    await until(() => held.length === 1);
-    held[0]?.release();
-    await until(() => opened.settled);
+    const store = await storeWithOpenWal(fileSystem, held);
     const onLoop = { syncOnLoop: () => true };
     // Three transactions queued at once: each but the last ends with another waiting behind it.
     const three = [1, 2, 3].map(() => watch(store.transaction((tx) => tx.appendAudit(auditEvent()), onLoop)));
@@ -272,11 +277,7 @@ describe("sqliteStore, commits synced off the event loop", () => {
 
   it("after a failed sync on the event loop: that transaction may not be on disk, and the store refuses further work", async () => {
     const { fileSystem, held, failNextSyncOnLoop } = heldSyncs(file);
-    const store = storeWith(fileSystem);
-    const opened = watch(store.transaction((tx) => tx.appendAudit(auditEvent())));
-    await until(() => held.length === 1);
-    held[0]?.release();
-    await until(() => opened.settled);
+    const store = await storeWithOpenWal(fileSystem, held);
     failNextSyncOnLoop(Object.assign(new Error("EIO: i/o error, fdatasync"), { code: "EIO" }));
     const failed = await store
       .transaction((tx) => tx.appendAudit(auditEvent()), { syncOnLoop: () => true })
