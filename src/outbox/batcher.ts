@@ -32,6 +32,18 @@ export interface Batcher {
 
 const durableAlready = Promise.resolve();
 
+export interface BatcherOptions {
+  /** The most jobs one group takes. @default 256 */
+  readonly maxBatch?: number;
+  /**
+   * Whether the caller has no other work in progress (the outbox: no other call under way), so that a
+   * group of one job, with nothing else queued, may have its sync run on the event loop. Under load the
+   * loop has requests to parse and decisions to make while a sync runs in the thread pool; one call at a
+   * time it has nothing, and a sync on the loop costs less than the hand-off. @default () => true
+   */
+  readonly alone?: () => boolean;
+}
+
 /**
  * Group commit: work handed in during one turn of the event loop runs in one transaction, so a durable
  * commit (an fsync) is paid once per group, not once per call. Each caller's promise resolves only after
@@ -43,7 +55,8 @@ const durableAlready = Promise.resolve();
  * statements never start before the previous group has committed or finished its retries, so commits
  * keep the order the jobs came in.
  */
-export function createBatcher(store: Store, maxBatch = 256): Batcher {
+export function createBatcher(store: Store, options: BatcherOptions = {}): Batcher {
+  const { maxBatch = 256, alone = () => true } = options;
   const pending: Job[] = [];
   const inStore = new Set<Promise<void>>();
   // A group is running its statements (or retrying its jobs): the next one waits for its commit.
@@ -104,7 +117,7 @@ export function createBatcher(store: Store, maxBatch = 256): Batcher {
           for (const job of group) results.push(await job.work(tx));
         },
         // One call at a time: a sync on the event loop costs less than handing it to the thread pool.
-        { committed: atCommit, syncOnLoop: () => group.length === 1 && pending.length === 0 },
+        { committed: atCommit, syncOnLoop: () => group.length === 1 && pending.length === 0 && alone() },
       );
     } catch (error) {
       if (committed) {

@@ -156,14 +156,15 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   checkOptions(options, mode, maxPerRun, retry.attempts);
   checkTimes(leaseMs, recordRetryMs, loadTimeoutMs);
   const transports = options.transports ?? {};
-  const batcher = createBatcher(store);
+  // Calls in progress: close() waits for them, so no accepted work meets a closed store; the batcher
+  // syncs a call's commits on the event loop only while it is alone (see BatcherOptions.alone).
+  const inFlight = new Set<Promise<unknown>>();
+  const batcher = createBatcher(store, { alone: () => inFlight.size <= 1 });
   const contactKey = contactKeyOf(options);
   const holdsFirst = (template: Template) => (template.firstContact ?? options.firstContact) === "hold";
   const operations = createQueueOperations(store, batcher, clock, mode, contactKey);
   let closing = false;
   let closed: Promise<void> | undefined;
-  // Calls in progress: close() waits for them, so no accepted work meets a closed store.
-  const inFlight = new Set<Promise<unknown>>();
   const track = <T>(work: () => Promise<T>): Promise<T> => {
     if (closing) return Promise.reject(new FormletterError("outbox_invalid", "the outbox is closed"));
     const running = work();

@@ -104,6 +104,19 @@ describe("createBatcher", () => {
     expect(syncOnLoop).toEqual([true, false, false, true]);
   });
 
+  it("keeps the sync off the event loop when the caller says other work of its own is under way", async () => {
+    const { store, log, syncs, syncOnLoop } = heldSyncStore();
+    let alone = false;
+    const batcher = createBatcher(store, { alone: () => alone });
+    const releaseAll = () => {
+      for (const sync of syncs) sync.release();
+    };
+    await Promise.all([batcher.run(job(log, "busy")), until(() => syncs.length === 1).then(releaseAll)]);
+    alone = true;
+    await Promise.all([batcher.run(job(log, "alone")), until(() => syncs.length === 2).then(releaseAll)]);
+    expect(syncOnLoop).toEqual([false, true]);
+  });
+
   it("has at most two groups in the store: a third waits until the first has settled", async () => {
     const { store, log, syncs } = heldSyncStore();
     const batcher = createBatcher(store);

@@ -5,7 +5,9 @@ import {
   FormletterError,
   type HandleInput,
   isFormletterError,
+  memoryStore,
   memoryTransport,
+  type Store,
   type Transport,
 } from "../../src/index.js";
 import {
@@ -484,5 +486,41 @@ describe.each(storeKinds)("handle() on the %s store", (kind) => {
       expect(typeof said).toBe("string");
       expect(String(said).length).toBeLessThan(8_300);
     });
+  });
+});
+
+describe("handle() and where a commit's sync may run", () => {
+  /** A memory store that notes, at each transaction's end, whether it was allowed to sync on the loop. */
+  function notingStore() {
+    const store = memoryStore();
+    const answers: boolean[] = [];
+    const transaction: Store["transaction"] = (work, hooks) =>
+      store.transaction(async (tx) => {
+        const result = await work(tx);
+        answers.push(hooks?.syncOnLoop?.() === true);
+        return result;
+      }, hooks);
+    return { store: { ...store, transaction } as Store, answers };
+  }
+
+  it("allows it for one call at a time, and not while another call is under way", async () => {
+    const { store, answers } = notingStore();
+    let releaseLoad: (() => void) | undefined;
+    const { outbox } = outboxOver(store, {
+      load: async (ticketId) => {
+        if (ticketId === "T-2") await new Promise<void>((resolve) => (releaseLoad = resolve));
+        return loadTicket(ticketId);
+      },
+    });
+    await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "run-1" });
+    expect(answers, "the decision and its delivered mark, one call alone").toEqual([true, true]);
+    // T-2 waits for its records while T-3 is decided, written and marked.
+    const second = outbox.handle({ ticketId: "T-2", output: proposal("T-2"), runId: "run-2" });
+    await outbox.handle({ ticketId: "T-3", output: proposal("T-3"), runId: "run-3" });
+    expect(answers.slice(2), "another call was under way").toEqual([false, false]);
+    releaseLoad?.();
+    expect((await second).delivery?.status).toBe("delivered");
+    expect(answers.slice(4), "alone again").toEqual([true, true]);
+    await outbox.close();
   });
 });
