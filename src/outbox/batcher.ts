@@ -1,4 +1,5 @@
 import { type Deferred, deferred } from "../core/deferred.js";
+import { merged } from "../core/merged.js";
 import type { Store, StoreTransaction } from "../store/store.js";
 
 type Job = {
@@ -134,11 +135,11 @@ export function createBatcher(store: Store, options: BatcherOptions = {}): Batch
       }
       // The retries run now; each hands its job back after the previous group's, as the group would have.
       const afterTurn = group.map(
-        (job): Job => ({
-          ...job,
-          resolve: (value) => void turn.then(() => job.resolve(value)),
-          reject: (reason) => void turn.then(() => job.reject(reason)),
-        }),
+        (job): Job =>
+          merged(job, {
+            resolve: (value: unknown) => void turn.then(() => job.resolve(value)),
+            reject: (reason: unknown) => void turn.then(() => job.reject(reason)),
+          }),
       );
       for (const job of afterTurn) await runGroup([job], noop, durableAlready);
       await turn;

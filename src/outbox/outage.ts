@@ -1,4 +1,5 @@
 import { isStoreUnavailable, type OutboxWrites, StoreUnavailableError } from "../core/errors.js";
+import { merged } from "../core/merged.js";
 
 /**
  * Runs `record` (a transaction recording a delivery's outcome) until it commits, retrying while the store
@@ -33,7 +34,7 @@ export function outageError(error: unknown, call: string, writes: OutboxWrites):
   if (!isStoreUnavailable(error)) return error;
   const decision: OutboxWrites["decision"] =
     writes.decision === "not_written" && error.committed === "unknown" ? "unknown" : writes.decision;
-  const full: OutboxWrites = { ...writes, decision };
+  const full: OutboxWrites = merged(writes, { decision });
   const committed = decision === "written" ? true : decision === "unknown" ? "unknown" : false;
   return new StoreUnavailableError(`${call}: the store is unavailable; ${describeWrites(full)}`, {
     retryable: error.retryable,

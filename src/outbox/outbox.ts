@@ -7,6 +7,7 @@ import type { CollectionSchemas } from "../core/definition/define-records.js";
 import { tagsProblem } from "../core/definition/tags.js";
 import type { Template } from "../core/definition/template-types.js";
 import { FormletterError, type OutboxWrites } from "../core/errors.js";
+import { merged } from "../core/merged.js";
 import { decisionAttributes, inSpan, spanNames } from "../core/telemetry.js";
 import type { AuditEvent, AuditFilter, OutboundRow, Store, StoreTransaction } from "../store/store.js";
 import type { Transport } from "../transport/transport.js";
@@ -237,7 +238,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
             : transaction("settle_delivery", settle),
         recordRetryMs,
       );
-      return { ...outcome, queueItemId };
+      return merged(outcome, { queueItemId });
     } catch (error) {
       throw outageError(error, call, writes);
     }
@@ -347,51 +348,46 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         ...(decision.key !== undefined ? { key: decision.key } : {}),
       });
     });
-    const result = {
+    // Built whole each time, not spread from a shared part: see merged().
+    const result = (queueItemId: string | undefined, delivery?: HandleResult["delivery"]): HandleResult => ({
       decision: recorded.decision,
       duplicate: recorded.duplicate,
       auditId: recorded.auditId,
-      ...(recorded.queueItemId !== undefined ? { queueItemId: recorded.queueItemId } : {}),
+      ...(queueItemId !== undefined ? { queueItemId } : {}),
       ...(recorded.outboundId !== undefined ? { outboundId: recorded.outboundId } : {}),
-    };
+      ...(delivery !== undefined ? { delivery } : {}),
+    });
     if (recorded.outbound !== undefined) {
       const outcome = await deliver(recorded.outbound, "handle", {
         inDoubt: false,
         auditId: recorded.auditId,
         markAtCommit: true,
       });
-      return {
-        ...result,
-        ...(outcome.queueItemId !== undefined ? { queueItemId: outcome.queueItemId } : {}),
-        delivery: {
-          status: outcome.status,
-          attempts: outcome.attempts,
-          ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
-        },
-      };
+      return result(outcome.queueItemId ?? recorded.queueItemId, {
+        status: outcome.status,
+        attempts: outcome.attempts,
+        ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
+      });
     }
     if (recorded.outboundId !== undefined) {
       // A duplicate: where the first message stands. The store may be gone again; the decision stands.
       const row = await store.getOutbound(recorded.outboundId).catch(() => undefined);
       if (row !== undefined) {
-        return {
-          ...result,
-          delivery: {
-            status: row.status,
-            attempts: row.attempts,
-            ...(row.receiptId ? { receiptId: row.receiptId } : {}),
-          },
-        };
+        return result(recorded.queueItemId, {
+          status: row.status,
+          attempts: row.attempts,
+          ...(row.receiptId ? { receiptId: row.receiptId } : {}),
+        });
       }
     }
-    return result;
+    return result(recorded.queueItemId);
   };
 
   const { release, ...shared } = operations;
-  const queue: HumanQueue = {
-    ...shared,
-    approve: (id, actor) => track(() => approveAndDeliver(id, actor)),
-  };
+  const queue: HumanQueue = merged(shared, {
+    approve: (id: string, actor: Parameters<HumanQueue["approve"]>[1]) =>
+      track(() => approveAndDeliver(id, actor)),
+  });
 
   /** Releases the draft (the approval and its outbound row), then delivers it at once. */
   async function approveAndDeliver(
@@ -423,16 +419,16 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     if (row === undefined) return approval;
     const outcome = await deliver(row, "queue.approve", { inDoubt: row.status === "delivering" });
     const outbound = await store.getOutbound(row.id).catch(() => undefined);
-    return {
-      ...approval,
-      outbound: outbound ?? {
-        ...row,
-        status: outcome.status,
-        attempts: outcome.attempts,
-        leaseUntil: undefined,
-        ...(outcome.status === "delivered" ? { deliveredAt: now, receiptId: outcome.receiptId } : {}),
-      },
-    };
+    return merged(approval, {
+      outbound:
+        outbound ??
+        merged(row, {
+          status: outcome.status,
+          attempts: outcome.attempts,
+          leaseUntil: undefined,
+          ...(outcome.status === "delivered" ? { deliveredAt: now, receiptId: outcome.receiptId } : {}),
+        }),
+    });
   }
 
   return {
@@ -477,11 +473,14 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     audit: {
       query: (filter = {}) => {
         const { since, until, ...rest } = filter;
-        return store.queryAudit({
-          ...rest,
-          ...(since !== undefined ? { since: +since } : {}),
-          ...(until !== undefined ? { until: +until } : {}),
-        });
+        return store.queryAudit(
+          merged(
+            rest,
+            merged(since !== undefined ? { since: +since } : {}, {
+              ...(until !== undefined ? { until: +until } : {}),
+            }),
+          ),
+        );
       },
       append: (event) => track(() => batcher.run((tx) => tx.appendAudit(event))),
     },
@@ -612,8 +611,7 @@ function auditedProposal(parsed: ParsedOutput): unknown {
 
 /** A handled proposal's span attributes: the decision's, and where its message stands. No content. */
 function resultAttributes(result: HandleResult): Attributes {
-  return {
-    ...decisionAttributes(result.decision),
+  return merged(decisionAttributes(result.decision), {
     "formletter.duplicate": result.duplicate,
     ...(result.delivery === undefined
       ? {}
@@ -621,5 +619,5 @@ function resultAttributes(result: HandleResult): Attributes {
           "formletter.delivery.status": result.delivery.status,
           "formletter.delivery.attempts": result.delivery.attempts,
         }),
-  };
+  });
 }

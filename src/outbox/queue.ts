@@ -1,5 +1,6 @@
 import type { KeyObject } from "node:crypto";
 import { FormletterError } from "../core/errors.js";
+import { merged } from "../core/merged.js";
 import {
   newOutboundRow,
   type OutboundRow,
@@ -161,7 +162,7 @@ export function createQueueOperations(
         );
       }
       const at = clock();
-      await tx.updateQueueItem(id, { ...change, closedBy: by, closedAt: at });
+      await tx.updateQueueItem(id, merged(change, { closedBy: by, closedAt: at }));
       await audit(tx, item, by, action, { resolution: change.resolution, note: change.closeNote });
       return (await tx.getQueueItem(id)) as QueueItem;
     });
@@ -170,7 +171,7 @@ export function createQueueOperations(
     list: (filter: QueueFilter = {}) => store.listQueue(filter),
     get: async (id: string): Promise<QueueItemDetail | undefined> => {
       const item = await store.getQueueItem(id);
-      return item === undefined ? undefined : { ...item, facts: await factsOf(store, item) };
+      return item === undefined ? undefined : merged(item, { facts: await factsOf(store, item) });
     },
     claim: (id: string, actor: Actor) =>
       batcher.run(async (tx) => {

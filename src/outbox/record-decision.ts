@@ -10,7 +10,9 @@ import {
 } from "../core/decision/decision.js";
 import { type Spend, windowMs } from "../core/definition/ceilings.js";
 import type { Template } from "../core/definition/template-types.js";
+import { merged } from "../core/merged.js";
 import {
+  type AuditEvent,
   newOutboundRow,
   type OutboundRow,
   openQueueItem,
@@ -66,12 +68,10 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
 
   const prior = await tx.findResult(key);
   if (prior !== undefined) {
-    await tx.appendAudit({
-      ...eventBase(input, prior.decision),
-      type: "duplicate",
-      data: { ...input.data, of: prior.auditId },
-    });
-    return { ...prior, duplicate: true, outbound: undefined };
+    await tx.appendAudit(
+      decisionEvent(input, prior.decision, "duplicate", merged(input.data, { of: prior.auditId })),
+    );
+    return merged(prior, { duplicate: true, outbound: undefined });
   }
 
   const template = input.template;
@@ -127,10 +127,9 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       decision = heldForPerson(
         decision,
         `${template.id}: the first message to this destination waits for a person (firstContact: "hold")`,
-        {
-          ...(spend.length > 0 ? { spend } : {}),
+        merged(spend.length > 0 ? { spend } : {}, {
           firstContact: { destination: destinationShown(destination) },
-        },
+        }),
       );
     }
   }
@@ -143,15 +142,13 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       key,
       actor: "outbox",
     });
-    if (first !== undefined) decision = { ...decision, firstContact: { destination: first } };
+    if (first !== undefined) decision = merged(decision, { firstContact: { destination: first } });
   }
 
   const bodySha256 = bodyHash(message);
-  const auditId = await tx.appendAudit({
-    ...eventBase(input, decision),
-    type: "decision",
-    data: { ...input.data, ...decisionData(decision), bodySha256 },
-  });
+  const auditId = await tx.appendAudit(
+    decisionEvent(input, decision, "decision", auditData(input.data, decision, { bodySha256 })),
+  );
   let outbound: OutboundRow | undefined;
   let outboundId: string | undefined;
   let queueItemId: string | undefined;
@@ -171,13 +168,13 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       bodySha256,
     });
     outboundId = await tx.addOutbound(row);
-    if (input.mode === "live") outbound = { ...row, id: outboundId };
+    if (input.mode === "live") outbound = merged(row, { id: outboundId });
   } else {
     queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   }
   const result: StoredResult = { decision, auditId, outboundId, queueItemId };
   await tx.reserve({ key, template: template.id, ticketId, runId, at, result, spend });
-  return { ...result, duplicate: false, outbound };
+  return { decision, auditId, outboundId, queueItemId, duplicate: false, outbound };
 }
 
 async function escalateOnly(
@@ -185,11 +182,9 @@ async function escalateOnly(
   input: Recording,
   decision: EscalateDecision,
 ): Promise<Recorded> {
-  const auditId = await tx.appendAudit({
-    ...eventBase(input, decision),
-    type: "decision",
-    data: { ...input.data, ...decisionData(decision) },
-  });
+  const auditId = await tx.appendAudit(
+    decisionEvent(input, decision, "decision", auditData(input.data, decision)),
+  );
   const queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   return { decision, auditId, outboundId: undefined, queueItemId, duplicate: false, outbound: undefined };
 }
@@ -214,9 +209,16 @@ function heldForPerson(
   });
 }
 
-function eventBase(input: Recording, decision: Decision) {
+/** The audit event of a decision (or of a duplicate of one). */
+function decisionEvent(
+  input: Recording,
+  decision: Decision,
+  type: "decision" | "duplicate",
+  data: Readonly<Record<string, unknown>>,
+): Omit<AuditEvent, "id"> {
   return {
     at: input.at,
+    type,
     ticketId: input.ticketId,
     runId: input.runId,
     template: decision.template ?? input.template?.id,
@@ -224,22 +226,30 @@ function eventBase(input: Recording, decision: Decision) {
     reason: decision.outcome === "escalate" ? decision.reason : undefined,
     key: decision.key,
     actor: "outbox",
+    data,
   };
 }
 
 /**
- * The parts of a decision the audit log keeps: choices, values and, for an escalation, the detail and
- * the reason's typed fields (slot, expected, limit, code, note…). Not the message.
+ * The audit data of a decision: what `handle()` knew (`base`), then the parts of the decision the audit
+ * log keeps: choices, values and, for an escalation, the detail and the reason's typed fields (slot,
+ * expected, limit, code, note…), not the message; then `extra`.
  */
-function decisionData(decision: Decision): Record<string, unknown> {
-  const data: Record<string, unknown> = { choices: decision.choices, values: decision.values };
+function auditData(
+  base: Readonly<Record<string, unknown>>,
+  decision: Decision,
+  extra: Readonly<Record<string, unknown>> = {},
+): Record<string, unknown> {
+  const data: Record<string, unknown> = Object.assign({}, base);
+  data.choices = decision.choices;
+  data.values = decision.values;
   if (decision.locale !== undefined) data.locale = decision.locale;
   if (decision.outcome === "escalate") {
     data.detail = decision.detail;
     const facts = escalationFacts(decision);
     if (Object.keys(facts).length > 0) data.facts = facts;
   }
-  return data;
+  return Object.assign(data, extra);
 }
 
 function queueItemOf(input: Recording, decision: EscalateDecision, auditId: string) {

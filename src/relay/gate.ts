@@ -1,3 +1,4 @@
+import { merged } from "../core/merged.js";
 import type { AccessLog, Refusal } from "./access-log.js";
 import type { AuditChoice } from "./audit-sample.js";
 import { bearerToken, problem } from "./http.js";
@@ -66,10 +67,12 @@ export function createGate(options: GateOptions) {
     });
     // The request may still be sending a body nobody will read: close the connection after the answer,
     // rather than drain what the client chose to send.
-    return problem(status, refusal, extra.message ?? messages[refusal], {
-      ...extra.headers,
-      connection: "close",
-    });
+    return problem(
+      status,
+      refusal,
+      extra.message ?? messages[refusal],
+      merged(extra.headers ?? {}, { connection: "close" }),
+    );
   };
 
   return {
@@ -87,7 +90,7 @@ export function createGate(options: GateOptions) {
           metrics.refusal(verification.refusal);
           metrics.unaudited(verification.refusal);
           const message = messages[verification.refusal];
-          const close = { ...headers, connection: "close" };
+          const close = merged(headers, { connection: "close" });
           return { ok: false, response: problem(status, verification.refusal, message, close) };
         }
         return {
@@ -110,7 +113,7 @@ export function createGate(options: GateOptions) {
         if (!rate.first) {
           metrics.refusal("rate_limited");
           metrics.unaudited("rate_limited");
-          const close = { ...headers, connection: "close" };
+          const close = merged(headers, { connection: "close" });
           return { ok: false, response: problem(429, "rate_limited", messages.rate_limited, close) };
         }
         return {

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { merged } from "../core/merged.js";
 import type { Outbox } from "../outbox/index.js";
 import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
@@ -262,7 +263,7 @@ export function createRelay(options: RelayOptions): Relay {
     async listen(listen = {}) {
       if (server !== undefined)
         throw new RelayError("relay_invalid", "relay.listen: the relay is already listening");
-      server = startServer(app.fetch, { ...listen, requestTimeoutMs });
+      server = startServer(app.fetch, merged(listen, { requestTimeoutMs }));
       try {
         const { address } = await server;
         log("info", { url: address.url }, "relay listening");
@@ -274,7 +275,7 @@ export function createRelay(options: RelayOptions): Relay {
         throw error;
       }
     },
-    mintTaskToken: async (input) => signTaskToken(agentSigning, { ...input, now: clock() }),
+    mintTaskToken: async (input) => signTaskToken(agentSigning, merged(input, { now: clock() })),
     async mintOperatorToken(input) {
       if (operatorSigning === undefined) {
         throw new RelayError(
@@ -282,7 +283,7 @@ export function createRelay(options: RelayOptions): Relay {
           "relay.mintOperatorToken: the relay has no operatorSecret, so it serves no operator endpoints",
         );
       }
-      return signOperatorToken(operatorSigning, { ...input, now: clock() });
+      return signOperatorToken(operatorSigning, merged(input, { now: clock() }));
     },
     metrics: renderMetrics,
     async close() {

@@ -1,3 +1,4 @@
+import { merged } from "../core/merged.js";
 import { matchesQueueFilter, pageSize, statusesOf } from "./filters.js";
 import { MinuteSeries } from "./minute-series.js";
 import type {
@@ -107,13 +108,13 @@ export function memoryStore(): Store {
         },
         hasContact: async (destination) => contacts.has(destination),
         appendAudit: async (event) => {
-          const stored = { ...event, id: id() };
+          const stored = merged(event, { id: id() });
           audit.push(stored);
           undo.push(() => audit.splice(audit.indexOf(stored), 1));
           return stored.id;
         },
         addOutbound: async (row) => {
-          const stored = { ...row, id: id() };
+          const stored = merged(row, { id: id() });
           if (outboundKeys.has(row.key))
             throw new Error(`memoryStore: an outbound row with key ${row.key} exists`);
           outbound.set(stored.id, stored);
@@ -128,11 +129,11 @@ export function memoryStore(): Store {
         updateOutbound: async (rowId, change) => {
           const before = outbound.get(rowId);
           if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
-          outbound.set(rowId, { ...before, ...change });
+          outbound.set(rowId, Object.assign({}, before, change));
           undo.push(() => outbound.set(rowId, before));
         },
         addQueueItem: async (item) => {
-          const stored = { ...item, id: id() };
+          const stored = merged(item, { id: id() });
           queue.set(stored.id, stored);
           undo.push(() => queue.delete(stored.id));
           return stored.id;
@@ -141,7 +142,7 @@ export function memoryStore(): Store {
         updateQueueItem: async (itemId, change) => {
           const before = queue.get(itemId);
           if (before === undefined) throw new Error(`memoryStore: no queue item ${itemId}`);
-          queue.set(itemId, { ...before, ...change });
+          queue.set(itemId, Object.assign({}, before, change));
           undo.push(() => queue.set(itemId, before));
         },
       };
@@ -166,8 +167,8 @@ export function memoryStore(): Store {
           if (id !== undefined && row.id !== id) continue;
           if (row.status !== "pending" && row.status !== "delivering") continue;
           if (row.leaseUntil !== undefined && row.leaseUntil > now) continue;
-          outbound.set(row.id, { ...row, status: "delivering", leaseUntil });
-          due.push({ ...row, leaseUntil });
+          outbound.set(row.id, merged(row, { status: "delivering" as const, leaseUntil }));
+          due.push(merged(row, { leaseUntil }));
         }
         return due;
       }),

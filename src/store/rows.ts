@@ -1,3 +1,4 @@
+import { merged } from "../core/merged.js";
 import type { AuditEvent, OutboundRow, QueueItem, StoredResult } from "./store.js";
 
 /**
@@ -130,8 +131,8 @@ export function storedResult(result: StoredResult, outboundMessages: ReadonlyMap
   if (outboundId === undefined || decision.outcome !== "send") return result;
   const message = outboundMessages.get(outboundId);
   if (message === undefined || message !== decision.message) return result;
-  // Spread in place: the decision keeps its keys in their order, and `message` its slot.
-  return { ...result, decision: { ...decision, message: null }, messageIn: "outbound" };
+  // Merged in place: the decision keeps its keys in their order, and `message` its slot.
+  return merged(result, { decision: merged(decision, { message: null }), messageIn: "outbound" });
 }
 
 /** A stored result as written: its message put back where `storedResult` left null. */

@@ -11,6 +11,7 @@ import {
 } from "../llm/proposal-schema.js";
 import type { LlmProvider } from "../llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "../llm/tools.js";
+import { merged } from "../merged.js";
 import { type PreviewOptions, previewTicket, type TicketPreview } from "../preview/preview.js";
 import { decisionAttributes, spanNames, tracer, tracing } from "../telemetry.js";
 import { type DecideContext, decideProposal } from "./decide.js";
@@ -307,7 +308,7 @@ function catalogVersion(templates: readonly Template[], escalationCodes: readonl
     // Only when set, so the version of a template without them is what it was before they existed.
     ...(template.ceilings.length === 0
       ? {}
-      : { ceilings: template.ceilings.map((ceiling) => ({ ...ceiling, max: [...ceiling.max] })) }),
+      : { ceilings: template.ceilings.map((ceiling) => merged(ceiling, { max: [...ceiling.max] })) }),
     ...(template.firstContact === undefined ? {} : { firstContact: template.firstContact }),
   }));
   return hash("sha256", JSON.stringify([shape, escalationCodes]), "hex").slice(0, 16);

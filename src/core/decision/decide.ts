@@ -4,6 +4,7 @@ import { derivedValue, passes, whereContext } from "../definition/slot-rules.js"
 import type { SlotContext } from "../definition/slots.js";
 import type { CompiledField, CompiledSlot, Template } from "../definition/template-types.js";
 import { recipientLocale } from "../locale/locale.js";
+import { merged } from "../merged.js";
 import { describeType, fieldsRead } from "../message/format.js";
 import { readableText, renderMessage } from "../message/render.js";
 import { clip, sanitizeValue } from "../message/sanitize.js";
@@ -98,13 +99,14 @@ function decideTemplate(
   const base = { ticketId, template: template.id };
   for (const name of given.keys()) {
     if (!template.chosenSlots.has(name)) {
-      return escalate({
-        ...base,
-        reason: "invalid_proposal",
-        detail: `"${clip(name)}" is not a slot the model fills in ${template.id}`,
-        hint: `slots of ${template.id}: ${[...template.chosenSlots].join(", ")}`,
-        expected: { kind: "slots", names: [...template.chosenSlots] },
-      });
+      return escalate(
+        merged(base, {
+          reason: "invalid_proposal",
+          detail: `"${clip(name)}" is not a slot the model fills in ${template.id}`,
+          hint: `slots of ${template.id}: ${[...template.chosenSlots].join(", ")}`,
+          expected: { kind: "slots", names: [...template.chosenSlots] },
+        }),
+      );
     }
   }
 
@@ -117,7 +119,7 @@ function decideTemplate(
 
   for (const compiled of template.resolveOrder) {
     const resolved = resolveSlot(compiled, given, ticket, slotContext, template);
-    if ("reason" in resolved) return escalate({ ...base, ...resolved });
+    if ("reason" in resolved) return escalate(Object.assign({}, base, resolved));
     earlier[compiled.name] = resolved.value;
     if (resolved.choice !== undefined) choices[compiled.name] = resolved.choice;
   }
@@ -139,7 +141,7 @@ function decideTemplate(
     const record = (compiled.slot.kind === "ref" ? value : { [compiled.name]: value }) as AnyRecord;
     for (const field of compiled.fields) {
       const formatted = formatField(field, record, template, compiled.name);
-      if (typeof formatted !== "string") return escalate({ ...base, ...formatted });
+      if (typeof formatted !== "string") return escalate(Object.assign({}, base, formatted));
       values.set(field.tag, formatted);
       (field.format.kind === "text" ? allowance.whole : allowance.formatted).push(formatted);
     }
@@ -148,20 +150,21 @@ function decideTemplate(
   const recipientRecord = earlier.to as AnyRecord;
   const recipientField = written.recipient.fields[0] as CompiledField;
   const to = recipientOf(template, recipientField, recipientRecord);
-  if (typeof to !== "string") return escalate({ ...base, ...to });
+  if (typeof to !== "string") return escalate(Object.assign({}, base, to));
   allowance.formatted.push(to);
   if (template.recipientShown) {
     const shown =
       recipientField.format.address === recipientField.format.apply
         ? to
         : formatField(recipientField, recipientRecord, template, "to");
-    if (typeof shown !== "string") return escalate({ ...base, ...shown });
+    if (typeof shown !== "string") return escalate(Object.assign({}, base, shown));
     values.set("to", shown);
     allowance.formatted.push(shown);
   }
 
   const rendered = renderMessage(written, values, earlier, to);
-  if ("problem" in rendered) return escalate({ ...base, reason: "slot_rejected", detail: rendered.problem });
+  if ("problem" in rendered)
+    return escalate(merged(base, { reason: "slot_rejected", detail: rendered.problem }));
   // One scan over every part (subject, text, HTML as a reader sees it), a line break between parts.
   const finding = scanMessage(readableText(written, rendered, values, earlier), {
     literal: written.literal,
@@ -169,12 +172,13 @@ function decideTemplate(
     whole: allowance.whole,
   });
   if (finding !== undefined) {
-    return escalate({
-      ...base,
-      reason: "content_flagged",
-      detail: `the rendered message holds ${article(finding.kind)} that is neither template text nor a resolved value`,
-      found: finding.kind,
-    });
+    return escalate(
+      merged(base, {
+        reason: "content_flagged",
+        detail: `the rendered message holds ${article(finding.kind)} that is neither template text nor a resolved value`,
+        found: finding.kind,
+      }),
+    );
   }
 
   const key = keyOf(ticket, template, choices);
@@ -183,27 +187,28 @@ function decideTemplate(
   // Value ceilings: the message's own amounts (the windows are the outbox's, in its store).
   const measured = template.ceilings.length === 0 ? undefined : measureCeilings(template, earlier);
   if (measured !== undefined && "rejected" in measured)
-    return escalate({ ...base, reason: "slot_rejected", ...measured.rejected });
+    return escalate(merged(base, { reason: "slot_rejected", ...measured.rejected }));
   const spend = measured === undefined ? {} : { spend: measured.spend };
   const trip = measured?.trip;
   if (trip?.action === "refuse") {
     // No draft: a person cannot approve past a ceiling that refuses; `over: "approval"` is for that.
-    return escalate({ ...base, reason: "limit_exceeded", detail: trip.detail, ...trip.exceeded });
+    return escalate(merged(base, { reason: "limit_exceeded", detail: trip.detail, ...trip.exceeded }));
   }
   if (template.approval === "human" || trip !== undefined) {
     const { limit: _, ...ceiling } = trip?.exceeded ?? { limit: undefined };
-    return escalate({
-      ...base,
-      reason: "approval_required",
-      detail: trip?.detail ?? `${template.id} needs a human to approve the draft before it is sent`,
-      draft: rendered,
-      values: valueObject,
-      choices,
-      key,
-      ...locale,
-      ...spend,
-      ...(trip === undefined ? {} : { ceiling: ceiling as Omit<CeilingExceeded, "limit"> }),
-    });
+    return escalate(
+      merged(base, {
+        reason: "approval_required",
+        detail: trip?.detail ?? `${template.id} needs a human to approve the draft before it is sent`,
+        draft: rendered,
+        values: valueObject,
+        choices,
+        key,
+        ...locale,
+        ...spend,
+        ...(trip === undefined ? {} : { ceiling: ceiling as Omit<CeilingExceeded, "limit"> }),
+      }),
+    );
   }
   return {
     outcome: "send",
@@ -276,10 +281,10 @@ function resolveSlot(
     }
     if (slot.optional) return { value: undefined, choice: undefined };
     if (fits.length === 0) {
-      return {
-        ...rejected(name, `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`),
-        ...fitting(compiled, collection, context, view),
-      };
+      return merged(
+        rejected(name, `no ${slot.collection} record of this ticket fits slot "${name}" of ${templateId}`),
+        fitting(compiled, collection, context, view),
+      );
     }
     return {
       reason: "invalid_proposal",
@@ -299,13 +304,13 @@ function resolveSlot(
     };
   }
   if (!passes(compiled, record, context, view)) {
-    return {
-      ...rejected(
+    return merged(
+      rejected(
         name,
         `slot "${name}": the chosen ${slot.collection} record does not meet the slot's condition in ${templateId}`,
       ),
-      ...fitting(compiled, collection, context, view),
-    };
+      fitting(compiled, collection, context, view),
+    );
   }
   return { value: record, choice: handle };
 }

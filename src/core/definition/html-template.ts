@@ -1,4 +1,5 @@
 import { templateError } from "../errors.js";
+import { merged } from "../merged.js";
 import { type HtmlContext, isTextAttribute, parseHtml, readDocument } from "../scan/html-reading.js";
 import type { Part } from "./text-parts.js";
 
@@ -91,7 +92,7 @@ export function checkHtml(id: string, parts: readonly Part[]): HtmlReading {
         continue;
       }
       const inner = [take(), ...rebuild(part.parts)];
-      out.push({ ...part, parts: inner }, take());
+      out.push(merged(part, { parts: inner }), take());
     }
     return out;
   };

@@ -1,4 +1,5 @@
 import { isPlainObject, proposalLimits } from "../decision/proposal.js";
+import { merged } from "../merged.js";
 import { noneValue, toolNames } from "./names.js";
 
 /**
@@ -67,7 +68,7 @@ function escalation(read: Extract<Args, { ok: true }>): ToolCallProposal {
   const extra: Record<string, unknown> = Object.create(null);
   // Renamed so an argument called "escalate" cannot replace the code, and is still reported.
   for (const [key, value] of Object.entries(rest)) extra[key === "escalate" ? "escalate_" : key] = value;
-  return { ...extra, escalate: code, ...(note === undefined ? {} : { note }) };
+  return merged(extra, { escalate: code, ...(note === undefined ? {} : { note }) });
 }
 
 /** The structured output `{ decision: { "<tool>": args } }`, as that tool's call; any other shape as is. */

@@ -1,4 +1,5 @@
 import type { PreparedTicket } from "../decision/ticket.js";
+import { merged } from "../merged.js";
 import { type ObjectSchema, objectSchema, type ToolSpec } from "./json-schema.js";
 import { toolNames } from "./names.js";
 import type { OmittedTemplate } from "./offer.js";
@@ -118,7 +119,7 @@ export function createProposalSchema<P extends LlmProvider>(
  */
 function combine(specs: readonly ToolSpec[]): ToolSpec {
   const branches = specs.map((spec) =>
-    objectSchema({ [spec.name]: { ...spec.parameters, description: spec.description } }),
+    objectSchema({ [spec.name]: merged(spec.parameters, { description: spec.description }) }),
   );
   const choices = specs.map((spec) => spec.name).join(", ");
   return {

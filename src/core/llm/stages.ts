@@ -1,5 +1,6 @@
 import type { PreparedTicket } from "../decision/ticket.js";
 import type { Template } from "../definition/template-types.js";
+import { merged } from "../merged.js";
 import { handlePatterns } from "./handle-pattern.js";
 import type { ToolSpec } from "./json-schema.js";
 import { type FillablePlan, type OmittedTemplate, planCatalog, planOffer } from "./offer.js";
@@ -90,7 +91,7 @@ export function buildStages<R>(
         problems: fitted.problems,
       });
     };
-    return render({ ...stage, omitted, widened }, forTemplate);
+    return render(merged(stage, { omitted, widened }), forTemplate);
   };
 
   const ids = plans.map((plan) => plan.template.id);

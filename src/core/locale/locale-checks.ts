@@ -13,6 +13,7 @@ import type {
   TemplateLocaleConfig,
 } from "../definition/template-types.js";
 import { BodyError, compileBody, type Part } from "../definition/text-parts.js";
+import { merged } from "../merged.js";
 import { canonicalTag } from "./locale.js";
 import { localeError as fail, inLocale } from "./locale-errors.js";
 import { dateLocales, formatLocale, formatOverrides, localFields } from "./locale-formats.js";
@@ -152,21 +153,22 @@ function variantOf(
     checkChannel(id, config, slots, parts, written.maxSegments);
     return parts.html === undefined ? undefined : checkHtml(id, parts.html.parts);
   });
-  return Object.freeze({
-    ...written,
-    slots,
-    recipient,
-    resolveOrder,
-    subject: parts.subject?.parts,
-    body: parts.body.parts,
-    html: parts.html?.parts,
-    htmlText: html?.parts,
-    literal: [parts.subject?.literal, parts.body.literal, html?.literal]
-      .filter((x) => x !== undefined)
-      .join("\n"),
-    locale: tag,
-    locales,
-  });
+  return Object.freeze(
+    merged(written, {
+      slots,
+      recipient,
+      resolveOrder,
+      subject: parts.subject?.parts,
+      body: parts.body.parts,
+      html: parts.html?.parts,
+      htmlText: html?.parts,
+      literal: [parts.subject?.literal, parts.body.literal, html?.literal]
+        .filter((x) => x !== undefined)
+        .join("\n"),
+      locale: tag,
+      locales,
+    }),
+  );
 }
 
 function localChoice(
@@ -209,7 +211,7 @@ function localChoice(
       );
     }
   }
-  return { ...compiled, slot: { ...slot, choices: Object.freeze(translated) } };
+  return merged(compiled, { slot: merged(slot, { choices: Object.freeze(translated) }) });
 }
 
 function checkChoiceNames(

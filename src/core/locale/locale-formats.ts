@@ -1,5 +1,6 @@
 import type { Locale as DateLocale } from "date-fns";
 import type { CompiledField, CompiledSlot, LocaleTexts, Template } from "../definition/template-types.js";
+import { merged } from "../merged.js";
 import type { Format, FormatLocale } from "../message/format.js";
 import { canonicalTag, fallbackChain } from "./locale.js";
 import { localeError as fail } from "./locale-errors.js";
@@ -28,11 +29,11 @@ export function localFields(
     // A locale's own format follows the locale too, unless it fixes one of its own.
     const format = own.localize?.(target) ?? own;
     if (format.problem !== undefined) fail(id, tag, format.problem, compiled.name);
-    return format === field.format ? field : { ...field, format };
+    return format === field.format ? field : merged(field, { format });
   });
   return fields.every((field, index) => field === compiled.fields[index])
     ? compiled
-    : { ...compiled, fields };
+    : merged(compiled, { fields });
 }
 
 /** A locale's own formats by tag: each replaces a shown value's format, of the same kind, reading no more. */

@@ -1,6 +1,7 @@
 import { tz, tzOffset } from "@date-fns/tz";
 import { format as formatDate, isValid, type Locale } from "date-fns";
 import type { CountryCode } from "libphonenumber-js";
+import { merged } from "../merged.js";
 import { currencyDigits, numberScale, toUnits } from "./amounts.js";
 import { parsePhone } from "./phone.js";
 
@@ -238,7 +239,7 @@ function date(pattern: string, options: DateFormatOptions): Format {
  * the pattern shows no names (only numbers) or the locale is English (date-fns' own).
  */
 function localDate(pattern: string, options: DateFormatOptions, locale: FormatLocale): Format {
-  if (locale.dates !== undefined) return date(pattern, { ...options, locale: locale.dates });
+  if (locale.dates !== undefined) return date(pattern, merged(options, { locale: locale.dates }));
   if (!showsNames(pattern) || locale.tag === "en" || locale.tag.startsWith("en-"))
     return date(pattern, options);
   return broken(
@@ -401,7 +402,7 @@ function money(options: MoneyFormatOptions): Format {
     multiline: false,
     neutralize: false,
     ...(options.locale === undefined
-      ? { localize: (target: FormatLocale) => money({ ...options, locale: target.tag }) }
+      ? { localize: (target: FormatLocale) => money(merged(options, { locale: target.tag })) }
       : {}),
     ...(options.currencyField === undefined ? {} : { reads: [options.currencyField] }),
     apply: (value, record) => {
@@ -441,7 +442,7 @@ function number(options: Intl.NumberFormatOptions & { readonly locale?: string }
     multiline: false,
     neutralize: false,
     ...(options.locale === undefined
-      ? { localize: (target: FormatLocale) => number({ ...options, locale: target.tag }) }
+      ? { localize: (target: FormatLocale) => number(merged(options, { locale: target.tag })) }
       : {}),
     apply: (value) =>
       typeof value === "number" && Number.isFinite(value)

@@ -3,6 +3,7 @@ import type { EscalationReason } from "../decision/reasons.js";
 import type { PreparedTicket } from "../decision/ticket.js";
 import type { Channel } from "../definition/channels.js";
 import type { Template, TemplateEffect, TemplateLimits } from "../definition/template-types.js";
+import { merged } from "../merged.js";
 import {
   countCombinations,
   dimensionsOf,
@@ -176,7 +177,7 @@ function previewTemplate(
     }
     const draft = approvalDraft(decision);
     if (draft !== undefined) {
-      add(messages, draft.key, () => ({ ...draft, outcome: "approval", proposal, combinations: 0 }));
+      add(messages, draft.key, () => merged(draft, { outcome: "approval", proposal, combinations: 0 }));
       continue;
     }
     let group = escalations.get(decision.reason);

@@ -1,4 +1,5 @@
 import { FormletterError } from "../../core/errors.js";
+import { merged } from "../../core/merged.js";
 import { storedResult } from "../rows.js";
 import type { StoredResult } from "../store.js";
 import { type CountOf, countsOf } from "./known-counts.js";
@@ -161,7 +162,9 @@ export class Pending {
       // which `apply` unwraps (see `json_value`).
       if (field === undefined || !text.includes("\\u0000")) return text;
       return JSON.stringify(
-        rows.map((row) => (row[field] === undefined ? row : { ...row, [field]: JSON.stringify(row[field]) })),
+        rows.map((row) =>
+          row[field] === undefined ? row : merged(row, { [field]: JSON.stringify(row[field]) }),
+        ),
       );
     };
     const batch: [string[] | null, ...(string | null)[]] = [

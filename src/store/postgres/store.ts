@@ -1,6 +1,7 @@
 import type pg from "pg";
 import type { Pool } from "pg";
 import { FormletterError, isFormletterError } from "../../core/errors.js";
+import { merged } from "../../core/merged.js";
 import { requirePeer } from "../../core/peer-dependency.js";
 import { pageSize, statusesOf } from "../filters.js";
 import type { AuditFilter, OutboundRow, QueueFilter, QueuePage, Store, StoreTransaction } from "../store.js";
@@ -217,7 +218,7 @@ export function postgresStore(
       // RETURNING gives no order; claims are oldest first.
       // Each row as found (see Store.claimDue): its status before the claim made it "delivering".
       return rows
-        .map((row) => outboundOf({ ...row, status: row.found }) as OutboundRow)
+        .map((row) => outboundOf(merged(row, { status: row.found })) as OutboundRow)
         .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     },
     getQueueItem: async (id) => {

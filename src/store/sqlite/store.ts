@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { FormletterError, isStoreUnavailable, StoreUnavailableError } from "../../core/errors.js";
+import { merged } from "../../core/merged.js";
 import { requirePeer } from "../../core/peer-dependency.js";
 import { pageSize, statusesOf } from "../filters.js";
 import { firstWholeHour } from "../minute-series.js";
@@ -357,7 +358,7 @@ export function openSqliteStore(
         const lease = statement("UPDATE outbound SET status = 'delivering', lease_until = ? WHERE id = ?");
         return rows.map((row) => {
           lease.run(leaseUntil, row.id);
-          return outboundOf({ ...row, lease_until: leaseUntil }) as OutboundRow;
+          return outboundOf(merged(row, { lease_until: leaseUntil })) as OutboundRow;
         });
       }),
     getQueueItem: (id) => serial(() => tx.getQueueItem(id)),
