@@ -1,4 +1,5 @@
 /** Small HTTP pieces the relay's routes share: JSON answers, error bodies, bearer tokens, deadlines. */
+import { merged } from "../core/merged.js";
 
 // Every answer is data for a program, never a page: no caching, no content sniffing.
 const baseHeaders = {
@@ -13,7 +14,7 @@ export function json(
   body: unknown,
   headers: Readonly<Record<string, string>> = {},
 ): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...baseHeaders, ...headers } });
+  return new Response(JSON.stringify(body), { status, headers: merged(baseHeaders, headers) });
 }
 
 /**

@@ -148,7 +148,9 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Json {
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const { path, parameters } = openApiPath(route.path);
-    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation(route, parameters) };
+    paths[path] = Object.assign({}, paths[path], {
+      [route.method.toLowerCase()]: operation(route, parameters),
+    });
   }
   return {
     openapi: "3.1.0",
@@ -165,7 +167,7 @@ export function openApiDocument(routes: readonly DocumentedRoute[]): Json {
     ],
     paths,
     components: {
-      schemas: { ...components(requests, "input"), ...components(replies, "output") },
+      schemas: Object.assign(components(requests, "input"), components(replies, "output")),
       securitySchemes: {
         taskToken: {
           type: "http",

@@ -55,14 +55,14 @@ function queueFilter(url: string): Checked<QueueFilter> {
   };
   return {
     ok: true,
-    value: {
-      ...(status === "all" ? {} : { status: status as QueueStatus }),
-      ...(reason === undefined ? {} : { reason }),
-      ...(limit === undefined ? {} : { limit: Number(limit) }),
-      ...text("template"),
-      ...text("ticketId"),
-      ...text("cursor"),
-    },
+    value: Object.assign(
+      status === "all" ? {} : { status: status as QueueStatus },
+      reason === undefined ? {} : { reason },
+      limit === undefined ? {} : { limit: Number(limit) },
+      text("template"),
+      text("ticketId"),
+      text("cursor"),
+    ),
   };
 }
 
@@ -98,8 +98,8 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
           ? { schema: approvalReply, name: "ApprovalReply" }
           : { schema: queueItem, name: "QueueItem" },
       errors: {
-        ...(name === "resolve" ? { 400: ["request_invalid"] as const } : {}),
         404: ["queue_item_not_found"],
+        ...(name === "resolve" ? { 400: ["request_invalid"] as const } : {}),
         409: ["queue_transition_invalid"],
         503: ["unavailable"],
       },
@@ -209,10 +209,9 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
             "since and until are a time ago (7d, 24h, 30m, 2w), ISO 8601 dates or times, or epoch milliseconds",
           );
         const volume = query.data.volume;
-        const events = outbox.audit.query({
-          ...(since === undefined ? {} : { since }),
-          ...(until === undefined ? {} : { until }),
-        });
+        const events = outbox.audit.query(
+          Object.assign(since === undefined ? {} : { since }, until === undefined ? {} : { until }),
+        );
         return json(
           200,
           await reportFromAudit(events, volume === undefined ? {} : { ticketsPerDay: Number(volume) }),
