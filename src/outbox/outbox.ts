@@ -473,14 +473,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     audit: {
       query: (filter = {}) => {
         const { since, until, ...rest } = filter;
-        return store.queryAudit(
-          merged(
-            rest,
-            merged(since !== undefined ? { since: +since } : {}, {
-              ...(until !== undefined ? { until: +until } : {}),
-            }),
-          ),
-        );
+        const range: { since?: number; until?: number } = {};
+        if (since !== undefined) range.since = +since;
+        if (until !== undefined) range.until = +until;
+        return store.queryAudit(merged(rest, range));
       },
       append: (event) => track(() => batcher.run((tx) => tx.appendAudit(event))),
     },

@@ -129,7 +129,7 @@ export function memoryStore(): Store {
         updateOutbound: async (rowId, change) => {
           const before = outbound.get(rowId);
           if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
-          outbound.set(rowId, Object.assign({}, before, change));
+          outbound.set(rowId, merged(before, change));
           undo.push(() => outbound.set(rowId, before));
         },
         addQueueItem: async (item) => {
@@ -142,7 +142,7 @@ export function memoryStore(): Store {
         updateQueueItem: async (itemId, change) => {
           const before = queue.get(itemId);
           if (before === undefined) throw new Error(`memoryStore: no queue item ${itemId}`);
-          queue.set(itemId, Object.assign({}, before, change));
+          queue.set(itemId, merged(before, change));
           undo.push(() => queue.set(itemId, before));
         },
       };
