@@ -1,6 +1,8 @@
+import { FormletterError } from "../core/errors.js";
 import { merged } from "../core/merged.js";
 import { matchesQueueFilter, pageSize, statusesOf } from "./filters.js";
 import { MinuteSeries } from "./minute-series.js";
+import { outboundUpdatable, queueUpdatable, unchangeableField } from "./rows.js";
 import type {
   AuditEvent,
   AuditFilter,
@@ -129,6 +131,7 @@ export function memoryStore(): Store {
         updateOutbound: async (rowId, change) => {
           const before = outbound.get(rowId);
           if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
+          refuseUnchangeable("outbound", change, outboundUpdatable);
           outbound.set(rowId, merged(before, change));
           undo.push(() => outbound.set(rowId, before));
         },
@@ -142,6 +145,7 @@ export function memoryStore(): Store {
         updateQueueItem: async (itemId, change) => {
           const before = queue.get(itemId);
           if (before === undefined) throw new Error(`memoryStore: no queue item ${itemId}`);
+          refuseUnchangeable("queue", change, queueUpdatable);
           queue.set(itemId, merged(before, change));
           undo.push(() => queue.set(itemId, before));
         },
@@ -206,4 +210,11 @@ export function memoryStore(): Store {
       closed = true;
     },
   };
+}
+
+/** Refuses a change naming a field the SQL stores have no column to change for, as they do. */
+function refuseUnchangeable(table: string, change: object, columns: Readonly<Record<string, string>>): void {
+  const field = unchangeableField(change, columns);
+  if (field !== undefined)
+    throw new FormletterError("store_invalid", `memoryStore: ${table}.${field} cannot be changed`);
 }

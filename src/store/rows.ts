@@ -100,6 +100,18 @@ export const outboundUpdatable: Readonly<Record<string, string>> = {
   bodySha256: "body_sha256",
 };
 
+/**
+ * The first field of `change` that `columns` (one of the lists below) does not name, or undefined. Own
+ * names only: `constructor` or `toString` name the object's prototype, never a column.
+ */
+export function unchangeableField(
+  change: object,
+  columns: Readonly<Record<string, string>>,
+): string | undefined {
+  for (const field of Object.keys(change)) if (!Object.hasOwn(columns, field)) return field;
+  return undefined;
+}
+
 /** The fields `updateQueueItem` may change, and their columns. */
 export const queueUpdatable: Readonly<Record<string, string>> = {
   status: "status",

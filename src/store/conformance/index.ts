@@ -839,6 +839,40 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         });
       });
 
+      it("refuses a change to a field it has no column for, a prototype's name included, with store_invalid, changing nothing", async () => {
+        const { outboundId, itemId } = await store.transaction(async (tx) => {
+          const auditId = await tx.appendAudit(auditEvent());
+          return {
+            outboundId: await tx.addOutbound(outboundRow({ key: "fl_fields" })),
+            itemId: await tx.addQueueItem(queueItem({ auditId })),
+          };
+        });
+        const outboundBefore = await store.getOutbound(outboundId);
+        const itemBefore = await store.getQueueItem(itemId);
+        // `__proto__` as parsed input carries it: an own key, not the prototype.
+        const hostile = ["key", "message", "id", "constructor", "toString", "hasOwnProperty", "__proto__"];
+        for (const field of hostile) {
+          const change = JSON.parse(`{${JSON.stringify(field)}: "x"}`) as object;
+          await expect(
+            store.transaction((tx) => tx.updateOutbound(outboundId, change as never)),
+            `outbound.${field}`,
+          ).rejects.toMatchObject({
+            code: "store_invalid",
+            message: expect.stringContaining(`outbound.${field}`),
+          });
+          if (field === "key") continue; // a queue item's key can be changed
+          await expect(
+            store.transaction((tx) => tx.updateQueueItem(itemId, change as never)),
+            `queue.${field}`,
+          ).rejects.toMatchObject({
+            code: "store_invalid",
+            message: expect.stringContaining(`queue.${field}`),
+          });
+        }
+        expect(await store.getOutbound(outboundId)).toEqual(outboundBefore);
+        expect(await store.getQueueItem(itemId)).toEqual(itemBefore);
+      });
+
       it("updating an unknown id throws (and rolls the transaction back)", async () => {
         await expect(
           store.transaction((tx) => tx.updateOutbound("987654", { status: "delivered" })),

@@ -587,7 +587,7 @@ function update(
   const sets: string[] = [];
   const params: unknown[] = [];
   for (const [field, value] of Object.entries(change)) {
-    const column = columns[field];
+    const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
     if (column === undefined)
       throw new FormletterError("store_invalid", `sqliteStore: ${table}.${field} cannot be changed`);
     sets.push(`${column} = ?`);
