@@ -11,7 +11,10 @@ export const letter = 1;
 export const mark = 2;
 /** A decimal digit of any script (`\p{Nd}`): Arabic-Indic or Devanagari digits are digits too. */
 export const digit = 4;
-/** What a person puts between the digit groups of a phone number: spaces, dashes, dots, commas, brackets… */
+/**
+ * What a person may put between the digit groups of a phone number: any space, punctuation or symbol
+ * but a currency sign and the colon of a time or ratio ("09:00–12:30").
+ */
 export const phoneSeparator = 8;
 /**
  * A dot that separates the labels of a host name: those browsers accept (".", "。", "．", "｡") and the
@@ -25,10 +28,12 @@ export const hostDotCharacters =
 const letterPattern = /\p{L}/u;
 const markPattern = /\p{M}/u;
 const digitPattern = /\p{Nd}/u;
-// Every space and dash of any script, the minus sign, and the dots, commas, slashes, underscores,
-// apostrophes and brackets people group digits with (the look-alikes the cleaner puts for "<>{}" too).
-const separatorPattern =
-  /[\s\p{Pd}\u2212.,_/\\'()[\]\u00B7\u2022\u2024\u2027\u2219\u22C5\u30FB\u3001\u3002\u060C\uFF0C\uFF0E\uFF61\u2018\u2019\u2039\u203A\u2774\u2775]/u;
+// Every space, punctuation mark (dashes, dots, commas, slashes, apostrophes, quotes, brackets of any
+// script) and symbol ("|", "¦", "~", "+", "=", "→", "☎"…) but a currency sign, which closes an amount
+// ("1.234,50 € 2.000,00 €"), and the colon, which writes times and ratios: a reader reads digit
+// groups joined by any of these as one number.
+const separatorPattern = /[\s\p{P}\p{Sm}\p{Sk}\p{So}]/u;
+const notSeparator = ":";
 const hostDotPattern = new RegExp(`[${hostDotCharacters}]`, "u");
 
 // Classes of the Basic Multilingual Plane, computed once per code unit on first use: the scanner
@@ -41,7 +46,7 @@ function compute(char: string): number {
   if (letterPattern.test(char)) classes |= letter;
   else if (markPattern.test(char)) classes |= mark;
   else if (digitPattern.test(char)) classes |= digit;
-  if (separatorPattern.test(char)) classes |= phoneSeparator;
+  if (separatorPattern.test(char) && char !== notSeparator) classes |= phoneSeparator;
   if (hostDotPattern.test(char)) classes |= hostDot;
   return classes;
 }

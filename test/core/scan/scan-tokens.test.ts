@@ -166,6 +166,16 @@ describe("phone numbers with any separator a person would use", () => {
     ["a plus and seven digits", "+1 555 0100"],
     ["Devanagari digits", "\u0966\u0967\u096B\u0967 \u0968\u0969\u096A\u096B \u096C\u096D\u096E\u096F"],
     ["digits glued to a letter on one side only", "x0151 2345 6789"],
+    ["fraction slashes", "0151\u20442345\u20446789"],
+    ["division slashes", "0151\u22152345\u22156789"],
+    ["guillemets", "0151\u00AB2345\u00BB6789"],
+    ["corner brackets", "0151\u300C2345\u300D6789"],
+    ["curly quotes", "\u201C0151\u201D \u201C2345\u201D \u201C6789\u201D"],
+    ["tildes", "0151~2345~6789"],
+    ["plus signs between groups", "0151+2345+6789"],
+    ["broken bars", "0151\u00A62345\u00A66789"],
+    ["asterisks and hashes", "0151*2345#6789"],
+    ["arrows", "0151\u21922345\u21926789"],
   ])("%s → phone", (_name, number) => {
     expect(scanMessage(`Call ${number} tonight`, none)).toEqual({ kind: "phone" });
   });
@@ -174,11 +184,17 @@ describe("phone numbers with any separator a person would use", () => {
     ["a parcel code glued to letters", "1ZLBAWYN0869556164"],
     ["seven digits", "555 0100"],
     ["a time and a short number", "10:30, room 12"],
+    ["opening hours", "Mon\u2013Fri 09:00\u201312:30"],
+    ["amounts with their currency", "1.234,50 \u20AC 2.000,00 \u20AC"],
   ])("%s is not a phone number", (_name, text) => {
     expect(scanMessage(`Ref ${text} ok`, none)).toBeUndefined();
   });
 
   it("a phone number written with underscores in a record is flagged through decide()", () => {
     expectEscalation(acknowledge("Call my husband on 0151_2345_6789."), "content_flagged");
+  });
+
+  it("a phone number written with pipes, which cleaning turns into broken bars, is flagged through decide()", () => {
+    expectEscalation(acknowledge("Ring the kennel on 0151|2345|6789 tonight."), "content_flagged");
   });
 });
