@@ -9,7 +9,10 @@ import { Buffer } from "node:buffer";
 export const letter = 1;
 /** A combining mark (`\p{M}`): part of the letter before it. */
 export const mark = 2;
-/** A decimal digit of any script (`\p{Nd}`): Arabic-Indic or Devanagari digits are digits too. */
+/**
+ * A digit of any script or style (`\p{N}`): Arabic-Indic or Devanagari digits, and the circled and
+ * dingbat digits (`⓿❶❷`, `➀➁`) that compatibility folding leaves as they are, are digits too.
+ */
 export const digit = 4;
 /**
  * What a person may put between the digit groups of a phone number: any space, punctuation or symbol
@@ -27,7 +30,7 @@ export const hostDotCharacters =
 
 const letterPattern = /\p{L}/u;
 const markPattern = /\p{M}/u;
-const digitPattern = /\p{Nd}/u;
+const digitPattern = /\p{N}/u;
 // Every space, punctuation mark (dashes, dots, commas, slashes, apostrophes, quotes, brackets of any
 // script) and symbol ("|", "¦", "~", "+", "=", "→", "☎"…) but a currency sign, which closes an amount
 // ("1.234,50 € 2.000,00 €"), and the colon, which writes times and ratios: a reader reads digit

@@ -92,7 +92,7 @@ function localStart(text: string, atStart: number): number {
 
 // ---- phone numbers --------------------------------------------------------------------------------
 
-/** Whether the character at `index` is a decimal digit of any script (false outside the text). */
+/** Whether the character at `index` is a digit of any script or style (false outside the text). */
 export const isDigitAt = (text: string, index: number): boolean => {
   const code = text.charCodeAt(index);
   if (code >= 0x30 && code <= 0x39) return true;

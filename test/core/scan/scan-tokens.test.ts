@@ -165,6 +165,14 @@ describe("phone numbers with any separator a person would use", () => {
     ["no-break spaces", "0151\u00A02345\u00A06789"],
     ["a plus and seven digits", "+1 555 0100"],
     ["Devanagari digits", "\u0966\u0967\u096B\u0967 \u0968\u0969\u096A\u096B \u096C\u096D\u096E\u096F"],
+    [
+      "dingbat negative circled digits",
+      "\u24FF\u2776\u277A\u2776 \u2777\u2778\u2779\u277A \u277B\u277C\u277D\u277E",
+    ],
+    [
+      "dingbat circled sans-serif digits",
+      "\u2780\u2784\u2780 \u2781\u2782\u2783\u2784 \u2785\u2786\u2787\u2788",
+    ],
     ["digits glued to a letter on one side only", "x0151 2345 6789"],
     ["fraction slashes", "0151\u20442345\u20446789"],
     ["division slashes", "0151\u22152345\u22156789"],
