@@ -21,12 +21,17 @@ export const digit = 4;
 export const phoneSeparator = 8;
 /**
  * A dot that separates the labels of a host name: those browsers accept (".", "。", "．", "｡") and the
- * look-alikes a reader takes for one ("·", "‧", "∙", "⋅", "・", "⸱", "ꓸ", "܁", "܂").
+ * look-alikes a reader takes for one: dot-shaped marks written at the line or at mid-height, whether
+ * Unicode calls them punctuation, symbols or letters: middle dots and bullets ("·", "‧", "∙", "⋅", "・", "•",
+ * "⦁"), the raised and word-separator dots of other scripts ("⸱", "⸳", "᛫", "܁", "܂"), and letters
+ * drawn as a dot (the Lisu "ꓸ", the Canadian syllabics "ᐧ", the Latin sinological "ꞏ", the Hangul
+ * araea "ᆞ" Korean writes as a middle dot).
  */
 export const hostDot = 16;
 /** The characters of {@link hostDot}, for building regular expressions. */
 export const hostDotCharacters =
-  ".\\u3002\\uFF0E\\uFF61\\u00B7\\u2027\\u2219\\u22C5\\u30FB\\u2E31\\uA4F8\\u0701\\u0702";
+  ".\\u3002\\uFF0E\\uFF61\\u00B7\\u2027\\u2219\\u22C5\\u30FB\\u2E31\\uA4F8\\u0701\\u0702" +
+  "\\u2022\\u2981\\u2E33\\u16EB\\u1427\\uA78F\\u119E\\u318D";
 
 const letterPattern = /\p{L}/u;
 const markPattern = /\p{M}/u;

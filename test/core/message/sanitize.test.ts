@@ -128,6 +128,16 @@ describe("host names by shape, with no list of top-level domains", () => {
       "see evil\u00B7lol or evil\uA4F8lol",
       "see evil[.]lol or evil[.]lol",
     ],
+    [
+      "a bullet, a raised dot, a runic dot",
+      "see evil\u2022lol, evil\u2E33lol or evil\u16EBlol",
+      "see evil[.]lol, evil[.]lol or evil[.]lol",
+    ],
+    [
+      "a letter drawn as a dot (Canadian syllabics, Latin sinological, Hangul araea)",
+      "see evil\u1427lol, evil\uA78Flol or evil\u318Dlol",
+      "see evil[.]lol, evil[.]lol or evil[.]lol",
+    ],
     ["a protocol-relative URL", "see //evil.lol/x", "see //evil[.]lol/x"],
     ["a host with a trailing number label", "see evil.lol.1", "see evil[.]lol.1"],
     ["an IPv4 address", "see 10.0.0.1/admin", "see 10[.]0[.]0[.]1/admin"],

@@ -143,6 +143,11 @@ describe("hosts are found by shape, with no list of top-level domains", () => {
     ["no local part", "@evil.lol"],
     ["a mixed-script domain", "eve@\u0435vil.lol"],
     ["a look-alike dot", "eve@evil\u30FBlol"],
+    ["a bullet for a dot", "eve@evil\u2022lol"],
+    ["a raised dot", "eve@evil\u2E33lol"],
+    ["a runic dot", "eve@evil\u16EBlol"],
+    ["a letter drawn as a dot", "eve@evil\u1427lol"],
+    ["a Hangul araea for a dot", "eve@evil\u119Elol"],
   ])("an address with %s → email", (_name, address) => {
     expect(scanMessage(`Write to ${address} now`, none)).toEqual({ kind: "email" });
   });
