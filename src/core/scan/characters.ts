@@ -28,6 +28,10 @@ export const phoneSeparator = 8;
  * araea "ᆞ" Korean writes as a middle dot).
  */
 export const hostDot = 16;
+/** An opening bracket or quote of any script (`\p{Ps}`, `\p{Pi}`): "(", "[", "«", "「", "【", "‹", "❴"… */
+export const opening = 32;
+/** A closing bracket or quote of any script (`\p{Pe}`, `\p{Pf}`): ")", "]", "»", "」", "】", "›", "❵"… */
+export const closing = 64;
 /** The characters of {@link hostDot}, for building regular expressions. */
 export const hostDotCharacters =
   ".\\u3002\\uFF0E\\uFF61\\u00B7\\u2027\\u2219\\u22C5\\u30FB\\u2E31\\uA4F8\\u0701\\u0702" +
@@ -42,6 +46,8 @@ const digitPattern = /\p{N}/u;
 // groups joined by any of these as one number.
 const separatorPattern = /[\s\p{P}\p{Sm}\p{Sk}\p{So}]/u;
 const notSeparator = ":";
+const openingPattern = /[\p{Ps}\p{Pi}]/u;
+const closingPattern = /[\p{Pe}\p{Pf}]/u;
 const hostDotPattern = new RegExp(`[${hostDotCharacters}]`, "u");
 
 // Classes of the Basic Multilingual Plane, computed once per code unit on first use: the scanner
@@ -56,6 +62,8 @@ function compute(char: string): number {
   else if (digitPattern.test(char)) classes |= digit;
   if (separatorPattern.test(char) && char !== notSeparator) classes |= phoneSeparator;
   if (hostDotPattern.test(char)) classes |= hostDot;
+  if (openingPattern.test(char)) classes |= opening;
+  else if (closingPattern.test(char)) classes |= closing;
   return classes;
 }
 

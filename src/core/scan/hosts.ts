@@ -12,12 +12,14 @@
  */
 import {
   classesAt,
+  closing,
   hostDot,
   hostDotCharacters,
   isAscii,
   isLabelAt,
   letter,
   mark,
+  opening,
   previousStart,
   widthAt,
 } from "./characters.js";
@@ -26,9 +28,6 @@ import {
 export interface ChainEnd {
   end: number;
 }
-
-const openers = "([{\u2774\u2039";
-const closers = ")]}\u2775\u203A";
 
 /**
  * Reads the label chain starting at `start` and returns the end of the longest host it begins with,
@@ -89,22 +88,22 @@ export function dotLength(text: string, index: number, defanged: boolean): numbe
 }
 
 /**
- * Length of a bracketed word at `index`, such as "[.]", "(dot)" or "(at)", with at most one space on
- * either side; 0 when there is none. Brackets include the look-alikes the cleaner puts for "<>{}".
+ * Length of a bracketed word at `index`, such as "[.]", "(dot)", "«.»" or "「dot」", with at most one
+ * space on either side; 0 when there is none. A bracket is any opening and any closing bracket or quote
+ * of any script (so also the look-alikes the cleaner puts for "<>{}").
  */
 function bracketed(text: string, index: number, words: readonly string[]): number {
   let at = index;
   if (text.charCodeAt(at) === 0x20) at++;
-  const opener = openers.indexOf(text.charAt(at));
-  if (opener === -1) return 0;
-  at++;
+  if (at >= text.length || (classesAt(text, at) & opening) === 0) return 0;
+  at += widthAt(text, at);
   if (text.charCodeAt(at) === 0x20) at++;
   for (const word of words) {
     if (text.slice(at, at + word.length).toLowerCase() !== word) continue;
     let end = at + word.length;
     if (text.charCodeAt(end) === 0x20) end++;
-    if (text.charAt(end) !== closers.charAt(opener)) continue;
-    end++;
+    if (end >= text.length || (classesAt(text, end) & closing) === 0) continue;
+    end += widthAt(text, end);
     if (text.charCodeAt(end) === 0x20) end++;
     return end - index;
   }

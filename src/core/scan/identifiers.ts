@@ -22,20 +22,16 @@ export type TokenFound = (start: number, end: number) => boolean;
 
 // ---- e-mail addresses -----------------------------------------------------------------------------
 
-// An "@" (also fullwidth or small), or a bracketed "(at)", "[@]", "{ at }" with the look-alikes the
-// cleaner puts for brackets: a reader still writes to "eve [at] evil [dot] com".
-const atSign = /[@\uFF20\uFE6B]|[([{\u2774\u2039] ?(?:at|@) ?[)\]}\u2775\u203A]/gi;
+// An "@" (also fullwidth or small), or a bracketed "(at)", "[@]", "{ at }", "«at»", "【at】": any opening
+// and closing bracket or quote of any script, the look-alikes the cleaner puts for brackets among them.
+// A reader still writes to "eve [at] evil [dot] com".
+const atSign = /[@\uFF20\uFE6B]|[\p{Ps}\p{Pi}] ?(?:at|@) ?[\p{Pe}\p{Pf}]/giu;
+const bracketedAt = /[\p{Ps}\p{Pi}] ?at ?[\p{Pe}\p{Pf}]/iu;
 
-/** A quick, native test for what {@link atSign} matches: an "@", or a closing bracket after "at". */
+/** A quick, native test for what {@link atSign} matches: an "@", or "at" in brackets. */
 function mayHoldAtSign(text: string): boolean {
   if (text.indexOf("@") !== -1 || text.indexOf("\uFF20") !== -1 || text.indexOf("\uFE6B") !== -1) return true;
-  for (const closer of ")]}\u2775\u203A") {
-    for (let i = text.indexOf(closer); i !== -1; i = text.indexOf(closer, i + 1)) {
-      const before = text.slice(Math.max(0, i - 4), i).toLowerCase();
-      if (/[([{\u2774\u2039] ?at ?$/.test(before)) return true;
-    }
-  }
-  return false;
+  return bracketedAt.test(text);
 }
 
 /**
@@ -50,11 +46,9 @@ export function forEachAddress(text: string, found: TokenFound): void {
   for (const match of text.matchAll(atSign)) {
     let atStart = match.index;
     let atEnd = atStart + match[0].length;
-    if (match[0].length > 1) {
-      // A space on either side belongs to a bracketed at-sign.
-      if (text.charCodeAt(atStart - 1) === 0x20) atStart--;
-      if (text.charCodeAt(atEnd) === 0x20) atEnd++;
-    }
+    // A space on either side belongs to the at-sign, bare or bracketed: "eve @ evil.lol" is an address.
+    if (text.charCodeAt(atStart - 1) === 0x20) atStart--;
+    if (text.charCodeAt(atEnd) === 0x20) atEnd++;
     if (atEnd >= text.length || !isLabelAt(text, atEnd)) continue;
     const hostEnd = readHost(text, atEnd, true, chain);
     if (hostEnd !== -1 && found(localStart(text, atStart), hostEnd)) return;
