@@ -96,11 +96,14 @@ const digitOrOther = /[0-9\u0080-\uFFFF]/g;
 const isSeparatorAt = (text: string, index: number): boolean =>
   (classesAt(text, index) & phoneSeparator) !== 0;
 const isLetterAt = (text: string, index: number): boolean => (classesAt(text, index) & (letter | mark)) !== 0;
+const isMarkAt = (text: string, index: number): boolean =>
+  text.charCodeAt(index) >= 0x300 && (classesAt(text, index) & mark) !== 0;
 
 /**
  * Phone-like numbers: groups of digits (of any script) joined by runs of separators of any length
  * (spaces and line breaks, every dash, dots, commas, underscores, slashes, apostrophes and brackets),
- * with 8 or more digits, or 7 or more after a "+". A group glued to a letter belongs to a code (a
+ * with 8 or more digits, or 7 or more after a "+". Combining marks on a digit or a separator are part
+ * of it (keycaps "1⃣", underlines "1̲"). A group glued to a letter belongs to a code (a
  * parcel number such as "1ZLBAWYN0869556164"), not to a number, and is left out.
  * `found` also learns whether the number starts with "+".
  */
@@ -134,6 +137,8 @@ export function forEachPhoneNumber(
       while (index < text.length && isDigitAt(text, index)) {
         count++;
         index += widthAt(text, index);
+        // Combining marks on a digit are part of it: a keycap "1⃣", an underlined "1̲".
+        while (index < text.length && isMarkAt(text, index)) index += widthAt(text, index);
       }
       groups++;
       digits += count;
@@ -144,7 +149,8 @@ export function forEachPhoneNumber(
       end = index;
       lastDigits = count;
       let next = index;
-      while (next < text.length && isSeparatorAt(text, next)) next += widthAt(text, next);
+      while (next < text.length && (isSeparatorAt(text, next) || isMarkAt(text, next)))
+        next += widthAt(text, next);
       if (next === index || next >= text.length || !isDigitAt(text, next)) break;
       index = next;
     }

@@ -197,6 +197,14 @@ describe("phone numbers with any separator a person would use", () => {
       "dingbat circled sans-serif digits",
       "\u2780\u2784\u2780 \u2781\u2782\u2783\u2784 \u2785\u2786\u2787\u2788",
     ],
+    [
+      "keycap digits",
+      "0\u20E31\u20E35\u20E31\u20E3 2\u20E33\u20E34\u20E35\u20E3 6\u20E37\u20E38\u20E39\u20E3",
+    ],
+    [
+      "underlined digits",
+      "0\u03321\u03325\u03321\u0332 2\u03323\u03324\u03325\u0332 6\u03327\u03328\u03329\u0332",
+    ],
     ["digits glued to a letter on one side only", "x0151 2345 6789"],
     ["fraction slashes", "0151\u20442345\u20446789"],
     ["division slashes", "0151\u22152345\u22156789"],
@@ -224,6 +232,12 @@ describe("phone numbers with any separator a person would use", () => {
 
   it("a phone number written with underscores in a record is flagged through decide()", () => {
     expectEscalation(acknowledge("Call my husband on 0151_2345_6789."), "content_flagged");
+  });
+
+  it("a phone number written in keycap emoji in a record is flagged through decide()", () => {
+    const keycaps =
+      "+4\uFE0F\u20E39\uFE0F\u20E3 1\uFE0F\u20E35\uFE0F\u20E31\uFE0F\u20E3 2\uFE0F\u20E33\uFE0F\u20E34\uFE0F\u20E35\uFE0F\u20E3";
+    expectEscalation(acknowledge(`Text the groomer on ${keycaps} when Rex is ready.`), "content_flagged");
   });
 
   it("a phone number written with pipes, which cleaning turns into broken bars, is flagged through decide()", () => {
