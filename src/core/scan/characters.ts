@@ -32,6 +32,8 @@ export const hostDot = 16;
 export const opening = 32;
 /** A closing bracket or quote of any script (`\p{Pe}`, `\p{Pf}`): ")", "]", "»", "」", "】", "›", "❵"… */
 export const closing = 64;
+/** A dash of any script (`\p{Pd}`) or the minus sign: "‐", "–", "—", "−"… an id reads the same with any of them. */
+export const dash = 128;
 /** The characters of {@link hostDot}, for building regular expressions. */
 export const hostDotCharacters =
   ".\\u3002\\uFF0E\\uFF61\\u00B7\\u2027\\u2219\\u22C5\\u30FB\\u2E31\\uA4F8\\u0701\\u0702" +
@@ -46,14 +48,15 @@ const digitPattern = /\p{N}/u;
 // groups joined by any of these as one number.
 const separatorPattern = /[\s\p{P}\p{Sm}\p{Sk}\p{So}]/u;
 const notSeparator = ":";
+const dashPattern = /[\p{Pd}\u2212]/u;
 const openingPattern = /[\p{Ps}\p{Pi}]/u;
 const closingPattern = /[\p{Pe}\p{Pf}]/u;
 const hostDotPattern = new RegExp(`[${hostDotCharacters}]`, "u");
 
 // Classes of the Basic Multilingual Plane, computed once per code unit on first use: the scanner
 // looks at every character of a message, and a table read is far cheaper than a regular expression.
-const known = 0x80;
-const table = new Uint8Array(0x10000);
+const known = 0x8000;
+const table = new Uint16Array(0x10000);
 
 function compute(char: string): number {
   let classes = 0;
@@ -62,6 +65,7 @@ function compute(char: string): number {
   else if (digitPattern.test(char)) classes |= digit;
   if (separatorPattern.test(char) && char !== notSeparator) classes |= phoneSeparator;
   if (hostDotPattern.test(char)) classes |= hostDot;
+  if (dashPattern.test(char)) classes |= dash;
   if (openingPattern.test(char)) classes |= opening;
   else if (closingPattern.test(char)) classes |= closing;
   return classes;

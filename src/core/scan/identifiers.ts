@@ -6,6 +6,7 @@
  */
 import {
   classesAt,
+  dash,
   digit,
   hostDot,
   isLabelAt,
@@ -277,24 +278,33 @@ const isIdAt = (code: number): boolean =>
   code === 0x2d ||
   code === 0x5f;
 
+/** Whether the character at `index` is a dash of another script than ASCII's "-" (see characters.ts). */
+const isOtherDashAt = (text: string, index: number): boolean =>
+  text.charCodeAt(index) >= 0x80 && (classesAt(text, index) & dash) !== 0;
+
+/** Whether the character at `index` belongs to an id: `A-Z a-z 0-9 _` and a dash of any script. */
+export const isIdCharacterAt = (text: string, index: number): boolean =>
+  isIdAt(text.charCodeAt(index)) || isOtherDashAt(text, index);
+
 /**
  * Id-shaped tokens: a run of 20 or more of `A-Z a-z 0-9 - _` holding a letter and a digit (API keys,
- * session tokens, internal ids), and UUIDs (8-4-4-4-12 hexadecimal digits) inside any run.
+ * session tokens, internal ids), and UUIDs (8-4-4-4-12 hexadecimal digits) inside any run. A dash of
+ * any script ("‐", "–", "−") stands for "-": a reader copies the id the same.
  */
 export function forEachId(text: string, found: TokenFound): void {
   let index = 0;
   while (index < text.length) {
-    if (!isIdAt(text.charCodeAt(index))) {
+    if (!isIdCharacterAt(text, index)) {
       index++;
       continue;
     }
     const start = index;
     let letters = false;
     let digits = false;
-    while (index < text.length && isIdAt(text.charCodeAt(index))) {
+    while (index < text.length && isIdCharacterAt(text, index)) {
       const code = text.charCodeAt(index);
       if (code <= 0x39 && code >= 0x30) digits = true;
-      else if (code !== 0x2d && code !== 0x5f) letters = true;
+      else if (code < 0x80 && code !== 0x2d && code !== 0x5f) letters = true;
       index++;
     }
     if (index - start >= 20 && letters && digits) {
@@ -313,7 +323,7 @@ function uuidIn(text: string, start: number, end: number): number {
   const segments: [number, number, boolean][] = [];
   let segmentStart = start;
   for (let i = start; i <= end; i++) {
-    if (i === end || text.charCodeAt(i) === 0x2d) {
+    if (i === end || text.charCodeAt(i) === 0x2d || isOtherDashAt(text, i)) {
       segments.push([segmentStart, i - segmentStart, /^[0-9a-f]*$/i.test(text.slice(segmentStart, i))]);
       segmentStart = i + 1;
     }

@@ -1,4 +1,11 @@
-import { forEachAddress, forEachId, forEachLink, forEachPhoneNumber, isDigitAt } from "./identifiers.js";
+import {
+  forEachAddress,
+  forEachId,
+  forEachLink,
+  forEachPhoneNumber,
+  isDigitAt,
+  isIdCharacterAt,
+} from "./identifiers.js";
 
 /** What the scanner found that it could not account for. */
 export interface Finding {
@@ -186,19 +193,12 @@ function contains(source: string, key: string, kind: Kind): boolean {
   return (caseless(kind) ? source.toLowerCase() : source).includes(key);
 }
 
-/** True when the value holds 20 or more id characters in a row (letters, digits, "-", "_"). */
+/** True when the value holds 20 or more id characters in a row (letters, digits, "_", a dash of any script). */
 function hasLongRun(value: string): boolean {
   if (value.length < 20) return false;
   let run = 0;
   for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    const idCharacter =
-      (code >= 48 && code <= 57) ||
-      (code >= 65 && code <= 90) ||
-      (code >= 97 && code <= 122) ||
-      code === 45 ||
-      code === 95;
-    run = idCharacter ? run + 1 : 0;
+    run = isIdCharacterAt(value, i) ? run + 1 : 0;
     if (run >= 20) return true;
   }
   return false;

@@ -97,6 +97,23 @@ describe("identifiers compare as whole tokens, never as substrings", () => {
   });
 });
 
+describe("ids are found whatever dash joins their parts", () => {
+  it.each([
+    ["a key grouped with hyphens (U+2010)", "AKIA\u2010IOSF\u2010ODNN\u20107EXA\u2010MPLE"],
+    ["a key grouped with minus signs", "AKIA\u2212IOSF\u2212ODNN\u22127EXA\u2212MPLE"],
+    ["a UUID written with en dashes", "a3bbc89e\u20138bf9\u201338a8\u201399b2\u2013ace4e6543d0f"],
+  ])("an id written with a dash of another script is still an id: %s → id", (_name, token) => {
+    const value = `boarding ref ${token} for Rex`;
+    expect(scanMessage(value, allow({ whole: [value] }))).toEqual({ kind: "id" });
+    expect(scanMessage(token, allow({ whole: [token] }))).toBeUndefined();
+  });
+
+  it("words and ranges joined by dashes are not ids", () => {
+    const value = "Grooming \u2014 Mon\u2013Fri, 9\u201312 \u2014 dog\u2013cat\u2013rabbit\u2013ferret";
+    expect(scanMessage(value, allow({ whole: [value] }))).toBeUndefined();
+  });
+});
+
 describe("hosts are found by shape, with no list of top-level domains", () => {
   it.each([
     ["an unlisted top-level domain", "evil.lol"],
