@@ -23,6 +23,10 @@ const inputs: Record<string, string> = {
   "UUID-like segments": "0123abcd-",
   "colons after scheme letters": "javascript",
   "markup and template brackets": "{{<%[|",
+  "digits with combining marks": "1\u20E32\u0332 ",
+  "spaced at-signs": "a @ b ",
+  "at and dots in quotes of other scripts": "x\u00ABat\u00BBy\u300C.\u300D",
+  "id-like run with other dashes": "a1\u2010",
 };
 
 function repeated(unit: string, length: number): string {
