@@ -43,10 +43,8 @@ const leaves = new Set([
   "literal",
   "file",
   "nan",
-  "template_literal",
   "custom",
   "transform",
-  "function",
 ]);
 const wrappers = [
   "optional",
@@ -147,6 +145,15 @@ class Walk {
         next(def.left);
         next(def.right);
         return;
+      case "template_literal":
+      case "function": {
+        // A string built from labelled parts, or a function taking or returning labelled values: the value
+        // holds them all, with no place of their own, so every label under them is the value's.
+        const inside = everyLabelIn(schemasInside(def) ?? []);
+        own.push(...inside.labels);
+        for (const what of inside.opaque) opaque.add(what);
+        return;
+      }
       case "lazy": {
         if (lazies.has(schema)) return;
         lazies.add(schema);
@@ -215,6 +222,75 @@ class Walk {
     if (items.length > 0) node.items = this.node(items);
     if (keys.length > 0) node.keys = this.node(keys);
   }
+}
+
+/** The schemas a definition holds directly, by the zod type of the definition; undefined for a type not known. */
+function schemasInside(def: Def): readonly unknown[] | undefined {
+  const type = String(def.type);
+  if (leaves.has(type)) return [];
+  if (wrappers.includes(type) || type === "promise") return [def.innerType];
+  switch (type) {
+    case "object":
+      return [...Object.values(def.shape ?? {}), ...(def.catchall === undefined ? [] : [def.catchall])];
+    case "array":
+      return [def.element];
+    case "set":
+      return [def.valueType];
+    case "tuple":
+      return [...asList(def.items), ...(def.rest === undefined || def.rest === null ? [] : [def.rest])];
+    case "record":
+    case "map":
+      return [def.keyType, def.valueType];
+    case "pipe":
+      return [def.in, def.out];
+    case "union":
+      return asList(def.options);
+    case "intersection":
+      return [def.left, def.right];
+    case "lazy":
+      return [(def.getter as () => unknown)()];
+    case "template_literal":
+      // Literal parts (strings, numbers…) sit next to schemas here; only the schemas can be labelled.
+      return asList(def.parts).filter((part) => typeof part === "object" && part !== null);
+    case "function":
+      return [def.input, def.output].filter((inner) => inner !== undefined);
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every label declared anywhere in `schemas`, whatever its place, and the types that could not be read:
+ * for a value that holds what these schemas hold without keeping them at places of their own.
+ */
+function everyLabelIn(schemas: readonly unknown[]): { labels: FieldLabel[]; opaque: string[] } {
+  const labels: FieldLabel[] = [];
+  const opaque: string[] = [];
+  const seen = new Set<unknown>();
+  const visit = (schema: unknown): void => {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    const def = (schema as Partial<Schema> | null | undefined)?._zod?.def;
+    if (typeof def !== "object" || def === null) {
+      opaque.push("a value that is not a zod schema");
+      return;
+    }
+    labels.push(...declaredLabels(schema));
+    let inner: readonly unknown[] | undefined;
+    try {
+      inner = schemasInside(def);
+    } catch {
+      opaque.push("a z.lazy whose getter throws");
+      return;
+    }
+    if (inner === undefined) {
+      opaque.push(`zod type "${String(def.type)}"`);
+      return;
+    }
+    for (const next of inner) visit(next);
+  };
+  for (const schema of schemas) visit(schema);
+  return { labels, opaque };
 }
 
 function shapeOf(object: Schema): Readonly<Record<string, unknown>> {

@@ -38,6 +38,15 @@ const compositions: [string, () => z.ZodType][] = [
   ["z.union with an unlabelled branch", () => z.union([z.number(), buyerText()])],
   ["z.intersection", () => z.intersection(z.string(), buyerText())],
   ["z.lazy", () => z.lazy(() => buyerText())],
+  [
+    "z.templateLiteral with a labelled part",
+    () => z.templateLiteral(["seat ", buyerText(), "-", z.number()]),
+  ],
+  [
+    "z.templateLiteral with a labelled part under a wrapper",
+    () => z.templateLiteral([z.number(), buyerText().optional()]),
+  ],
+  ["z.function returning a labelled value", () => z.function({ input: [], output: buyerText() })],
   ["label then chain then label-free wrapper", () => buyerText().max(5).optional().describe("x").nullable()],
   ["labelled wrapper", () => untrusted("buyer", z.string().optional())],
   [
