@@ -74,7 +74,7 @@ class Walk {
     const own: FieldLabel[] = [];
     const bases = new Set<Schema>();
     const opaque = new Set<string>();
-    for (const schema of schemas) this.expand(schema, own, bases, opaque, new Set());
+    for (const schema of schemas) this.expand(schema, own, bases, opaque, new Set(), schemas);
     const key = [
       [...bases]
         .map((base) => this.id(base))
@@ -115,6 +115,7 @@ class Walk {
     bases: Set<Schema>,
     opaque: Set<string>,
     lazies: Set<unknown>,
+    input: readonly unknown[],
   ): void {
     const def = (schema as Partial<Schema> | null | undefined)?._zod?.def;
     if (typeof def !== "object" || def === null) {
@@ -123,20 +124,31 @@ class Walk {
     }
     own.push(...declaredLabels(schema));
     const type = String(def.type);
+    // Code in the schema that computes this value from its input (a transform, a codec, a catch, an
+    // overwrite) may put anything of that input anywhere in it: every label under the input is the value's.
+    const computedFrom = (scope: readonly unknown[]) => {
+      const inside = everyLabelIn(scope);
+      own.push(...inside.labels);
+      for (const what of inside.opaque) opaque.add(what);
+    };
+    if (type === "transform" || type === "catch") computedFrom(input);
+    if (!leaves.has(type) && asList(def.checks).some(isOverwrite)) computedFrom([schema]);
     if (leaves.has(type)) return;
     if (structures.has(type)) {
       bases.add(schema as Schema);
       return;
     }
-    const next = (inner: unknown) => this.expand(inner, own, bases, opaque, lazies);
+    const next = (inner: unknown, scope = input) => this.expand(inner, own, bases, opaque, lazies, scope);
     if (wrappers.includes(type) || type === "promise") {
       next(def.innerType);
       return;
     }
     switch (type) {
       case "pipe":
-        next(def.in);
-        next(def.out);
+        // What the pipe's steps compute from comes out of the pipe's own input: its `in`, then its `out`.
+        if (typeof def.transform === "function") computedFrom([schema]);
+        next(def.in, [schema]);
+        next(def.out, [schema]);
         return;
       case "union":
         for (const option of asList(def.options)) next(option);
@@ -222,6 +234,11 @@ class Walk {
     if (items.length > 0) node.items = this.node(items);
     if (keys.length > 0) node.keys = this.node(keys);
   }
+}
+
+/** An overwrite check (`.overwrite()`, and zod's own `.trim()`, `.toLowerCase()`…): it replaces the value. */
+function isOverwrite(check: unknown): boolean {
+  return (check as { _zod?: { def?: { check?: unknown } } } | null)?._zod?.def?.check === "overwrite";
 }
 
 /** The schemas a definition holds directly, by the zod type of the definition; undefined for a type not known. */

@@ -432,3 +432,141 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
     expect(decision.outcome === "escalate" && decision.reason).toBe("slot_rejected");
   });
 });
+
+describe("a value computed by code in a schema carries every label of what it was computed from", () => {
+  const passport = "CANARYPASSPORT";
+  const travelDoc = () => readableBy(["checkin"], z.string());
+  const defineBooking = (booking: z.ZodType) =>
+    defineRecords({
+      bookings: z.object({ id: z.string(), flight: z.string(), booking }),
+      crew: z.object({ id: z.string(), email: z.email() }),
+    });
+  const dump = (value: unknown): string => JSON.stringify(value);
+
+  /** Each moves the private passport number into a field that declares no label. */
+  const computations: [string, () => z.ZodType][] = [
+    [
+      "transform()",
+      () =>
+        z
+          .object({ name: z.string(), passportNo: travelDoc() })
+          .transform((b) => ({ name: b.name, seatNote: b.passportNo })),
+    ],
+    [
+      "transform() then pipe() into a shape without the label",
+      () =>
+        z
+          .object({ passportNo: travelDoc() })
+          .transform((b) => ({ seatNote: b.passportNo }))
+          .pipe(z.object({ seatNote: z.string() })),
+    ],
+    [
+      "z.preprocess",
+      () =>
+        z.preprocess(
+          (raw) => ({ ...(raw as object), seatNote: (raw as { passportNo: string }).passportNo }),
+          z.object({ passportNo: travelDoc(), seatNote: z.string() }),
+        ),
+    ],
+    [
+      "z.codec",
+      () =>
+        z.codec(z.object({ passportNo: travelDoc() }), z.object({ seatNote: z.string() }), {
+          decode: (b) => ({ seatNote: b.passportNo }),
+          encode: (b) => ({ passportNo: b.seatNote }),
+        }),
+    ],
+    [
+      "overwrite()",
+      () =>
+        z
+          .object({ passportNo: travelDoc(), seatNote: z.string() })
+          .overwrite((b) => ({ ...b, seatNote: b.passportNo })),
+    ],
+    [
+      "catch() reading the input",
+      () =>
+        z.object({ name: z.number(), passportNo: travelDoc(), seatNote: z.string() }).catch((context) => ({
+          name: 0,
+          passportNo: "",
+          seatNote: (context.value as { passportNo: string }).passportNo,
+        })),
+    ],
+  ];
+
+  it.each(computations)("%s: code run for the crew never sees the passport number", (_name, build) => {
+    const records = defineBooking(build());
+    let seen = "";
+    const template = defineTemplate(records, {
+      effect: "informational",
+      id: "crew_brief",
+      description: "Brief the crew on a booking",
+      audience: "crew",
+      channel: "email",
+      to: records.slot.ref("crew", { show: "email" }),
+      subject: "Flight",
+      body: "Flight {{flight}}: {{note}}",
+      slots: {
+        flight: records.slot.ref("bookings", { show: "flight" }),
+        note: records.slot.derived(
+          (context) => {
+            seen = dump(context.records);
+            return "noted";
+          },
+          { maxLength: 100 },
+        ),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+    const decision = createCatalog(records, [template]).decide(
+      { template: "crew_brief", slots: {} },
+      {
+        ticketId: "T-1",
+        bookings: [
+          { id: "b1", flight: "LX 318", booking: { name: "Ada", passportNo: passport, seatNote: "bad" } },
+        ],
+        crew: [{ id: "c1", email: "crew@example.com" }],
+      },
+    );
+    expect(decision.outcome).toBe("send");
+    expect(seen).toContain("LX 318");
+    expect(seen).not.toContain(passport);
+  });
+
+  it("refuses to show a field of a record whose overwrite() reads a private field", () => {
+    const records = defineRecords({
+      passengers: z
+        .object({ id: z.string(), passportNo: travelDoc(), seatNote: z.string() })
+        .overwrite((p) => ({ ...p, seatNote: p.passportNo })),
+      crew: z.object({ id: z.string(), email: z.email() }),
+    });
+    const error = thrown(() =>
+      defineTemplate(records, {
+        effect: "informational",
+        id: "seat_note",
+        description: "Tell the crew the seat note",
+        audience: "crew",
+        channel: "email",
+        to: records.slot.ref("crew", { show: "email" }),
+        subject: "Seat",
+        body: "Note: {{note}}",
+        slots: { note: records.slot.ref("passengers", { show: "seatNote" }) },
+        limits: { perTicket: 1, perDay: 10 },
+      }),
+    );
+    expect(error.message).toContain("passengers.seatNote");
+    expect(error.message).toContain('readable only by "checkin"');
+  });
+
+  it("keeps a computed value's label to what it was computed from", () => {
+    const tree = labelTree(
+      z.object({
+        id: z.string(),
+        card: z.object({ passportNo: travelDoc() }),
+        seat: z.object({ row: z.number() }).transform((s) => `${s.row}A`),
+      }),
+    );
+    expect(tree.fields.get("seat")?.own).toEqual([]);
+    expect(tree.fields.get("card")?.own).toEqual([]);
+  });
+});
