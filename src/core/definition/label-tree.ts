@@ -194,6 +194,11 @@ class Walk {
     bases: readonly Schema[],
   ): void {
     const objects = bases.filter((base) => base._zod.def.type === "object");
+    // A property of the object may equally be a value of a z.record at the same place (an intersection with
+    // one, a union branch that is one): it carries the record's value labels as well as its own.
+    const recordValues = bases
+      .filter((base) => base._zod.def.type === "record")
+      .map((record) => record._zod.def.valueType);
     const fieldNames = new Set<string>();
     for (const object of objects) for (const name of Object.keys(shapeOf(object))) fieldNames.add(name);
     for (const name of fieldNames) {
@@ -204,10 +209,10 @@ class Walk {
         const catchall = object._zod.def.catchall;
         return catchall === undefined ? [] : [catchall];
       });
-      node.fields.set(name, this.node(schemas));
+      node.fields.set(name, this.node([...schemas, ...recordValues]));
     }
     const catchalls = objects.map((object) => object._zod.def.catchall).filter(holdsValues);
-    if (catchalls.length > 0) node.rest = this.node(catchalls);
+    if (catchalls.length > 0) node.rest = this.node([...catchalls, ...recordValues]);
 
     const items: unknown[] = [];
     const keys: unknown[] = [];

@@ -570,3 +570,65 @@ describe("a value computed by code in a schema carries every label of what it wa
     expect(tree.fields.get("card")?.own).toEqual([]);
   });
 });
+
+describe("a property that may also be a z.record's value carries the record's labels", () => {
+  const grade = "CANARYGRADE";
+  const confidential = () => readableBy(["registrar"], z.string());
+  const shapes: [string, () => z.ZodType, Record<string, unknown>][] = [
+    [
+      "an object and a record",
+      () => z.object({ term: z.string() }).and(z.record(z.string(), confidential())),
+      { term: grade },
+    ],
+    [
+      "a union of an object and a record",
+      () => z.union([z.object({ term: z.number() }), z.record(z.string(), confidential())]),
+      { term: grade },
+    ],
+    [
+      "a union of a loose object and a record",
+      () => z.union([z.looseObject({ term: z.number() }), z.record(z.string(), confidential())]),
+      { term: 1, maths: grade },
+    ],
+  ];
+
+  it.each(shapes)("%s: code run for a parent never sees the grade", (_name, build, marks) => {
+    const records = defineRecords({
+      pupils: z.object({ id: z.string(), name: z.string(), marks: build() }),
+      parents: z.object({ id: z.string(), email: z.email() }),
+    });
+    let seen = "";
+    const template = defineTemplate(records, {
+      effect: "informational",
+      id: "term_note",
+      description: "A note to a parent",
+      audience: "parent",
+      channel: "email",
+      to: records.slot.ref("parents", { show: "email" }),
+      subject: "Term",
+      body: "{{pupil}}: {{note}}",
+      slots: {
+        pupil: records.slot.ref("pupils", { show: "name" }),
+        note: records.slot.derived(
+          (context) => {
+            seen = JSON.stringify(context.records);
+            return "noted";
+          },
+          { maxLength: 100 },
+        ),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+    const decision = createCatalog(records, [template]).decide(
+      { template: "term_note", slots: {} },
+      {
+        ticketId: "T-1",
+        pupils: [{ id: "p1", name: "Ada", marks }],
+        parents: [{ id: "g1", email: "home@example.com" }],
+      },
+    );
+    expect(decision.outcome).toBe("send");
+    expect(seen).toContain("Ada");
+    expect(seen).not.toContain(grade);
+  });
+});
