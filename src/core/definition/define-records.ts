@@ -1,5 +1,6 @@
 import { DefinitionError } from "../errors.js";
 import { type LabelNode, labelsWithin, labelTree } from "./label-tree.js";
+import { carryLabelsDown } from "./labels.js";
 import type { AnyRecord, CollectionSchemas, RecordOf } from "./record-types.js";
 import { createSlotBuilder, type SlotBuilder } from "./slots.js";
 
@@ -81,6 +82,8 @@ export function defineRecords<const S extends CollectionSchemas>(
       );
     }
   }
+  // Every collection first, so a part shared with a labelled schema of another collection has its labels.
+  for (const name of names) carryLabelsDown(collections[name]);
   const labelTrees = new Map<string, LabelNode>();
   for (const name of names) {
     const tree = labelTree(collections[name]);

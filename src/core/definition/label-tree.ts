@@ -1,4 +1,5 @@
 import { declaredLabels, type FieldLabel } from "./labels.js";
+import { asList, leaves, type Schema, schemasInside, wrappers } from "./schema-parts.js";
 
 /**
  * Where labels sit in a record: the shape of a collection's values, joined over every schema a value at
@@ -21,41 +22,6 @@ export interface LabelNode {
   readonly opaque: readonly string[];
 }
 
-type Def = Readonly<Record<string, unknown>> & { readonly type?: unknown };
-type Schema = { readonly _zod: { readonly def: Def } };
-
-// Types whose values hold no other schema's values: their own labels are all there is.
-const leaves = new Set([
-  "string",
-  "number",
-  "int",
-  "boolean",
-  "bigint",
-  "symbol",
-  "null",
-  "undefined",
-  "void",
-  "never",
-  "any",
-  "unknown",
-  "date",
-  "enum",
-  "literal",
-  "file",
-  "nan",
-  "custom",
-  "transform",
-]);
-const wrappers = [
-  "optional",
-  "nullable",
-  "default",
-  "prefault",
-  "catch",
-  "readonly",
-  "nonoptional",
-  "success",
-];
 const structures = new Set(["object", "array", "set", "tuple", "record", "map"]);
 
 /**
@@ -246,41 +212,6 @@ function isOverwrite(check: unknown): boolean {
   return (check as { _zod?: { def?: { check?: unknown } } } | null)?._zod?.def?.check === "overwrite";
 }
 
-/** The schemas a definition holds directly, by the zod type of the definition; undefined for a type not known. */
-function schemasInside(def: Def): readonly unknown[] | undefined {
-  const type = String(def.type);
-  if (leaves.has(type)) return [];
-  if (wrappers.includes(type) || type === "promise") return [def.innerType];
-  switch (type) {
-    case "object":
-      return [...Object.values(def.shape ?? {}), ...(def.catchall === undefined ? [] : [def.catchall])];
-    case "array":
-      return [def.element];
-    case "set":
-      return [def.valueType];
-    case "tuple":
-      return [...asList(def.items), ...(def.rest === undefined || def.rest === null ? [] : [def.rest])];
-    case "record":
-    case "map":
-      return [def.keyType, def.valueType];
-    case "pipe":
-      return [def.in, def.out];
-    case "union":
-      return asList(def.options);
-    case "intersection":
-      return [def.left, def.right];
-    case "lazy":
-      return [(def.getter as () => unknown)()];
-    case "template_literal":
-      // Literal parts (strings, numbers…) sit next to schemas here; only the schemas can be labelled.
-      return asList(def.parts).filter((part) => typeof part === "object" && part !== null);
-    case "function":
-      return [def.input, def.output].filter((inner) => inner !== undefined);
-    default:
-      return undefined;
-  }
-}
-
 /**
  * Every label declared anywhere in `schemas`, whatever its place, and the types that could not be read:
  * for a value that holds what these schemas hold without keeping them at places of their own.
@@ -324,10 +255,6 @@ function shapeOf(object: Schema): Readonly<Record<string, unknown>> {
 function holdsValues(catchall: unknown): boolean {
   if (catchall === undefined || catchall === null) return false;
   return (catchall as Partial<Schema>)._zod?.def?.type !== "never";
-}
-
-function asList(value: unknown): readonly unknown[] {
-  return Array.isArray(value) ? value : [];
 }
 
 function labelKey(label: FieldLabel): string {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { DefinitionError } from "../errors.js";
+import { schemasInside } from "./schema-parts.js";
 
 /** Who may see a field: text written by an outsider, or a private field readable by some roles. */
 export type FieldLabel =
@@ -70,15 +71,72 @@ function addLabel<S>(caller: string, schema: S, label: FieldLabel): S {
       `${caller}: the second argument must be a zod schema, e.g. ${caller}(…, z.string())`,
     );
   }
-  const labels = Object.freeze([...declaredLabels(schema), Object.freeze(label)]);
+  writeLabels(def, [...declaredLabels(schema), Object.freeze(label)]);
+  carryLabelsDown(schema);
+  return schema;
+}
+
+function writeLabels(def: Record<PropertyKey, unknown>, labels: readonly FieldLabel[]): void {
   // Enumerable, so that zod's spreads of a definition (`{ ...def, rest }`) carry it as its merges do.
   Object.defineProperty(def, labelKey, {
-    value: labels,
+    value: Object.freeze([...labels]),
     enumerable: true,
     configurable: true,
     writable: true,
   });
-  return schema;
+}
+
+/**
+ * Writes the labels of every schema in `root` on every schema inside it as well, so a part taken out of a
+ * labelled schema (`{ ...guest.shape }`, `.unwrap()`, `.element`, `.options`) keeps the labels it had
+ * there. A schema inside a labelled one is labelled wherever else it is used. Parts that cannot be read
+ * yet (a getter or `z.lazy` that refers to a schema not yet built) are left to `defineRecords`, which
+ * runs this again over each collection.
+ */
+export function carryLabelsDown(root: unknown): void {
+  const carried = new Map<unknown, number>();
+  const visit = (schema: unknown, inherited: readonly FieldLabel[]): void => {
+    const def = (schema as Partial<Labelled> | null | undefined)?._zod?.def;
+    if (typeof def !== "object" || def === null) return;
+    const have = declaredLabels(schema);
+    const missing = inherited.filter((label) => !have.some((own) => sameLabel(own, label)));
+    if (missing.length > 0) writeLabels(def, [...have, ...missing]);
+    const labels = declaredLabels(schema);
+    // Labels only grow, so a schema met again with no more labels than last time has nothing new to pass on.
+    if (carried.get(schema) === labels.length) return;
+    carried.set(schema, labels.length);
+    for (const part of readableParts(def)) visit(part, labels);
+  };
+  visit(root, []);
+}
+
+/** The parts of a definition that can be read now; a getter that throws is skipped. */
+function readableParts(def: Record<PropertyKey, unknown>): readonly unknown[] {
+  try {
+    return schemasInside(def) ?? [];
+  } catch {
+    if (def.type !== "object") return [];
+    // zod reads every property of a shape at once; read the ones already built without its accessor.
+    const accessor = Object.getOwnPropertyDescriptor(def, "shape")?.get as { raw?: unknown } | undefined;
+    const shape = (accessor?.raw ?? {}) as Record<string, unknown>;
+    const parts: unknown[] = [];
+    for (const name of Object.keys(shape)) {
+      try {
+        parts.push(shape[name]);
+      } catch {
+        // Not built yet: defineRecords carries the labels into it.
+      }
+    }
+    if (def.catchall !== undefined) parts.push(def.catchall);
+    return parts;
+  }
+}
+
+function sameLabel(a: FieldLabel, b: FieldLabel): boolean {
+  if (a.kind === "untrusted" || b.kind === "untrusted") {
+    return a.kind === b.kind && (a as { author: string }).author === (b as { author: string }).author;
+  }
+  return a.roles.length === b.roles.length && a.roles.every((role) => b.roles.includes(role));
 }
 
 /** The labels declared on this very schema (not its inner schemas): see `labelTree` for a field's labels. */

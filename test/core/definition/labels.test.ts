@@ -632,3 +632,77 @@ describe("a property that may also be a z.record's value carries the record's la
     expect(seen).not.toContain(grade);
   });
 });
+
+describe("a part taken out of a labelled schema keeps its labels", () => {
+  const leasingOnly = <S extends z.ZodType>(schema: S) => readableBy(["leasing"], schema);
+  const identity = () => leasingOnly(z.object({ fullName: z.string(), bankAccount: z.string() }));
+
+  /** Each builds a tenant's `bankAccount` field out of a part of a schema labelled as a whole. */
+  const parts: [string, () => z.ZodType][] = [
+    ["spreading .shape into a new z.object", () => z.object({ ...identity().shape }).shape.bankAccount],
+    ["a property of .shape", () => identity().shape.bankAccount],
+    ["unwrap() of a labelled optional", () => leasingOnly(z.string().optional()).unwrap()],
+    ["element of a labelled array", () => leasingOnly(z.array(z.string())).element],
+    ["an option of a labelled union", () => leasingOnly(z.union([z.string(), z.number()])).options[0]],
+    ["the output of a labelled pipe", () => leasingOnly(z.string().pipe(z.string().min(3))).out],
+    ["the value of a labelled record", () => leasingOnly(z.record(z.string(), z.string())).valueType],
+  ];
+
+  function maintenanceNote(bankAccount: z.ZodType) {
+    const records = defineRecords({
+      tenants: z.object({ id: z.string(), unit: z.string(), bankAccount }),
+      staff: z.object({ id: z.string(), email: z.email() }),
+    });
+    return defineTemplate(records, {
+      effect: "informational",
+      id: "repair_visit",
+      description: "Tell maintenance about a visit",
+      audience: "maintenance",
+      channel: "email",
+      to: records.slot.ref("staff", { show: "email" }),
+      subject: "Visit",
+      body: "Unit {{unit}}, account {{account}}",
+      slots: {
+        unit: records.slot.ref("tenants", { show: "unit" }),
+        account: records.slot.ref("tenants", { show: "bankAccount" }),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+    });
+  }
+
+  it.each(parts)("%s: shown to maintenance, it fails the definition", (_name, build) => {
+    const error = thrown(() => maintenanceNote(build()));
+    expect(error.message).toContain("tenants.bankAccount");
+    expect(error.message).toContain('readable only by "leasing"');
+  });
+
+  it("a part of a labelled schema in one collection is labelled where another collection uses it", () => {
+    const account = z.string();
+    const records = defineRecords({
+      staff: z.object({ id: z.string(), email: z.email() }),
+      tenants: z.object({ id: z.string(), unit: z.string(), bankAccount: account }),
+      leases: z.object({ id: z.string(), payer: leasingOnly(z.object({ account })) }),
+    });
+    expect(labelTree(records.collections.tenants).fields.get("bankAccount")?.own).toEqual([
+      { kind: "private", roles: ["leasing"] },
+    ]);
+  });
+
+  it("carries a label into a part that was not yet built when the label was written", () => {
+    const lease = leasingOnly(
+      z.object({
+        get payer() {
+          return payer;
+        },
+      }),
+    );
+    const payer = z.object({ account: z.string() });
+    const records = defineRecords({
+      tenants: z.object({ id: z.string(), bankAccount: payer.shape.account }),
+      leases: z.object({ id: z.string(), lease }),
+    });
+    expect(labelTree(records.collections.tenants).fields.get("bankAccount")?.own).toEqual([
+      { kind: "private", roles: ["leasing"] },
+    ]);
+  });
+});
