@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
+import type { RecordsDefinition } from "../../../src/core/definition/define-records.js";
 import { labelTree } from "../../../src/core/definition/label-tree.js";
+import type { CollectionSchemas } from "../../../src/core/definition/record-types.js";
 import type { Slot } from "../../../src/core/definition/slots.js";
 import {
   createCatalog,
@@ -433,6 +435,46 @@ describe("every field a slot reads is label-checked, and an outsider's text neve
   });
 });
 
+/**
+ * What code run for `audience` (a derived slot) is given to read, as JSON, when a template showing
+ * `shown` (collection, field) to the first record of `to` is decided on `ticket`.
+ */
+function seenByCode<S extends CollectionSchemas>(
+  records: RecordsDefinition<S>,
+  audience: string,
+  [collection, field]: [string, string],
+  to: string,
+  ticket: Record<string, unknown>,
+): { outcome: string; seen: string } {
+  let seen = "";
+  const template = defineTemplate(records, {
+    effect: "informational",
+    id: "code_reads",
+    description: "What code run for the audience reads",
+    audience,
+    channel: "email",
+    to: records.slot.ref(to, { show: "email" as never }),
+    subject: "Note",
+    body: "{{shown}}: {{note}}",
+    slots: {
+      shown: records.slot.ref(collection, { show: field as never }),
+      note: records.slot.derived(
+        (context) => {
+          seen = JSON.stringify(context.records);
+          return "noted";
+        },
+        { maxLength: 100 },
+      ),
+    },
+    limits: { perTicket: 1, perDay: 10 },
+  } as never);
+  const decision = createCatalog(records, [template]).decide(
+    { template: "code_reads", slots: {} },
+    ticket as never,
+  );
+  return { outcome: decision.outcome, seen };
+}
+
 describe("a value computed by code in a schema carries every label of what it was computed from", () => {
   const passport = "CANARYPASSPORT";
   const travelDoc = () => readableBy(["checkin"], z.string());
@@ -441,7 +483,6 @@ describe("a value computed by code in a schema carries every label of what it wa
       bookings: z.object({ id: z.string(), flight: z.string(), booking }),
       crew: z.object({ id: z.string(), email: z.email() }),
     });
-  const dump = (value: unknown): string => JSON.stringify(value);
 
   /** Each moves the private passport number into a field that declares no label. */
   const computations: [string, () => z.ZodType][] = [
@@ -495,40 +536,14 @@ describe("a value computed by code in a schema carries every label of what it wa
   ];
 
   it.each(computations)("%s: code run for the crew never sees the passport number", (_name, build) => {
-    const records = defineBooking(build());
-    let seen = "";
-    const template = defineTemplate(records, {
-      effect: "informational",
-      id: "crew_brief",
-      description: "Brief the crew on a booking",
-      audience: "crew",
-      channel: "email",
-      to: records.slot.ref("crew", { show: "email" }),
-      subject: "Flight",
-      body: "Flight {{flight}}: {{note}}",
-      slots: {
-        flight: records.slot.ref("bookings", { show: "flight" }),
-        note: records.slot.derived(
-          (context) => {
-            seen = dump(context.records);
-            return "noted";
-          },
-          { maxLength: 100 },
-        ),
-      },
-      limits: { perTicket: 1, perDay: 10 },
+    const { outcome, seen } = seenByCode(defineBooking(build()), "crew", ["bookings", "flight"], "crew", {
+      ticketId: "T-1",
+      bookings: [
+        { id: "b1", flight: "LX 318", booking: { name: "Ada", passportNo: passport, seatNote: "bad" } },
+      ],
+      crew: [{ id: "c1", email: "crew@example.com" }],
     });
-    const decision = createCatalog(records, [template]).decide(
-      { template: "crew_brief", slots: {} },
-      {
-        ticketId: "T-1",
-        bookings: [
-          { id: "b1", flight: "LX 318", booking: { name: "Ada", passportNo: passport, seatNote: "bad" } },
-        ],
-        crew: [{ id: "c1", email: "crew@example.com" }],
-      },
-    );
-    expect(decision.outcome).toBe("send");
+    expect(outcome).toBe("send");
     expect(seen).toContain("LX 318");
     expect(seen).not.toContain(passport);
   });
@@ -597,37 +612,12 @@ describe("a property that may also be a z.record's value carries the record's la
       pupils: z.object({ id: z.string(), name: z.string(), marks: build() }),
       parents: z.object({ id: z.string(), email: z.email() }),
     });
-    let seen = "";
-    const template = defineTemplate(records, {
-      effect: "informational",
-      id: "term_note",
-      description: "A note to a parent",
-      audience: "parent",
-      channel: "email",
-      to: records.slot.ref("parents", { show: "email" }),
-      subject: "Term",
-      body: "{{pupil}}: {{note}}",
-      slots: {
-        pupil: records.slot.ref("pupils", { show: "name" }),
-        note: records.slot.derived(
-          (context) => {
-            seen = JSON.stringify(context.records);
-            return "noted";
-          },
-          { maxLength: 100 },
-        ),
-      },
-      limits: { perTicket: 1, perDay: 10 },
+    const { outcome, seen } = seenByCode(records, "parent", ["pupils", "name"], "parents", {
+      ticketId: "T-1",
+      pupils: [{ id: "p1", name: "Ada", marks }],
+      parents: [{ id: "g1", email: "home@example.com" }],
     });
-    const decision = createCatalog(records, [template]).decide(
-      { template: "term_note", slots: {} },
-      {
-        ticketId: "T-1",
-        pupils: [{ id: "p1", name: "Ada", marks }],
-        parents: [{ id: "g1", email: "home@example.com" }],
-      },
-    );
-    expect(decision.outcome).toBe("send");
+    expect(outcome).toBe("send");
     expect(seen).toContain("Ada");
     expect(seen).not.toContain(grade);
   });
