@@ -90,8 +90,9 @@ class Walk {
     }
     own.push(...declaredLabels(schema));
     const type = String(def.type);
-    // Code in the schema that computes this value from its input (a transform, a codec, a catch, an
-    // overwrite) may put anything of that input anywhere in it: every label under the input is the value's.
+    // A value that may hold anything of `scope` anywhere in it, with no place of its own: every label under
+    // `scope` is the value's. Code in the schema computes such a value from its input (a transform, a
+    // codec, a catch, an overwrite).
     const computedFrom = (scope: readonly unknown[]) => {
       const inside = everyLabelIn(scope);
       own.push(...inside.labels);
@@ -124,14 +125,10 @@ class Walk {
         next(def.right);
         return;
       case "template_literal":
-      case "function": {
-        // A string built from labelled parts, or a function taking or returning labelled values: the value
-        // holds them all, with no place of their own, so every label under them is the value's.
-        const inside = everyLabelIn(schemasInside(def) ?? []);
-        own.push(...inside.labels);
-        for (const what of inside.opaque) opaque.add(what);
+      case "function":
+        // A string built from labelled parts, or a function taking or returning labelled values.
+        computedFrom(schemasInside(def) ?? []);
         return;
-      }
       case "lazy": {
         if (lazies.has(schema)) return;
         lazies.add(schema);
