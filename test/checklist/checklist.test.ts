@@ -84,6 +84,17 @@ const sample = {
 };
 const fast = { sample, propertyRuns: 100 } as const;
 
+/**
+ * A catalog object whose templates are replaced: createCatalog takes only what defineTemplate made, so a
+ * copy can reach the checklist only inside a catalog object built by hand.
+ */
+function withTemplates<S extends CollectionSchemas>(
+  catalog: Catalog<S>,
+  templates: readonly Template[],
+): Catalog<S> {
+  return Object.freeze({ ...catalog, templates });
+}
+
 /** A catalog whose decide is replaced: what a broken or hostile catalog object would do. */
 function withDecide<S extends CollectionSchemas>(
   catalog: Catalog<S>,
@@ -212,9 +223,12 @@ describe("buildChecklist: each ✗", () => {
     expect(item(checklist, "injection").summary).toBe("not run: no valid sample ticket");
   });
 
-  it("an irreversible template without approval, smuggled past defineTemplate by a cast, is ✗", () => {
+  it("an irreversible template without approval, in a catalog object built by hand, is ✗", () => {
     const smuggled = Object.freeze({ ...payout, approval: undefined }) as Template;
-    const checklist = buildChecklist(createCatalog(records, [notice, smuggled]), fast);
+    const checklist = buildChecklist(
+      withTemplates(createCatalog(records, [notice, payout]), [notice, smuggled]),
+      fast,
+    );
     expect(item(checklist, "effect", "payout")).toMatchObject({
       status: "fail",
       summary: expect.stringMatching(/^irreversible without approval/),
@@ -247,7 +261,7 @@ describe("buildChecklist: each ✗", () => {
 
   it("a template without an effect (an older definition) is ✗", () => {
     const older = Object.freeze({ ...notice, effect: undefined }) as unknown as Template;
-    const checklist = buildChecklist(createCatalog(records, [older]), fast);
+    const checklist = buildChecklist(withTemplates(createCatalog(records, [notice]), [older]), fast);
     expect(item(checklist, "effect", "order_notice").summary).toMatch(/^no effect declared/);
     expect(failing(checklist)).toEqual(["order_notice:effect"]);
   });

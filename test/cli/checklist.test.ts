@@ -23,9 +23,12 @@ const sample = {
   contacts: [{ id: "c1", email: "shop@seller.example" }],
 };
 
-/** A catalog module: a notice, and a payout whose approval is taken off by a cast when `weak`. */
+/**
+ * A catalog module: a notice and a payout. When `weak`, the seller is labelled as writing the order's
+ * contact id after the templates were defined, so the seller picks where the notice goes.
+ */
 const catalogModule = (weak: boolean) => `
-import { createCatalog, defineRecords, defineTemplate } from ${JSON.stringify(source)};
+import { createCatalog, defineRecords, defineTemplate, untrusted } from ${JSON.stringify(source)};
 import { z } from ${JSON.stringify(zod)};
 const records = defineRecords({
   orders: z.object({ id: z.string(), number: z.string(), contactId: z.string() }),
@@ -41,7 +44,8 @@ const notice = defineTemplate(records, { ...common, id: "order_notice", descript
   effect: "informational", subject: "Order {{order}}", body: "About order {{order}}." });
 const payout = defineTemplate(records, { ...common, id: "payout", description: "Pay the seller out",
   effect: "irreversible", approval: "human", subject: "Payout {{order}}", body: "We paid out order {{order}}." });
-export const catalog = createCatalog(records, [notice, ${weak ? "Object.freeze({ ...payout, approval: undefined })" : "payout"}]);
+${weak ? 'untrusted("seller", records.collections.orders.shape.contactId);' : ""}
+export const catalog = createCatalog(records, [notice, payout]);
 `;
 
 beforeAll(() => {
@@ -95,7 +99,7 @@ describe("formletter checklist", () => {
     for (const value of values ?? []) expect(stdout).not.toContain(value);
   }, 120_000);
 
-  it("a weak catalog (an irreversible template without approval, by a cast): ✗ and exit 1", async () => {
+  it("a weak catalog (a recipient chosen through a field the seller writes): ✗ and exit 1", async () => {
     const { code, stdout, stderr } = await cli([
       "checklist",
       "--catalog",
@@ -106,11 +110,12 @@ describe("formletter checklist", () => {
       "50",
     ]);
     expect(code).toBe(1);
-    expect(stderr).toBe("formletter: checklist: 1 item ✗\n");
+    // Both templates send to the contact the order names.
+    expect(stderr).toBe("formletter: checklist: 2 items ✗\n");
     expect(stdout).toContain(
-      '  ✗ effect: irreversible without approval: a message that cannot be taken back goes out as the model decided; add approval: "human"\n',
+      "  ✗ recipient: the recipient is chosen through a field an outsider wrote: contacts.email (id = order.contactId)\n",
     );
-    expect(stdout).toMatch(/\nNOT READY: fix every ✗ before launch \(\d+ ✓, 1 ✗, 1 !\)\n$/);
+    expect(stdout).toMatch(/\nNOT READY: fix every ✗ before launch \(\d+ ✓, 2 ✗, 1 !\)\n$/);
     // The same catalog with its approval: exit 0.
     expect(
       (await cli(["checklist", "--catalog", goodModule, "--records", samplePath, "--runs", "50"])).code,
@@ -140,7 +145,8 @@ describe("formletter checklist", () => {
     expect(parsed.ok).toBe(false);
     expect(parsed.catalog.export).toBe("catalog");
     expect(parsed.items.filter((item) => item.status === "fail")).toEqual([
-      expect.objectContaining({ section: "template", template: "payout", check: "effect" }),
+      expect.objectContaining({ section: "template", template: "order_notice", check: "recipient" }),
+      expect.objectContaining({ section: "template", template: "payout", check: "recipient" }),
     ]);
     const md = await cli([
       "checklist",

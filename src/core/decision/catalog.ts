@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { checkCeilingGroups } from "../definition/ceilings.js";
 import type { CollectionSchemas, RecordsDefinition } from "../definition/define-records.js";
+import { isDefinedTemplate } from "../definition/defined-templates.js";
 import type { Template } from "../definition/template-types.js";
 import { DefinitionError, FormletterError } from "../errors.js";
 import { parseToolCall, type ToolCallProposal } from "../llm/parse-tool-call.js";
@@ -12,6 +13,7 @@ import {
 import type { LlmProvider } from "../llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "../llm/tools.js";
 import { merged } from "../merged.js";
+import { clip } from "../message/sanitize.js";
 import { type PreviewOptions, previewTicket, type TicketPreview } from "../preview/preview.js";
 import { decisionAttributes, spanNames, tracer, tracing } from "../telemetry.js";
 import { type DecideContext, decideProposal } from "./decide.js";
@@ -125,15 +127,13 @@ export function createCatalog<S extends CollectionSchemas>(
   }
   const byId = new Map<string, Template>();
   for (const template of templates) {
-    if (
-      typeof template !== "object" ||
-      template === null ||
-      !Object.isFrozen(template) ||
-      typeof template.id !== "string"
-    ) {
+    if (!isDefinedTemplate(template)) {
+      const given = (template as { id?: unknown } | null)?.id;
+      const id = typeof given === "string" ? clip(given, 64) : undefined;
       throw new DefinitionError(
         "catalog_invalid",
-        "createCatalog: every template must come from defineTemplate",
+        `createCatalog: ${id === undefined ? "every template" : `template "${id}"`} must be the object defineTemplate returned; a copy or an object built elsewhere skipped its checks (change the definition and call defineTemplate again)`,
+        id === undefined ? {} : { template: id },
       );
     }
     if (byId.has(template.id)) {

@@ -1,9 +1,11 @@
 import { templateError } from "../errors.js";
+import { reservedNames } from "../llm/names.js";
 import { localiseTemplate } from "../locale/locale-checks.js";
 import { type Format, format } from "../message/format.js";
 import { checkCeilings } from "./ceilings.js";
 import { channels } from "./channels.js";
 import type { CollectionSchemas, RecordsDefinition } from "./define-records.js";
+import { markDefined } from "./defined-templates.js";
 import { checkHtml } from "./html-template.js";
 import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./label-checks.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
@@ -38,6 +40,13 @@ export function defineTemplate<S extends CollectionSchemas>(
     templateError(
       id,
       'id must be lower-case letters, digits and "_", starting with a letter, at most 64 characters',
+    );
+  }
+  if (reservedNames.has(id)) {
+    // A tool call by this name would mean two things: the template, or formletter's own tool.
+    templateError(
+      id,
+      `id is the name of a tool formletter adds beside the templates (${[...reservedNames].join(", ")}); choose another id`,
     );
   }
   if (
@@ -132,9 +141,9 @@ export function defineTemplate<S extends CollectionSchemas>(
     locales: undefined,
   };
   if (config.locale !== undefined) {
-    return localiseTemplate(records as unknown as RecordsDefinition, config, written);
+    return markDefined(localiseTemplate(records as unknown as RecordsDefinition, config, written));
   }
-  return Object.freeze(written);
+  return markDefined(Object.freeze(written));
 }
 
 type Compiled = ReturnType<typeof compileBody>;

@@ -14,7 +14,7 @@ export interface SlotValues {
 }
 
 /** Why a template is left out of a ticket's tools. */
-export type OmissionReason = "no_candidates" | "no_value" | "reserved_name";
+export type OmissionReason = "no_candidates" | "no_value";
 
 /** A template as it can be offered on one ticket: its slots' values, or why it cannot be filled. */
 export type TemplatePlan =

@@ -1,6 +1,6 @@
 /**
- * The names formletter gives the tools it adds around the templates. A template with one of these ids
- * is left out of every tool set and schema, so a call by name always means one thing.
+ * The names formletter gives the tools it adds around the templates. `defineTemplate` refuses them as
+ * template ids, so a call by name always means one thing.
  *
  * @example
  * import { toolNames } from "formletter/llm";

@@ -1,15 +1,14 @@
 import type { PreparedTicket } from "../decision/ticket.js";
 import type { Template } from "../definition/template-types.js";
 import { type OmissionReason, planTemplate, type TemplatePlan } from "./candidates.js";
-import { reservedNames } from "./names.js";
 
 /** A template left out of a ticket's tools, and why: the caller can see what the model was not offered. */
 export interface OmittedTemplate {
   readonly template: string;
   /**
    * "no_candidates": a slot the model fills has no record of this ticket that fits (for any choice of
-   * the others); "no_value": a derived slot computes nothing; "reserved_name": the id is one of the
-   * tool names formletter adds (`escalate_to_human`, `choose_template`, `formletter_proposal`).
+   * the others); "no_value": a derived slot computes nothing. (A template cannot take the name of a
+   * tool formletter adds: defineTemplate refuses the id.)
    */
   readonly reason: OmissionReason;
   /** The slot no record fits, when one slot is at fault. */
@@ -32,10 +31,6 @@ export function planOffer(templates: readonly Template[], ticket: PreparedTicket
   const omitted: OmittedTemplate[] = [];
   const widened: string[] = [];
   for (const template of templates) {
-    if (reservedNames.has(template.id)) {
-      omitted.push({ template: template.id, reason: "reserved_name" });
-      continue;
-    }
     const plan = planTemplate(template, ticket);
     if (!plan.fillable) {
       omitted.push({
@@ -60,10 +55,6 @@ export function planCatalog(templates: readonly Template[]): Offer {
   const plans: FillablePlan[] = [];
   const omitted: OmittedTemplate[] = [];
   for (const template of templates) {
-    if (reservedNames.has(template.id)) {
-      omitted.push({ template: template.id, reason: "reserved_name" });
-      continue;
-    }
     const slots = template.resolveOrder
       .filter((compiled) => compiled.slot.kind !== "derived")
       .map((compiled) => ({

@@ -84,6 +84,33 @@ describe("createCatalog", () => {
     expect(error.message).toMatch(/createCatalog/);
   });
 
+  // Each copy has every property defineTemplate checked, so only identity tells it did not pass the checks.
+  it.each([
+    ["a frozen spread copy", () => Object.freeze({ ...reminder })],
+    ["a frozen copy without its approval", () => Object.freeze({ ...reminder, approval: undefined })],
+    [
+      "a copy with the same prototype",
+      () =>
+        Object.freeze(
+          Object.create(Object.getPrototypeOf(reminder), Object.getOwnPropertyDescriptors(reminder)),
+        ),
+    ],
+    ["a proxy of a defined template", () => new Proxy(reminder, {})],
+    ["a structured clone", () => Object.freeze(structuredClone({ id: reminder.id, body: reminder.body }))],
+  ])("refuses %s of a defined template, naming it", (_name, copy) => {
+    const error = thrown(() => createCatalog(records, [smsReminder, copy() as Template]));
+    expect(error.code).toBe("catalog_invalid");
+    expect(error.template).toBe(reminder.id);
+    expect(error.message).toContain(`template "${reminder.id}" must be the object defineTemplate returned`);
+  });
+
+  it("names a hostile id of a copy only clipped to printable text", () => {
+    const hostile = Object.freeze({ ...reminder, id: `\u001b[31m${"x".repeat(500)}` });
+    const error = thrown(() => createCatalog(records, [hostile as Template]));
+    expect(error.message).not.toContain("\u001b");
+    expect(error.message.length).toBeLessThan(400);
+  });
+
   it("uses the catalog's own escalation codes", () => {
     const custom = createCatalog(records, [reminder], {
       escalationCodes: ["clinical_question", "complaint"],

@@ -15,6 +15,7 @@ import {
   reminder,
   templates,
 } from "../../fixtures/clinic.js";
+import { thrown } from "../../fixtures/expect.js";
 import { openaiParameters, providers, sellerTickets } from "./fixtures.js";
 import {
   aiSdkToolsProblems,
@@ -343,23 +344,25 @@ describe("templates the ticket cannot fill are left out, and counted", () => {
     expect(result.omitted).toEqual([{ template: "empty_derived", reason: "no_value", slot: "nothing" }]);
   });
 
-  it("a template whose id is a reserved tool name: reserved_name", () => {
+  it.each(Object.values(toolNames))("refuses a template whose id is the tool name %s at definition", (id) => {
     const { slot } = records;
-    const clash = defineTemplate(records, {
-      id: "escalate_to_human",
-      description: "A template that takes the escalation tool's name",
-      audience: "patient",
-      effect: "informational",
-      channel: "email",
-      to: slot.ref("patients", { show: "email", as: format.email() }),
-      subject: "Hello",
-      body: "Hello {{patient}}",
-      slots: { patient: slot.ref("patients", { show: "name" }) },
-      limits: { perTicket: 1, perDay: 1 },
-    });
-    const result = createCatalog(records, [clash, reminder]).tools(ticket, { provider: "openai" });
-    expect(result.omitted).toEqual([{ template: "escalate_to_human", reason: "reserved_name" }]);
-    expect(result.tools.filter((tool) => tool.function.name === toolNames.escalate)).toHaveLength(1);
+    const error = thrown(() =>
+      defineTemplate(records, {
+        id,
+        description: "A template that takes the name of a tool formletter adds",
+        audience: "patient",
+        effect: "informational",
+        channel: "email",
+        to: slot.ref("patients", { show: "email", as: format.email() }),
+        subject: "Hello",
+        body: "Hello {{patient}}",
+        slots: { patient: slot.ref("patients", { show: "name" }) },
+        limits: { perTicket: 1, perDay: 1 },
+      }),
+    );
+    expect(error.code).toBe("template_invalid");
+    expect(error.template).toBe(id);
+    expect(error.message).toContain("the name of a tool formletter adds");
   });
 
   it("with nothing fillable, offers only escalate_to_human", () => {
