@@ -185,7 +185,8 @@ function decideTemplate(
   const valueObject = Object.fromEntries(values);
   const locale = localised === undefined ? {} : { locale: localised.choice };
   // Value ceilings: the message's own amounts (the windows are the outbox's, in its store).
-  const measured = template.ceilings.length === 0 ? undefined : measureCeilings(template, earlier);
+  // Measured on the variant the message is written in: the amounts its text shows.
+  const measured = written.ceilings.length === 0 ? undefined : measureCeilings(written, earlier);
   if (measured !== undefined && "rejected" in measured)
     return escalate(merged(base, { reason: "slot_rejected", ...measured.rejected }));
   const spend = measured === undefined ? {} : { spend: measured.spend };

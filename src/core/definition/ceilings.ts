@@ -120,6 +120,11 @@ export function checkCeilings(id: string, config: unknown, slots: readonly Shown
           id,
           `${where}: value "${tag}" is shown as ${fieldKind}; a ceiling sums values shown with format.money or format.number`,
         );
+      if (field.format.uncounted !== undefined)
+        templateError(
+          id,
+          `${where}: value "${tag}" is shown with a number format that ${field.format.uncounted}, so the message would not show the amount the ceiling counts; use format.number with standard notation and fraction digits`,
+        );
       if (kind !== undefined && kind !== fieldKind)
         templateError(
           id,

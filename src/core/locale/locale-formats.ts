@@ -29,6 +29,15 @@ export function localFields(
     // A locale's own format follows the locale too, unless it fixes one of its own.
     const format = own.localize?.(target) ?? own;
     if (format.problem !== undefined) fail(id, tag, format.problem, compiled.name);
+    if (format.counts !== field.format.counts) {
+      // A ceiling counts one amount of a record; every language must show exactly that amount.
+      fail(
+        id,
+        tag,
+        `formats["${field.tag}"] reads the amount as ${format.counts ?? "no amount"}, but the default shows ${field.format.counts ?? "no amount"}; a locale may change how an amount is written (its locale), never its currency, its currency field, its minor units or its rounding`,
+        compiled.name,
+      );
+    }
     return format === field.format ? field : merged(field, { format });
   });
   return fields.every((field, index) => field === compiled.fields[index])

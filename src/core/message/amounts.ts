@@ -38,14 +38,14 @@ export function currencyDigits(currency: string): number | undefined {
 /**
  * `value` (a number, or a decimal string) as whole units of `10^-digits`, after moving its decimal point
  * `shift` places left (a record holding cents shown as euros: shift 2). A fraction finer than a unit is
- * rounded up, so a bound on the sum is reached early rather than passed. Negative, non-finite,
- * exponent-written and over-large values are problems, never a number.
+ * rounded `nearest` (half away from zero, as Intl rounds what a message shows), `up` or `down`.
+ * Negative, non-finite, exponent-written and over-large values are problems, never a number.
  */
 export function toUnits(
   value: unknown,
   digits: number,
   shift = 0,
-  rounding: "up" | "down" = "up",
+  rounding: "nearest" | "up" | "down" = "nearest",
 ): UnitsResult {
   let text: string;
   if (typeof value === "number") {
@@ -76,7 +76,8 @@ export function toUnits(
   else {
     const divisor = 10n ** BigInt(-exponent);
     units = all / divisor;
-    if (rounding === "up" && all % divisor !== 0n) units += 1n;
+    const rest = all % divisor;
+    if (rounding === "up" ? rest !== 0n : rounding === "nearest" && rest * 2n >= divisor) units += 1n;
   }
   if (units > BigInt(Number.MAX_SAFE_INTEGER)) return { ok: false, problem: "is too large to sum exactly" };
   return { ok: true, units: Number(units) };
@@ -87,4 +88,28 @@ export function unitsText(units: number, digits: number): string {
   if (digits === 0) return String(units);
   const text = String(units).padStart(digits + 1, "0");
   return `${text.slice(0, -digits)}.${text.slice(-digits)}`;
+}
+
+/** A signed amount as whole units, or what is wrong with it (content-free). */
+export type SignedUnitsResult =
+  | { readonly ok: true; readonly negative: boolean; readonly units: number }
+  | { readonly ok: false; readonly problem: string };
+
+/**
+ * {@link toUnits} for a value that may be negative, rounded to the nearest unit: what a message shows
+ * of it, as `-` and whole units (a shown "-0.00" is 0 units, not negative).
+ */
+export function toSignedUnits(value: unknown, digits: number, shift = 0): SignedUnitsResult {
+  let negative = false;
+  let magnitude = value;
+  if (typeof value === "number" && value < 0) {
+    negative = true;
+    magnitude = -value;
+  } else if (typeof value === "string" && value.trimStart().startsWith("-")) {
+    negative = true;
+    magnitude = value.trimStart().slice(1);
+  }
+  const units = toUnits(magnitude, digits, shift, "nearest");
+  if (!units.ok) return units;
+  return { ok: true, negative: negative && units.units > 0, units: units.units };
 }

@@ -2,7 +2,7 @@ import { tz, tzOffset } from "@date-fns/tz";
 import { format as formatDate, isValid, type Locale } from "date-fns";
 import type { CountryCode } from "libphonenumber-js";
 import { merged } from "../merged.js";
-import { currencyDigits, numberScale, toUnits } from "./amounts.js";
+import { currencyDigits, numberScale, toSignedUnits, toUnits, unitsText } from "./amounts.js";
 import { parsePhone } from "./phone.js";
 
 /** The outcome of formatting one value: the text to render, or what is wrong with the value. */
@@ -41,6 +41,14 @@ export interface Format {
    * millionths of a number), with its currency; a problem for a value no ceiling may sum.
    */
   readonly amount?: (value: unknown, record: Readonly<Record<string, unknown>>) => AmountResult;
+  /**
+   * Money and number formats: how `amount` reads a value (the currency's source, minor units, rounding),
+   * in words. Two formats with the same `counts` count and show the same amount of any value; a locale's
+   * format may differ from the default's only in how the amount is written.
+   */
+  readonly counts?: string;
+  /** Set on a number format that cannot show exactly the amount a ceiling would count (percent, compact). */
+  readonly uncounted?: string;
 }
 
 /** A shown amount as a ceiling sums it, or why it cannot be summed (content-free). */
@@ -397,36 +405,59 @@ function money(options: MoneyFormatOptions): Format {
       'format.money: pass { currency: "EUR" } or { currencyField: "<field of the record>" }',
     );
   }
+  const shift = options.minorUnits === true;
+  // The one reading of a record's amount: what a ceiling counts, and what every locale's message shows.
+  const read = (value: unknown, record: Readonly<Record<string, unknown>>): MoneyRead => {
+    const currency = options.currency ?? record[options.currencyField as string];
+    if (typeof currency !== "string")
+      return { ok: false, problem: `has no currency (field "${options.currencyField}")` };
+    const code = currency.toUpperCase();
+    const digits = currencyDigits(code);
+    if (digits === undefined)
+      return { ok: false, problem: `has currency "${clipped(currency)}", which is not an ISO 4217 code` };
+    // A record in minor units (cents, yen, fils) moves the point by the currency's own minor digits.
+    const units = toSignedUnits(value, digits, shift ? digits : 0);
+    if (!units.ok) return { ok: false, problem: `is not an amount: it ${units.problem}` };
+    return { ok: true, code, digits, negative: units.negative, units: units.units };
+  };
   return {
     kind: "money",
     multiline: false,
     neutralize: false,
+    counts: `money in ${options.currency ?? `the currency of field "${options.currencyField}"`}${shift ? ", read in minor units" : ""}`,
     ...(options.locale === undefined
       ? { localize: (target: FormatLocale) => money(merged(options, { locale: target.tag })) }
       : {}),
     ...(options.currencyField === undefined ? {} : { reads: [options.currencyField] }),
     apply: (value, record) => {
-      const amount =
-        typeof value === "string" && /^-?\d{1,15}(\.\d{1,6})?$/.test(value) ? Number(value) : value;
-      if (typeof amount !== "number" || !Number.isFinite(amount))
-        return fail(`is ${describeType(value)}, not an amount`);
-      const currency = options.currency ?? record[options.currencyField as string];
-      if (typeof currency !== "string") return fail(`has no currency (field "${options.currencyField}")`);
-      const formatter = moneyFormatter(locale, currency.toUpperCase());
+      const amount = read(value, record);
+      if (!amount.ok) return amount;
+      const formatter = moneyFormatter(locale, amount.code);
       if (formatter === undefined)
-        return fail(`has currency "${currency.slice(0, 8)}", which is not an ISO 4217 code`);
-      return ok(formatter.format(options.minorUnits === true ? amount / 100 : amount));
+        return fail(`has currency "${amount.code}", which locale "${locale}" cannot show`);
+      // Formatted from the counted units as an exact decimal, so the text shows exactly what is counted.
+      return ok(formatter.format(decimalOf(amount) as Intl.StringNumericLiteral));
     },
     amount: (value, record) => {
-      const currency = options.currency ?? record[options.currencyField as string];
-      const code = typeof currency === "string" ? currency.toUpperCase() : "";
-      const digits = currencyDigits(code);
-      if (digits === undefined) return { ok: false, problem: "has no ISO 4217 currency" };
-      // What is shown is the amount: a record in minor units shows amount / 100.
-      const units = toUnits(value, digits, options.minorUnits === true ? 2 : 0);
-      return units.ok ? { ok: true, currency: code, units: units.units } : units;
+      const amount = read(value, record);
+      if (!amount.ok) return amount;
+      if (amount.negative) return { ok: false, problem: "is negative" };
+      return { ok: true, currency: amount.code, units: amount.units };
     },
   };
+}
+
+/** A money value as read from its record: its currency and signed whole units, or what is wrong. */
+type MoneyRead =
+  | { readonly ok: true; code: string; digits: number; negative: boolean; units: number }
+  | { readonly ok: false; readonly problem: string };
+
+/** A record's currency text as a detail may quote it: short, printable ASCII. */
+const clipped = (text: string): string => text.slice(0, 8).replace(/[^\x20-\x7E]/g, "?");
+
+/** Signed whole units as the exact decimal Intl formats: { negative, units: 12345, digits: 2 } → "-123.45". */
+function decimalOf(amount: { negative: boolean; units: number; digits: number }): string {
+  return `${amount.negative ? "-" : ""}${unitsText(amount.units, amount.digits)}`;
 }
 
 function number(options: Intl.NumberFormatOptions & { readonly locale?: string } = {}): Format {
@@ -437,22 +468,76 @@ function number(options: Intl.NumberFormatOptions & { readonly locale?: string }
   } catch (cause) {
     return broken("number", `format.number: ${(cause as Error).message}`);
   }
+  const resolved = formatter.resolvedOptions();
+  const uncounted = uncountedBy(resolved);
+  const digits = resolved.maximumFractionDigits ?? 0;
+  const shown = (value: number) => {
+    const units = uncounted === undefined ? toSignedUnits(value, digits) : undefined;
+    return units?.ok === true ? { ...units, digits } : undefined;
+  };
   return {
     kind: "number",
     multiline: false,
     neutralize: false,
+    counts: `number ${JSON.stringify(countedOptions(resolved))}`,
+    ...(uncounted === undefined ? {} : { uncounted }),
     ...(options.locale === undefined
       ? { localize: (target: FormatLocale) => number(merged(options, { locale: target.tag })) }
       : {}),
-    apply: (value) =>
-      typeof value === "number" && Number.isFinite(value)
-        ? ok(formatter.format(value))
-        : fail(`is ${describeType(value)}, not a number`),
+    apply: (value) => {
+      if (typeof value !== "number" || !Number.isFinite(value))
+        return fail(`is ${describeType(value)}, not a number`);
+      const amount = shown(value);
+      return ok(
+        amount === undefined
+          ? formatter.format(value)
+          : formatter.format(decimalOf(amount) as Intl.StringNumericLiteral),
+      );
+    },
     amount: (value) => {
-      const units = toUnits(value, numberScale);
-      return units.ok ? { ok: true, currency: undefined, units: units.units } : units;
+      if (uncounted !== undefined) return { ok: false, problem: uncounted };
+      const units = toUnits(value, digits, 0, "nearest");
+      if (!units.ok) return units;
+      // Counted in millionths, whatever the shown digits: ceilings on numbers are in millionths.
+      const scaled = units.units * 10 ** (numberScale - digits);
+      return Number.isSafeInteger(scaled)
+        ? { ok: true, currency: undefined, units: scaled }
+        : { ok: false, problem: "is too large to sum exactly" };
     },
   };
+}
+
+/** The options that decide which amount a number format shows; the rest only decide how it is written. */
+function countedOptions(resolved: Intl.ResolvedNumberFormatOptions): unknown[] {
+  const { style, currency, unit, notation, maximumFractionDigits, maximumSignificantDigits } = resolved;
+  const more = resolved as { roundingIncrement?: number; roundingMode?: string; roundingPriority?: string };
+  return [
+    style,
+    currency,
+    unit,
+    notation,
+    maximumFractionDigits,
+    maximumSignificantDigits,
+    more.roundingIncrement,
+    more.roundingMode,
+    more.roundingPriority,
+  ];
+}
+
+/** Why a number format cannot show the exact amount a ceiling counts, if it cannot. */
+function uncountedBy(resolved: Intl.ResolvedNumberFormatOptions): string | undefined {
+  const more = resolved as { roundingIncrement?: number; roundingMode?: string };
+  if (resolved.style === "percent") return "shows the value times 100 (style: percent)";
+  if (resolved.notation !== "standard") return `rounds to a few digits (notation: ${resolved.notation})`;
+  if (resolved.maximumSignificantDigits !== undefined)
+    return "rounds to significant digits (maximumSignificantDigits)";
+  if ((more.roundingIncrement ?? 1) !== 1)
+    return `rounds to steps of ${more.roundingIncrement} (roundingIncrement)`;
+  if ((more.roundingMode ?? "halfExpand") !== "halfExpand")
+    return `rounds ${more.roundingMode} (roundingMode), not to the nearest`;
+  if ((resolved.maximumFractionDigits ?? 0) > numberScale)
+    return `shows more than ${numberScale} decimals (maximumFractionDigits)`;
+  return undefined;
 }
 
 const noFields: Readonly<Record<string, unknown>> = Object.freeze({});

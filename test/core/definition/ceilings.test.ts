@@ -96,13 +96,14 @@ describe("value ceilings: what one message adds", () => {
       max: 200,
       amount: 200.01,
     });
-    // minorUnits shows value / 100: 500 (minor units) of JPY shows ¥5, which is 5 yen; 1234 of KWD shows 12.340.
-    expect(decideWith(cents, { cents: 500, currency: "JPY" })).toMatchObject({
-      spend: [{ currency: "JPY", units: 5 }],
-    });
-    expect(decideWith(cents, { cents: 1234, currency: "KWD" })).toMatchObject({
-      spend: [{ currency: "KWD", units: 12_340 }],
-    });
+    // Minor units are the currency's own: 500 minor units of JPY are ¥500 (yen have no decimals), and
+    // 1234 of KWD are 1.234 (fils, thousandths).
+    const jpy = decideWith(cents, { cents: 500, currency: "JPY" });
+    expect(jpy).toMatchObject({ spend: [{ currency: "JPY", units: 500 }] });
+    expect(jpy.outcome === "send" && jpy.message.text).toContain("¥500");
+    const kwd = decideWith(cents, { cents: 1234, currency: "KWD" });
+    expect(kwd).toMatchObject({ spend: [{ currency: "KWD", units: 1234 }] });
+    expect(kwd.outcome === "send" && kwd.message.text).toContain("1.234");
     const major = {
       refunds: { values: ["refund.amount"], max: { JPY: { message: 10_000 }, KWD: { message: 100 } } },
     };
@@ -110,8 +111,13 @@ describe("value ceilings: what one message adds", () => {
       spend: [{ units: 9_999 }],
     });
     expect(decideWith(major, { amount: 1.234, currency: "KWD" })).toMatchObject({ spend: [{ units: 1234 }] });
-    // A fraction finer than the currency's minor unit is rounded up: a ceiling is reached early, never passed.
-    expect(decideWith(major, { amount: 0.5, currency: "JPY" })).toMatchObject({ spend: [{ units: 1 }] });
+    // A fraction finer than the currency's minor unit is rounded to the nearest unit, as the message shows it.
+    const half = decideWith(major, { amount: 0.5, currency: "JPY" });
+    expect(half).toMatchObject({ spend: [{ units: 1 }] });
+    expect(half.outcome === "send" && half.message.text).toContain("¥1");
+    const under = decideWith(major, { amount: 1.2344, currency: "KWD" });
+    expect(under).toMatchObject({ spend: [{ units: 1234 }] });
+    expect(under.outcome === "send" && under.message.text).toContain("1.234");
   });
 
   it("sums plain numbers in millionths, with their own maxima", () => {
@@ -119,14 +125,16 @@ describe("value ceilings: what one message adds", () => {
     expect(decideWith(pieces, { pieces: 2.5 }, { pieces: 7.5 })).toMatchObject({
       spend: [{ currency: "", units: 10_000_000 }],
     });
-    expect(decideWith(pieces, { pieces: 2.5 }, { pieces: 7.500001 })).toMatchObject({
+    // The format shows three decimals (Intl's default): 7.5004 shows as 7.5 and counts as 7.5.
+    expect(decideWith(pieces, { pieces: 2.5 }, { pieces: 7.5004 })).toMatchObject({ outcome: "send" });
+    expect(decideWith(pieces, { pieces: 2.5 }, { pieces: 7.5005 })).toMatchObject({
       reason: "limit_exceeded",
       limit: "ceiling",
       window: "message",
       max: 10,
-      amount: 10.000001,
+      amount: 10.001,
     });
-    expect(decideWith(pieces, { pieces: 2.5 }, { pieces: 7.500001 })).not.toHaveProperty("currency");
+    expect(decideWith(pieces, { pieces: 2.5 }, { pieces: 7.5005 })).not.toHaveProperty("currency");
   });
 
   it("rejects hostile amounts with a typed reason, never sums or throws: NaN, negative, 1e308, Infinity, strings, objects", () => {
