@@ -1,4 +1,4 @@
-import { type Ceiling, ceilingWindows, majorOf } from "../core/definition/ceilings.js";
+import { type Ceiling, ceilingText } from "../core/definition/ceilings.js";
 import type { Template } from "../core/definition/template-types.js";
 import type { ChecklistItem } from "./types.js";
 
@@ -28,15 +28,26 @@ function moneyShown(template: Template): string[] {
   );
 }
 
-function ceilingText(ceiling: Ceiling): string {
-  const maxima = [...ceiling.max].map(([currency, windows]) => {
-    const bounds = ceilingWindows.flatMap((window) => {
-      const units = windows[window];
-      return units === undefined ? [] : [`${majorOf(ceiling, currency, units)} a ${window}`];
-    });
-    return `${currency === "" ? "" : `${currency} `}${bounds.join(", ")}`;
-  });
-  return `${ceiling.name}: ${ceiling.values.join(" + ")} at most ${maxima.join("; ")} (group ${ceiling.group}; over it: ${ceiling.over === "approval" ? "a person approves" : "refused"})`;
+/**
+ * Where a locale shows a ceiling's value otherwise than the default counts it: a template from a cast
+ * or an older copy of formletter may hold one, though defineTemplate refuses it.
+ */
+function localeMismatches(template: Template, ceiling: Ceiling): string[] {
+  const counted = new Map(
+    template.slots.flatMap((compiled) => compiled.fields.map((field) => [field.tag, field.format] as const)),
+  );
+  const out: string[] = [];
+  for (const [tag, variant] of template.locales?.variants ?? []) {
+    for (const value of ceiling.values) {
+      const field = variant.slots.flatMap((compiled) => compiled.fields).find((f) => f.tag === value);
+      const counts = counted.get(value)?.counts;
+      if (field === undefined || field.format.counts !== counts || field.format.uncounted !== undefined)
+        out.push(
+          `locale ${tag} shows ${value} as ${field?.format.counts ?? "nothing"}; the ceiling counts ${counts ?? "nothing"}`,
+        );
+    }
+  }
+  return out;
 }
 
 /**
@@ -46,11 +57,27 @@ function ceilingText(ceiling: Ceiling): string {
 export const ceilingCheck: ControlCheck = (template) => {
   const ceilings = template.ceilings;
   if (ceilings.length > 0) {
+    const summary = `${ceilings.length} value ceiling${ceilings.length === 1 ? "" : "s"}`;
+    const mismatches = ceilings.flatMap((ceiling) => localeMismatches(template, ceiling));
+    if (mismatches.length > 0) {
+      return control(template, {
+        check: "ceiling",
+        status: "fail",
+        summary: `${summary}, but a locale shows another amount than the ceiling counts`,
+        evidence: [...mismatches, ...ceilings.map(ceilingText)],
+      });
+    }
+    const tags = template.locales?.tags;
     return control(template, {
       check: "ceiling",
       status: "pass",
-      summary: `${ceilings.length} value ceiling${ceilings.length === 1 ? "" : "s"}`,
-      evidence: ceilings.map(ceilingText),
+      summary,
+      evidence: [
+        ...ceilings.map(ceilingText),
+        ...(tags === undefined
+          ? []
+          : [`every locale (${tags.join(", ")}) shows the amount each ceiling counts`]),
+      ],
     });
   }
   const money = moneyShown(template);

@@ -1,4 +1,5 @@
 import { type FieldExposure, fieldExposure } from "../capacity/exposure.js";
+import { ceilingText } from "../core/definition/ceilings.js";
 import { maxSubjectLength, whatsappRules } from "../core/definition/channels.js";
 import type { CompiledSlot, Template, TemplateEffect } from "../core/definition/template-types.js";
 import { escapeForPage } from "./html-page.js";
@@ -102,7 +103,7 @@ export function templateReview(template: Template): string {
               const flag =
                 exposed?.label === "untrusted" || exposed?.label === "private" ? exposed.label : "";
               const reads = field.reads.length > 0 ? `, also reads ${field.reads.map(e).join(", ")}` : "";
-              return `<li><code>{{${e(field.tag)}}}</code> ← ${e(slot.kind === "ref" ? `${slot.collection}.${field.field}` : "computed")} <span class="format">(${e(field.format.kind)}, ≤ ${field.maxLength}${reads})</span> <span class="label ${flag}" data-label="${e(field.tag)}">${e(label)}</span></li>`;
+              return `<li><code>{{${e(field.tag)}}}</code> ← ${e(slot.kind === "ref" ? `${slot.collection}.${field.field}` : "computed")} <span class="format">(${e(field.format.kind === "money" ? (field.format.counts ?? "money") : field.format.kind)}, ≤ ${field.maxLength}${reads})</span> <span class="label ${flag}" data-label="${e(field.tag)}">${e(label)}</span></li>`;
             })
             .join("")}</ul>`;
     const role = compiled === template.recipient ? " (recipient)" : "";
@@ -118,6 +119,7 @@ export function templateReview(template: Template): string {
 <dt>audience</dt><dd>${e(template.audience)}</dd>
 <dt>channel</dt><dd>${e(template.channel)}</dd>
 <dt>limits</dt><dd>${template.limits.perTicket} per ticket, ${template.limits.perDay} per day</dd>
+<dt>ceilings</dt><dd>${template.ceilings.length === 0 ? "none: bounded in messages, not amounts" : `<ul class="ceilings">${template.ceilings.map((ceiling) => `<li>${e(ceilingText(ceiling))}</li>`).join("")}</ul>`}</dd>
 <dt>effect</dt><dd class="effect">${e(effectText[template.effect])}</dd>
 <dt>approval</dt><dd>${template.approval === "human" ? "<strong>a person approves each draft</strong>" : "none: sent as decided"}</dd>
 <dt>code runs with</dt><dd>${e(template.readers.audience.name)} (where, derived); recipient chosen with ${e(template.readers.recipient.name)}</dd>

@@ -220,3 +220,20 @@ export function majorOf(ceiling: Ceiling, currency: string, units: number): numb
   const digits = ceiling.kind === "number" ? numberScale : (currencyDigits(currency) ?? 0);
   return units / 10 ** digits;
 }
+
+/**
+ * A ceiling in words, for the people who approve a catalog (checklist, preview): its values, each
+ * currency's maxima by window, its group and what happens over it.
+ */
+export function ceilingText(ceiling: Ceiling): string {
+  const maxima = [...ceiling.max].map(([currency, windows]) => {
+    const bounds = ceilingWindows.flatMap((window) => {
+      const units = windows[window];
+      return units === undefined
+        ? []
+        : [`${majorOf(ceiling, currency, units)} ${window === "hour" ? "an" : "a"} ${window}`];
+    });
+    return `${currency === "" ? "" : `${currency} `}${bounds.join(", ")}`;
+  });
+  return `${ceiling.name}: ${ceiling.values.join(" + ")} at most ${maxima.join("; ")} (group ${ceiling.group}; over it: ${ceiling.over === "approval" ? "a person approves" : "refused"})`;
+}
