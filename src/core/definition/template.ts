@@ -2,6 +2,7 @@ import { templateError } from "../errors.js";
 import { reservedNames } from "../llm/names.js";
 import { localiseTemplate } from "../locale/locale-checks.js";
 import { type Format, format } from "../message/format.js";
+import { checkAmountsApart } from "./amount-neighbours.js";
 import { checkCeilings } from "./ceilings.js";
 import { channels } from "./channels.js";
 import type { CollectionSchemas, RecordsDefinition } from "./define-records.js";
@@ -103,6 +104,7 @@ export function defineTemplate<S extends CollectionSchemas>(
   const maxSegments = config.maxSegments ?? 3;
   checkChannel(id, config, slots, { subject, body, html }, maxSegments);
   const ceilings = checkCeilings(id, config.ceilings, slots);
+  checkAmountsApart(id, ceilings, [subject?.parts, body.parts, htmlReading?.parts]);
   if (config.firstContact !== undefined && config.firstContact !== "hold" && config.firstContact !== "send")
     templateError(id, 'firstContact must be "hold", "send" or left out (the outbox\'s default)');
 

@@ -1,4 +1,5 @@
 import type { Locale as DateLocale } from "date-fns";
+import { checkAmountsApart } from "../definition/amount-neighbours.js";
 import type { RecordsDefinition } from "../definition/define-records.js";
 import { checkHtml } from "../definition/html-template.js";
 import { checkReadable } from "../definition/label-checks.js";
@@ -151,7 +152,9 @@ function variantOf(
   const html = inLocale(id, tag, () => {
     checkTags(id, resolveOrder, [parts.subject, parts.body, parts.html]);
     checkChannel(id, config, slots, parts, written.maxSegments);
-    return parts.html === undefined ? undefined : checkHtml(id, parts.html.parts);
+    const reading = parts.html === undefined ? undefined : checkHtml(id, parts.html.parts);
+    checkAmountsApart(id, written.ceilings, [parts.subject?.parts, parts.body.parts, reading?.parts]);
+    return reading;
   });
   return Object.freeze(
     merged(written, {

@@ -153,6 +153,19 @@ describe("a locale's format may change how an amount is written, never which amo
     expect(decision.outcome === "escalate" && decision.draft?.text).toMatch(/\[EUR 1.234\.57\]/);
   });
 
+  it("refuses a locale's text that writes a digit or a multiplier against a counted amount", () => {
+    for (const [body, why] of [
+      ["Wir zahlen [{{payout.amount}}0] für [{{payout.hours}}] Stunden.", 'the digit "0"'],
+      ["お支払い[{{payout.amount}}万]、[{{payout.hours}}]時間。", 'the number word "万"'],
+    ]) {
+      const error = definitionError(payoutConfig({ de: { body } }));
+      expect(error.message).toMatch(
+        /^template "payout_notice", locale "de", slot "payout": \{\{payout\.amount\}\} is counted by a ceiling, and /,
+      );
+      expect(error.message).toContain(why);
+    }
+  });
+
   it("refuses a ceiling on a number format that rescales or rounds what it shows", () => {
     for (const [options, reason] of [
       [{ style: "percent" }, /times 100 \(style: percent\)/],
