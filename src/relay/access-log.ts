@@ -9,7 +9,8 @@ export type Refusal =
   | "unsupported_media_type"
   | "body_too_large"
   | "body_malformed"
-  | "body_invalid";
+  | "body_invalid"
+  | "actor_invalid";
 
 /** One refused request, as the audit log records it. */
 export interface AccessRefusal {
@@ -20,6 +21,8 @@ export interface AccessRefusal {
   readonly route: string;
   /** What the token claimed, when it was signed with the relay's key (expired, wrong audience, …). */
   readonly claims?: TokenClaims | undefined;
+  /** The token's id, when its claims are left out (a subject refused as an actor name). */
+  readonly tokenId?: string | undefined;
   /** Refusals of the same kind left out of the log since the last one written (sampling). */
   readonly unaudited?: number | undefined;
 }
@@ -42,6 +45,7 @@ export function createAccessLog(outbox: Outbox, clock: () => number, onFailure: 
         route: event.route,
       };
       if (event.unaudited !== undefined && event.unaudited > 0) data.unaudited = event.unaudited;
+      if (event.tokenId !== undefined) data.jti = event.tokenId;
       if (claims !== undefined) {
         data.audience = claims.audience;
         data.jti = claims.jti;

@@ -2,11 +2,12 @@ import type { Catalog } from "../core/decision/catalog.js";
 import type { Expected } from "../core/decision/decision.js";
 import type { EscalationReason } from "../core/decision/reasons.js";
 import { isFormletterError } from "../core/errors.js";
-import { type LlmProvider, providers } from "../core/llm/providers.js";
+import type { LlmProvider } from "../core/llm/providers.js";
 import type { HandleResult, Outbox } from "../outbox/index.js";
 import type { Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import { readProposalBody } from "./proposal-body.js";
+import { issueOf } from "./refusal.js";
 import type { RelayMetrics } from "./relay-metrics.js";
 import { describeReply, proposalReply, toolsReply } from "./reply-schemas.js";
 import { proposalRequest, queryObject, toolsQuery } from "./request-schemas.js";
@@ -45,8 +46,7 @@ export interface ProposalReply {
 
 // The same answer whatever the cause (a throwing loader, invalid records, another ticket's records):
 // the agent has no use for the difference, and the cause may name internals.
-const recordsUnavailable = () =>
-  problem(503, "records_unavailable", "this ticket's records could not be loaded; try again later");
+const recordsUnavailable = () => problem(503, { code: "records_unavailable" });
 
 type AgentClaims = Extract<TokenClaims, { audience: typeof agentAudience }>;
 
@@ -105,7 +105,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
         const proposal = readProposalBody(body.value, claims);
         if (!proposal.ok) {
           const status = proposal.refusal === "ticket_mismatch" ? 403 : 400;
-          return gate.refuse(request, route, proposal.refusal, status, { claims, message: proposal.message });
+          return gate.refuse(request, route, proposal.refusal, status, { claims, detail: proposal.detail });
         }
         let result: HandleResult;
         try {
@@ -117,8 +117,8 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
           });
         } catch (error) {
           if (isFormletterError(error) && error.code === "handle_invalid")
-            return problem(400, "body_invalid", "the proposal could not be handled as sent");
-          return problem(503, "unavailable", "the relay cannot take proposals right now; retrying is safe");
+            return problem(400, { code: "body_invalid" });
+          return problem(503, { code: "unavailable" });
         }
         metrics.decision(result.decision, result.duplicate, result.delivery?.status);
         return json(200, replyTo(result));
@@ -144,13 +144,13 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
       async handle(request, route) {
         const authorized = await authorize(request, route);
         if (!authorized.ok) return authorized.response;
-        const query = toolsQuery.safeParse(queryObject(request.url));
+        const given = queryObject(request.url);
+        const query = toolsQuery.safeParse(given);
         if (!query.success)
-          return problem(400, "request_invalid", `provider must be one of ${providers.join(", ")}`);
+          return problem(400, issueOf("request_invalid", "query", toolsQuery, given, query.error));
         const provider = query.data.provider as LlmProvider;
         // A catalog built by an older copy of formletter has no tools(): say so instead of failing.
-        if (typeof catalog.tools !== "function")
-          return problem(501, "not_implemented", "this relay's catalog cannot build tools");
+        if (typeof catalog.tools !== "function") return problem(501, { code: "not_implemented" });
         const loaded = await records(authorized.value);
         if (!loaded.ok) return loaded.response;
         let offer: ReturnType<Catalog["tools"]> | undefined;
@@ -162,8 +162,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
         const template = query.data.template;
         if (template !== undefined) {
           offer = offer.forTemplate(template);
-          if (offer === undefined)
-            return problem(404, "template_not_offered", "that template is not offered for this ticket");
+          if (offer === undefined) return problem(404, { code: "template_not_offered" });
         }
         const { next: _next, forTemplate: _forTemplate, ...plain } = offer;
         return json(200, plain);

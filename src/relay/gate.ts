@@ -4,10 +4,12 @@ import type { AuditChoice } from "./audit-sample.js";
 import { bearerToken, problem } from "./http.js";
 import { readJsonBody } from "./json-body.js";
 import type { RateDecision } from "./rate-limit.js";
+import type { Issue, Place, SchemaText } from "./refusal.js";
 import type { RelayMetrics } from "./relay-metrics.js";
-import { noteRequest } from "./request-log.js";
-import type { TokenAudience } from "./tokens.js";
+import { methodName, noteRequest } from "./request-log.js";
+import { operatorAudience, type TokenAudience } from "./tokens.js";
 import type { TokenClaims, Verification } from "./verify-token.js";
+import { actorName } from "./visible-name.js";
 
 /** What every guarded route passes or is refused at: the token, its rate, and the JSON body. */
 export interface GateOptions {
@@ -25,18 +27,8 @@ export type Checked<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly response: Response };
 
-const messages: Readonly<Record<Refusal, string>> = {
-  token_missing: "send the token as Authorization: Bearer <token>",
-  token_invalid: "the token is not valid for this relay",
-  token_expired: "the token has expired; ask for a new one",
-  wrong_audience: "this token is not for this endpoint",
-  ticket_mismatch: "the token is for another ticket or run; the ticket and run come from the token only",
-  rate_limited: "too many requests with this token; retry after the time in Retry-After",
-  unsupported_media_type: "send the body as application/json",
-  body_too_large: "the body is too large",
-  body_malformed: "the body is not valid JSON",
-  body_invalid: "the body does not have the expected shape",
-};
+// The claim that names who acts: `sub`, a key of the token format the relay itself defines.
+const tokenSubjectPlace: Place = { part: "token", steps: [{ key: "sub" as SchemaText }] };
 
 /** The checks, in the order a request meets them: token, rate, then body. Each refusal is audited. */
 export function createGate(options: GateOptions) {
@@ -49,8 +41,11 @@ export function createGate(options: GateOptions) {
     status: number,
     extra: {
       claims?: TokenClaims | undefined;
+      /** The token's id, when its claims are not to be recorded. */
+      tokenId?: string;
       headers?: Record<string, string>;
-      message?: string;
+      /** Where the fault is and what was expected, for the message. */
+      detail?: Omit<Issue, "code">;
       unaudited?: number;
     } = {},
   ): Promise<Response> => {
@@ -60,17 +55,17 @@ export function createGate(options: GateOptions) {
     await accessLog.record({
       refusal,
       status,
-      method: request.method,
+      method: methodName(request),
       route,
       claims: extra.claims,
+      tokenId: extra.tokenId,
       unaudited: extra.unaudited,
     });
     // The request may still be sending a body nobody will read: close the connection after the answer,
     // rather than drain what the client chose to send.
     return problem(
       status,
-      refusal,
-      extra.message ?? messages[refusal],
+      merged(extra.detail ?? {}, { code: refusal }),
       merged(extra.headers ?? {}, { connection: "close" }),
     );
   };
@@ -89,9 +84,8 @@ export function createGate(options: GateOptions) {
         if (!sampled.audit) {
           metrics.refusal(verification.refusal);
           metrics.unaudited(verification.refusal);
-          const message = messages[verification.refusal];
           const close = merged(headers, { connection: "close" });
-          return { ok: false, response: problem(status, verification.refusal, message, close) };
+          return { ok: false, response: problem(status, { code: verification.refusal }, close) };
         }
         return {
           ok: false,
@@ -102,7 +96,20 @@ export function createGate(options: GateOptions) {
           }),
         };
       }
-      const claims = verification.claims;
+      let claims = verification.claims;
+      if (claims.audience === operatorAudience) {
+        // Who acts is the token's subject: held to the one rule for actor names before anything is
+        // done or logged under it. The name refused is not noted, logged or audited.
+        const actor = actorName.safeParse(claims.operator);
+        if (!actor.success) {
+          const detail = { place: tokenSubjectPlace, expected: { kind: "name" } } as const;
+          return {
+            ok: false,
+            response: await refuse(request, route, "actor_invalid", 400, { tokenId: claims.jti, detail }),
+          };
+        }
+        claims = merged(claims, { operator: actor.data });
+      }
       noteRequest(request, { claims });
       const rate = options.rateLimit(claims.jti);
       if (!rate.ok) {
@@ -114,7 +121,7 @@ export function createGate(options: GateOptions) {
           metrics.refusal("rate_limited");
           metrics.unaudited("rate_limited");
           const close = merged(headers, { connection: "close" });
-          return { ok: false, response: problem(429, "rate_limited", messages.rate_limited, close) };
+          return { ok: false, response: problem(429, { code: "rate_limited" }, close) };
         }
         return {
           ok: false,
@@ -127,14 +134,11 @@ export function createGate(options: GateOptions) {
     async body(request: Request, route: string, claims: TokenClaims): Promise<Checked<unknown>> {
       const body = await readJsonBody(request, options.maxBodyBytes);
       if (body.ok) return { ok: true, value: body.value };
-      const message =
-        body.refusal === "body_too_large" ? `the body is over ${options.maxBodyBytes} bytes` : undefined;
+      const detail: Omit<Issue, "code"> =
+        body.refusal === "body_too_large" ? { expected: { kind: "bytes", max: options.maxBodyBytes } } : {};
       return {
         ok: false,
-        response: await refuse(request, route, body.refusal, body.status, {
-          claims,
-          ...(message === undefined ? {} : { message }),
-        }),
+        response: await refuse(request, route, body.refusal, body.status, { claims, detail }),
       };
     },
   };

@@ -1,5 +1,6 @@
 /** Small HTTP pieces the relay's routes share: JSON answers, error bodies, bearer tokens, deadlines. */
 import { merged } from "../core/merged.js";
+import { errorBody, type Issue } from "./refusal.js";
 
 // Every answer is data for a program, never a page: no caching, no content sniffing.
 const baseHeaders = {
@@ -18,16 +19,15 @@ export function json(
 }
 
 /**
- * An error answer: `{ error: { code, message } }`. Messages are fixed texts written here and in the
- * routes, never an exception's message or stack, so nothing internal reaches a caller.
+ * An error answer: `{ error: { code, message } }`, its message built by {@link errorBody} from the typed
+ * issue alone. No route passes text, so nothing a request carried, and nothing internal, reaches a caller.
  */
 export function problem(
   status: number,
-  code: string,
-  message: string,
+  issue: Issue,
   headers: Readonly<Record<string, string>> = {},
 ): Response {
-  return json(status, { error: { code, message } }, headers);
+  return json(status, errorBody(issue), headers);
 }
 
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */

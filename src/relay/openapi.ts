@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { formletterVersion } from "../core/version.js";
 import { errorReply } from "./reply-schemas.js";
-import { bodyErrors, frameErrors, mergeErrors, type RouteDoc, tokenErrors } from "./route-doc.js";
+import {
+  bodyErrors,
+  frameErrors,
+  mergeErrors,
+  operatorErrors,
+  type RouteDoc,
+  tokenErrors,
+} from "./route-doc.js";
 
 /** What the document needs of a route: its method, its path pattern and what it says of itself. */
 export interface DocumentedRoute {
@@ -107,6 +114,7 @@ function operation(route: DocumentedRoute, pathParameters: readonly string[]): J
   }
   const errors = mergeErrors(
     doc.auth === "none" ? {} : tokenErrors,
+    doc.auth === "operator" ? operatorErrors : {},
     doc.body === undefined ? {} : bodyErrors,
     doc.errors ?? {},
     frameErrors,

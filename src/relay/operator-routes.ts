@@ -1,10 +1,11 @@
 import { isFormletterError } from "../core/errors.js";
-import { timeAgo } from "../core/message/time-ago.js";
 import { reportFromAudit } from "../metrics/audit.js";
+import { reportTime } from "../metrics/report-time.js";
 import type { Outbox } from "../outbox/index.js";
-import { type QueueFilter, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
+import type { QueueFilter, QueueStatus } from "../store/index.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
+import { issueOf, placeAt } from "./refusal.js";
 import type { RelayMetrics } from "./relay-metrics.js";
 import { approvalReply, queueItem, queueItemDetail, queuePage, reportReply } from "./reply-schemas.js";
 import {
@@ -33,21 +34,15 @@ const actionSummaries: Readonly<Record<Action, string>> = {
   resolve: "Close an item, saying how it was handled",
 };
 
-const invalid = (message: string) => problem(400, "request_invalid", message);
-
-const queueQueryMessages: Readonly<Record<string, string>> = {
-  status: `status must be one of ${statuses.join(", ")} or all`,
-  reason: "reason must be an escalation reason",
-  limit: "limit must be a whole number from 1 to 500",
-};
-
 /** The queue filter of `GET /v1/queue`'s query string, or the answer naming the bad parameter. */
 function queueFilter(url: string): Checked<QueueFilter> {
-  const parsed = queueQuery.safeParse(queryObject(url));
-  if (!parsed.success) {
-    const field = String(parsed.error.issues[0]?.path[0] ?? "");
-    return { ok: false, response: invalid(queueQueryMessages[field] ?? "the query is not valid") };
-  }
+  const given = queryObject(url);
+  const parsed = queueQuery.safeParse(given);
+  if (!parsed.success)
+    return {
+      ok: false,
+      response: problem(400, issueOf("request_invalid", "query", queueQuery, given, parsed.error)),
+    };
   const { status = "open", reason, limit } = parsed.data;
   const text = (name: "template" | "ticketId" | "cursor") => {
     const value = parsed.data[name];
@@ -64,19 +59,6 @@ function queueFilter(url: string): Checked<QueueFilter> {
       text("cursor"),
     ),
   };
-}
-
-/** A time from the query string: an ISO 8601 date or time, or epoch milliseconds. */
-function timeParameter(value: string | undefined): number | undefined | "invalid" {
-  if (value === undefined || value === "") return undefined;
-  const ago = timeAgo(value, Date.now());
-  if (ago !== undefined) return ago;
-  const at = /^\d+$/.test(value)
-    ? Number(value)
-    : /^\d{4}-\d{2}-\d{2}/.test(value)
-      ? Date.parse(value)
-      : Number.NaN;
-  return Number.isFinite(at) ? at : "invalid";
 }
 
 /** The human queue and the escalation report, for people: an operator token (audience formletter-operator). */
@@ -110,14 +92,16 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
       const claims = authorized.value;
       const body = await gate.body(request, route, claims);
       if (!body.ok) return body.response;
-      const fields = (body.value ?? {}) as Record<string, unknown>;
-      if (typeof fields !== "object" || fields === null || Array.isArray(fields))
-        return gate.refuse(request, route, "body_invalid", 400, { claims, message: "send a JSON object" });
-      if (name === "resolve" && typeof fields.resolution !== "string")
-        return invalid('resolve needs { "resolution": "how it was handled" }');
-      const checked = (name === "resolve" ? resolveRequest : queueActionRequest).safeParse(fields);
-      if (!checked.success)
-        return gate.refuse(request, route, "body_invalid", 400, { claims, message: "note must be a string" });
+      const fields = body.value ?? {};
+      const schema = name === "resolve" ? resolveRequest : queueActionRequest;
+      const checked = schema.safeParse(fields);
+      if (!checked.success) {
+        // A resolve without a usable resolution is a request to fix, not a malformed body.
+        if (name === "resolve" && checked.error.issues[0]?.path[0] === "resolution")
+          return problem(400, issueOf("request_invalid", "body", schema, fields, checked.error));
+        const { code: _, ...detail } = issueOf("body_invalid", "body", schema, fields, checked.error);
+        return gate.refuse(request, route, "body_invalid", 400, { claims, detail });
+      }
       const note = checked.data.note === undefined ? {} : { note: checked.data.note };
       // Who acts comes from the token: the body never names the person the audit log records.
       const by = claims.audience === operatorAudience ? claims.operator : "";
@@ -137,7 +121,11 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
           case "resolve":
             return json(
               200,
-              await outbox.queue.resolve(id, { by, resolution: String(fields.resolution), ...note }),
+              await outbox.queue.resolve(id, {
+                by,
+                resolution: (checked.data as { resolution: string }).resolution,
+                ...note,
+              }),
             );
         }
       } catch (error) {
@@ -178,9 +166,7 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
         const authorized = await gate.authorize(request, route, operatorAudience);
         if (!authorized.ok) return authorized.response;
         const item = await outbox.queue.get(params.id ?? "");
-        return item === undefined
-          ? problem(404, "queue_item_not_found", "no queue item has this id")
-          : json(200, item);
+        return item === undefined ? problem(404, { code: "queue_item_not_found" }) : json(200, item);
       },
     },
     action("claim"),
@@ -200,18 +186,24 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
       async handle(request, route) {
         const authorized = await gate.authorize(request, route, operatorAudience);
         if (!authorized.ok) return authorized.response;
-        const query = reportQuery.safeParse(queryObject(request.url));
-        if (!query.success) return invalid("volume is a number of tickets a day");
-        const since = timeParameter(query.data.since);
-        const until = timeParameter(query.data.until);
-        if (since === "invalid" || until === "invalid")
-          return invalid(
-            "since and until are a time ago (7d, 24h, 30m, 2w), ISO 8601 dates or times, or epoch milliseconds",
-          );
+        const given = queryObject(request.url);
+        const query = reportQuery.safeParse(given);
+        if (!query.success)
+          return problem(400, issueOf("request_invalid", "query", reportQuery, given, query.error));
+        const now = Date.now();
+        const window: { since?: number; until?: number } = {};
+        for (const bound of ["since", "until"] as const) {
+          const text = query.data[bound];
+          if (text === undefined || text === "") continue;
+          const at = reportTime(text, now);
+          if (at === undefined) {
+            const place = placeAt("query", reportQuery, bound);
+            return problem(400, { code: "request_invalid", place, expected: { kind: "instant" } });
+          }
+          window[bound] = at;
+        }
         const volume = query.data.volume;
-        const events = outbox.audit.query(
-          Object.assign(since === undefined ? {} : { since }, until === undefined ? {} : { until }),
-        );
+        const events = outbox.audit.query(window);
         return json(
           200,
           await reportFromAudit(events, volume === undefined ? {} : { ticketsPerDay: Number(volume) }),
@@ -221,11 +213,14 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
   ];
 }
 
-/** Queue refusals are meant for the operator who made them, so their messages are shown. */
+/**
+ * A queue refusal by its code alone: the queue's own messages quote the id the request named, so they
+ * are not passed on. The operator reads the item again for its status and holder.
+ */
 function queueProblem(error: unknown): Response {
   if (isFormletterError(error)) {
-    if (error.code === "queue_item_not_found") return problem(404, error.code, error.message);
-    if (error.code === "queue_transition_invalid") return problem(409, error.code, error.message);
+    if (error.code === "queue_item_not_found") return problem(404, { code: error.code });
+    if (error.code === "queue_transition_invalid") return problem(409, { code: error.code });
   }
-  return problem(503, "unavailable", "the queue cannot be changed right now; try again");
+  return problem(503, { code: "unavailable" });
 }

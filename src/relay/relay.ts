@@ -229,7 +229,14 @@ export function createRelay(options: RelayOptions): Relay {
   };
 
   const app = new Hono();
-  const fetch = (request: Request) => app.fetch(request);
+  const unmatched = (request: Request) => {
+    metrics.request("unmatched", 404, 0);
+    requestLog(request, "unmatched", 404, 0);
+    return problem(404, { code: "not_found" });
+  };
+  // hono answers HEAD with its GET route; the relay serves exactly the methods its route table, and so
+  // its OpenAPI document, lists: a HEAD is a request for an endpoint that does not exist.
+  const fetch = (request: Request) => (request.method === "HEAD" ? unmatched(request) : app.fetch(request));
   relayApps.set(fetch, app);
   const common = {
     outbox: options.outbox,
@@ -247,14 +254,10 @@ export function createRelay(options: RelayOptions): Relay {
     ...(operatorKey === undefined ? [] : operatorRoutes(common)),
   ];
   mountRoutes(app, routes, { metrics, requestTimeoutMs, log: requestLog });
-  app.notFound((c) => {
-    metrics.request("unmatched", 404, 0);
-    requestLog(c.req.raw, "unmatched", 404, 0);
-    return problem(404, "not_found", "no such endpoint");
-  });
+  app.notFound((c) => unmatched(c.req.raw));
   app.onError(() => {
     log("error", {}, "the relay could not answer a request");
-    return problem(500, "internal", "the relay could not answer this request");
+    return problem(500, { code: "internal" });
   });
 
   let server: Promise<RunningServer> | undefined;
@@ -263,7 +266,7 @@ export function createRelay(options: RelayOptions): Relay {
     async listen(listen = {}) {
       if (server !== undefined)
         throw new RelayError("relay_invalid", "relay.listen: the relay is already listening");
-      server = startServer(app.fetch, merged(listen, { requestTimeoutMs }));
+      server = startServer(fetch, merged(listen, { requestTimeoutMs }));
       try {
         const { address } = await server;
         log("info", { url: address.url }, "relay listening");

@@ -26,6 +26,7 @@ export const errorCodes = [
   "body_malformed",
   "body_invalid",
   "request_invalid",
+  "actor_invalid",
   "records_unavailable",
   "template_not_offered",
   "not_implemented",
@@ -40,12 +41,15 @@ export const errorCodes = [
 /** A relay error code. */
 export type ErrorCode = (typeof errorCodes)[number];
 
-/** `{ error: { code, message } }`: a stable code to switch on, and a fixed text for people. */
+/** `{ error: { code, message } }`: a stable code to switch on, and a text for people built from it. */
 export const errorReply = z
   .object({
     error: z.object({
       code: z.enum(errorCodes),
-      message: text.meta({ description: "A fixed text written by the relay: never internals." }),
+      message: text.meta({
+        description:
+          "Written by the relay from the code, the place (the relay's own field names, or a position such as 'a key of field tags') and what was expected: never internals, and never anything the request carried.",
+      }),
     }),
   })
   .meta({ description: "Every error answer." });

@@ -17,6 +17,14 @@ export interface RelayLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
+// Methods HTTP defines: a server the relay's fetch is mounted in may pass any token as a method.
+const methods = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"]);
+
+/** The request's method as logs and the audit log record it: a method HTTP defines, or "other". */
+export function methodName(request: Request): string {
+  return methods.has(request.method) ? request.method : "other";
+}
+
 /** What the checks learnt of a request: whose token it carried, and why it was refused. */
 interface RequestFacts {
   claims?: TokenClaims | undefined;
@@ -52,7 +60,7 @@ export function createRequestLog(logger: RelayLogger | undefined) {
     if (logger === undefined) return;
     const known = facts.get(request);
     const fields = {
-      method: request.method,
+      method: methodName(request),
       route,
       status,
       durationMs: Math.round(milliseconds * 100) / 100,

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { escalationReasons } from "../core/decision/reasons.js";
-import { tagLimits, tagsProblem } from "../core/definition/tags.js";
+import { tagLimits } from "../core/definition/tags.js";
 import { providers } from "../core/llm/providers.js";
 import { queueStatuses } from "../store/index.js";
 
@@ -16,7 +16,10 @@ export const proposalRequest = z.strictObject({
   }),
   tags: z
     .record(z.string().min(1).max(tagLimits.nameLength), z.string().max(tagLimits.valueLength))
-    .refine((tags) => tagsProblem(tags) === undefined)
+    // Names and values are held by the key and value schemas; the count here, stated as typed facts.
+    .refine((tags) => Object.keys(tags).length <= tagLimits.count, {
+      params: { expected: { kind: "entries", max: tagLimits.count } },
+    })
     .meta({
       description: "Labels the escalation rate is grouped by, e.g. { category: damage }.",
       maxProperties: tagLimits.count,
@@ -39,7 +42,12 @@ export const queueActionRequest = z.object({ note: note.optional() });
 
 /** The body of resolve: how the ticket was handled. */
 export const resolveRequest = z.object({
-  resolution: z.string().meta({ description: "How it was handled, in words." }),
+  resolution: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .meta({ description: "How it was handled, in words: 1 to 200 characters." }),
   note: note.optional(),
 });
 

@@ -33,6 +33,11 @@ export const tokenErrors = {
   429: ["rate_limited"],
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
+/** The refusal of an operator token whose subject is not a name the queue can record. */
+export const operatorErrors = {
+  400: ["actor_invalid"],
+} as const satisfies Record<number, readonly ErrorCode[]>;
+
 /** The refusals of the body check, for endpoints that read one. */
 export const bodyErrors = {
   400: ["body_malformed", "body_invalid"],

@@ -34,14 +34,9 @@ export function mountRoutes(
           route.handle(c.req.raw, route.path, c.req.param() as Record<string, string>),
           frame.requestTimeoutMs,
         );
-        response =
-          answer === timedOut
-            ? problem(503, "timeout", "the request took too long; retrying the same request is safe", {
-                "retry-after": "1",
-              })
-            : answer;
+        response = answer === timedOut ? problem(503, { code: "timeout" }, { "retry-after": "1" }) : answer;
       } catch {
-        response = problem(500, "internal", "the relay could not answer this request");
+        response = problem(500, { code: "internal" });
       }
       const elapsed = performance.now() - started;
       frame.metrics.request(route.path, response.status, elapsed / 1000);

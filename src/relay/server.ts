@@ -70,7 +70,7 @@ export async function startServer(
     try {
       return await fetch(request);
     } catch {
-      return problem(500, "internal", "the relay could not answer this request");
+      return problem(500, { code: "internal" });
     }
   };
   // The process's global Request and Response stay as they are: a relay started inside an application

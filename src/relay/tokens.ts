@@ -1,6 +1,7 @@
 import { createSecretKey, type KeyObject, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
 import { RelayError } from "./errors.js";
+import { actorName, tokenSubject, visibleNameRule } from "./visible-name.js";
 
 /**
  * The audience of task tokens: what an agent presents to the agent endpoints.
@@ -39,8 +40,6 @@ export const maxTaskTtl = 86_400;
 
 /** Longest life of an operator token, in seconds: a working week. */
 export const maxOperatorTtl = 7 * 86_400;
-
-const maxIdLength = 200;
 
 /**
  * Options of {@link mintTaskToken}.
@@ -115,23 +114,23 @@ export interface SigningKey {
   readonly issuer: string;
 }
 
-function checkId(value: unknown, name: string): string {
-  if (typeof value !== "string" || value.trim() === "" || value.length > maxIdLength) {
-    throw new RelayError(
-      "relay_invalid",
-      `${name} must be a non-empty string of at most ${maxIdLength} characters`,
-    );
+/**
+ * A name for a token's subject, held to its schema: the ticket and run of a task token, or who acts with
+ * an operator token. The refusal states the rule, never the value given.
+ */
+function checkName(value: unknown, name: string, schema: typeof tokenSubject | typeof actorName): string {
+  const checked = schema.safeParse(value);
+  if (!checked.success) {
+    const ends = schema === tokenSubject ? ", with no space at either end" : "";
+    throw new RelayError("relay_invalid", `${name} must be ${visibleNameRule}${ends}`);
   }
-  return value;
+  return checked.data;
 }
 
 function checkTtl(ttl: unknown, fallback: number, max: number): number {
   const seconds = ttl ?? fallback;
   if (typeof seconds !== "number" || !Number.isInteger(seconds) || seconds < 1 || seconds > max) {
-    throw new RelayError(
-      "relay_invalid",
-      `ttl must be a whole number of seconds from 1 to ${max}; got ${String(ttl)}`,
-    );
+    throw new RelayError("relay_invalid", `ttl must be a whole number of seconds from 1 to ${max}`);
   }
   return seconds;
 }
@@ -160,8 +159,8 @@ export async function signTaskToken(
 ): Promise<string> {
   return signToken(signing, {
     audience: agentAudience,
-    subject: checkId(options.ticketId, "ticketId"),
-    run: checkId(options.runId, "runId"),
+    subject: checkName(options.ticketId, "ticketId", tokenSubject),
+    run: checkName(options.runId, "runId", tokenSubject),
     ttl: checkTtl(options.ttl, 900, maxTaskTtl),
     now: options.now ?? Date.now(),
   });
@@ -174,7 +173,7 @@ export async function signOperatorToken(
 ): Promise<string> {
   return signToken(signing, {
     audience: operatorAudience,
-    subject: checkId(options.operator, "operator"),
+    subject: checkName(options.operator, "operator", actorName),
     ttl: checkTtl(options.ttl, 28_800, maxOperatorTtl),
     now: options.now ?? Date.now(),
   });

@@ -1,6 +1,7 @@
 import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
 import { agentAudience, maxOperatorTtl, maxTaskTtl, operatorAudience, type TokenAudience } from "./tokens.js";
+import { tokenSubject } from "./visible-name.js";
 
 /** What a verified token grants: an agent one ticket and run, or an operator the queue. */
 export type TokenClaims =
@@ -147,12 +148,17 @@ export function createTokenVerifier(options: TokenVerifierOptions) {
 /** The claims formletter mints, read strictly: anything else signed with the key is not a token of ours. */
 function claimsOf(payload: JWTPayload, audience: TokenAudience): TokenClaims | undefined {
   const { sub, jti, exp, iat } = payload;
-  if (typeof sub !== "string" || sub === "" || sub.length > 200) return undefined;
-  if (typeof jti !== "string" || jti === "" || jti.length > 200) return undefined;
+  if (typeof sub !== "string") return undefined;
+  // The token's id is logged and audited beside every request made with it: the characters of the
+  // UUIDs formletter mints, and of any id written to be safe in a URL.
+  if (typeof jti !== "string" || !/^[A-Za-z0-9._~-]{1,200}$/.test(jti)) return undefined;
   if (typeof exp !== "number" || !Number.isFinite(exp)) return undefined;
   if (typeof iat !== "number" || !Number.isFinite(iat)) return undefined;
+  // An operator's name is held to the actor-name rule by the gate, which refuses it with a typed 400.
   if (audience === operatorAudience) return { audience, operator: sub, jti, expiresAt: exp * 1000 };
-  const run = payload.run;
-  if (typeof run !== "string" || run === "" || run.length > 200) return undefined;
-  return { audience, ticketId: sub, runId: run, jti, expiresAt: exp * 1000 };
+  // The ticket and run are shown in the audit log and log lines: held to the rule the minters apply.
+  const ticket = tokenSubject.safeParse(sub);
+  const run = tokenSubject.safeParse(payload.run);
+  if (!ticket.success || !run.success) return undefined;
+  return { audience, ticketId: sub, runId: run.data, jti, expiresAt: exp * 1000 };
 }

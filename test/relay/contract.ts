@@ -67,6 +67,8 @@ export async function replyProblem(
     // documented error body.
     if (operation !== undefined)
       return `${where}: expected an undocumented endpoint, but the document lists it`;
+    // A HEAD answer has no body to check: its status says the endpoint does not exist.
+    if (method === "HEAD") return reply.status === 404 ? undefined : `${where}: expected 404`;
     const validate = ajv.getSchema(`${documentId}#/components/schemas/Error`);
     if (validate === undefined || !validate(reply.body)) return `${where}: not the documented error body`;
     return undefined;

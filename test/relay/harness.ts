@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { SignJWT } from "jose";
 import { afterEach, beforeEach } from "vitest";
 import {
   createOutbox,
@@ -14,7 +15,7 @@ import {
   type OutboxOptions,
   type Store,
 } from "../../src/index.js";
-import { createRelay, type Relay, type RelayOptions } from "../../src/relay/index.js";
+import { createRelay, operatorAudience, type Relay, type RelayOptions } from "../../src/relay/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent, AuditFilter } from "../../src/store/store.js";
 import type { MemoryTransport } from "../../src/transport/index.js";
@@ -142,4 +143,21 @@ export async function auditOf(store: Store, filter: AuditFilter = {}): Promise<A
   const events: AuditEvent[] = [];
   for await (const event of store.queryAudit(filter)) events.push(event);
   return events;
+}
+
+/**
+ * An operator token for `operator`, signed with the relay's operator secret by someone other than
+ * formletter's minters (which refuse a name they would not record).
+ */
+export function signedElsewhere(operator: string, jti = "signed-elsewhere"): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(operator)
+    .setAudience(operatorAudience)
+    .setIssuer("formletter")
+    .setIssuedAt(now)
+    .setExpirationTime(now + 600)
+    .setJti(jti)
+    .sign(new TextEncoder().encode(operatorSecret));
 }

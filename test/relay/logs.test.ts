@@ -10,9 +10,9 @@ import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/output.js";
 import { serveRelay } from "../../src/cli/serve.js";
-import { mintOperatorToken, mintTaskToken } from "../../src/relay/index.js";
+import { mintTaskToken } from "../../src/relay/index.js";
 import { contractorEmail, propertyTicket, proposal } from "../fixtures/property.js";
-import { agentSecret, call, operatorSecret, useRelay } from "./harness.js";
+import { agentSecret, call, operatorSecret, signedElsewhere, useRelay } from "./harness.js";
 
 const canaries = {
   name: "Canary-Name-k4Rt",
@@ -195,9 +195,10 @@ describe("formletter serve's log", () => {
         .map((line) => JSON.parse(line));
     const url = lines().find((line) => line.msg === "serving")?.url;
     const token = await mintTaskToken({ secret: agentSecret, ticketId: "T-1", runId: "run-1" });
-    // A subject a terminal would act on: CSI (C1), ESC, a bidi override, a line separator.
-    const hostileName = "ana\u009b31m\u001b[2J\u202e\u2028@example.com";
-    const operator = await mintOperatorToken({ secret: operatorSecret, operator: hostileName });
+    // A subject a terminal would act on: CSI (C1), ESC, a bidi override, a line separator. The minters
+    // refuse it, so it is signed here as another holder of the operator secret could sign it.
+    const hostileName = "ana-Hostile-q8\u009b31m\u001b[2J\u202e\u2028@example.com";
+    const operator = await signedElsewhere(hostileName);
     const tags = { category: canaries.tag };
     await call(url, "/v1/proposals", { token, json: { output: proposal("T-1"), tags } });
     await call(url, `/v1/queue?ticketId=${canaries.query}`, { token: operator });
@@ -221,7 +222,11 @@ describe("formletter serve's log", () => {
       expect(stdout).not.toContain(value);
     // Written out as JSON escapes: nothing raw reaches the terminal, and the line reads back the same.
     expect(stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2028\u2029]/);
-    expect(logged.find((line) => line.route === "/v1/queue")?.operator).toBe(hostileName);
+    // Refused as an actor name, and the name is not logged at all.
+    const queueLine = logged.find((line) => line.route === "/v1/queue");
+    expect(queueLine).toMatchObject({ status: 400, refusal: "actor_invalid" });
+    expect(queueLine).not.toHaveProperty("operator");
+    expect(stdout).not.toContain("Hostile-q8");
     expect(stderr).toBe("");
   });
 });

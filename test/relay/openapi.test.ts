@@ -65,6 +65,39 @@ describe("GET /openapi.json", () => {
     expect(documentedRoutes(document)).toEqual(served);
   });
 
+  // hono answers HEAD with a GET route on its own, which no route table lists: only requests show it.
+  it.each([["with"], ["without"]] as const)(
+    "answers a method on a path exactly when the document lists it, HEAD included, %s an operator secret",
+    async (operator) => {
+      const relay = createRelay({
+        outbox: setup.rig.outbox,
+        secret: agentSecret,
+        ...(operator === "with" ? { operatorSecret: "operator-secret-0123456789-abcdefghijklm" } : {}),
+      });
+      const document = (await (
+        await relay.fetch(new Request("http://relay.test/openapi.json"))
+      ).json()) as Document;
+      const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+      const served: string[] = [];
+      for (const path of Object.keys(document.paths)) {
+        for (const method of methods) {
+          // No token: a served endpoint refuses (401) or answers; only a missing one says 404.
+          const url = `http://relay.test${path.replace(/\{[^}]+\}/g, "q-1")}`;
+          const answer = await relay.fetch(new Request(url, { method }));
+          if (answer.status !== 404) served.push(`${method} ${path}`);
+        }
+      }
+      expect(served.sort()).toEqual(documentedRoutes(document));
+      expect(served).not.toContain("HEAD /healthz");
+    },
+  );
+
+  it("answers HEAD as an endpoint that does not exist, over HTTP too", async () => {
+    const answer = await call(setup.rig.url, "/healthz", { method: "HEAD", undocumented: true });
+    expect(answer.status).toBe(404);
+    expect(answer.text).toBe("");
+  });
+
   it("would miss a route added to the app without a document entry", async () => {
     const relay = createRelay({ outbox: setup.rig.outbox, secret: agentSecret });
     const app = appOf(relay.fetch);
