@@ -1,17 +1,16 @@
-import { timeAgo } from "../core/message/time-ago.js";
+import { reportTime } from "../metrics/report-time.js";
 import { CliError } from "./output.js";
 
 /**
- * A point in time from the command line: "7d", "24h", "30m", "2w" ago, or an ISO 8601 date or time
- * ("2026-03-01", "2026-03-01T12:00:00Z"). Epoch milliseconds.
+ * A point in time from the command line, as the relay's report takes it: "7d", "24h", "30m", "2w" ago,
+ * an ISO 8601 date or time ("2026-03-01", "2026-03-01T12:00:00Z"), or epoch milliseconds, within the
+ * years 0000 to 9999. A refusal names the option and the forms, never the text given.
  */
-export function parseTime(text: string, option: string, now: number): number {
-  const relative = timeAgo(text, now);
-  if (relative !== undefined) return relative;
-  const at = /^\d{4}-\d{2}-\d{2}/.test(text) ? Date.parse(text) : Number.NaN;
-  if (!Number.isFinite(at)) {
+export function parseTime(text: string, option: "--since" | "--until", now: number): number {
+  const at = reportTime(text, now);
+  if (at === undefined) {
     throw new CliError(
-      `${option} ${text}: give a duration such as 7d, 24h, 30m, 2w, or an ISO date such as 2026-03-01`,
+      `${option}: give a duration such as 7d, 24h, 30m, 2w, an ISO date such as 2026-03-01, or epoch milliseconds, within the years 0000 to 9999`,
     );
   }
   return at;
@@ -21,7 +20,6 @@ export function parseTime(text: string, option: string, now: number): number {
 export function parseVolume(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const volume = Number(text);
-  if (!Number.isFinite(volume) || volume < 0)
-    throw new CliError(`--volume ${text}: give tickets a day, e.g. 250`);
+  if (!Number.isFinite(volume) || volume < 0) throw new CliError("--volume: give tickets a day, e.g. 250");
   return volume;
 }

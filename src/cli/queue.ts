@@ -1,11 +1,12 @@
 import type { Command } from "commander";
 import type { Expected } from "../core/decision/decision.js";
-import { isEscalationReason } from "../core/decision/reasons.js";
+import { escalationReasons, isEscalationReason } from "../core/decision/reasons.js";
 import { printableLine as line, printable } from "../core/message/sanitize.js";
 import { type DetachedQueue, openHumanQueue } from "../outbox/index.js";
 import { type QueueItem, type QueueStatus, queueStatuses as statuses } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
+import { actorOption, itemMissing, queueAction, resolutionOption } from "./queue-refusal.js";
 
 async function withQueue<T>(file: string, work: (queue: DetachedQueue) => Promise<T>): Promise<T> {
   const store = openStore(file);
@@ -38,7 +39,7 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
       if (status !== undefined && !statuses.includes(status))
         throw new CliError(`--status must be one of ${statuses.join(", ")} or all`);
       if (options.reason !== undefined && !isEscalationReason(options.reason))
-        throw new CliError(`--reason ${options.reason} is not an escalation reason`);
+        throw new CliError(`--reason must be an escalation reason: ${escalationReasons.join(", ")}`);
       const page = await withQueue(options.db, (q) =>
         q.list({
           ...(status ? { status } : {}),
@@ -77,7 +78,7 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
       const shown = await withQueue(options.db, (q) => q.get(id));
-      if (shown === undefined) throw new CliError(`queue item ${line(id)} does not exist`);
+      if (shown === undefined) throw new CliError(itemMissing);
       const { facts, ...item } = shown;
       if (options.json) return json({ ...item, ...(facts ? { facts } : {}) });
       io.stdout(showItem(item, facts));
@@ -90,7 +91,8 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .requiredOption("--by <who>", "who takes it")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
-      const item = await withQueue(options.db, (q) => q.claim(id, { by: options.by }));
+      const by = actorOption(options.by);
+      const item = await withQueue(options.db, (q) => queueAction(q, id, "claim", () => q.claim(id, { by })));
       options.json ? json(item) : io.stdout(`claimed ${line(item.id)} for ${line(item.claimedBy ?? "")}\n`);
     });
 
@@ -103,14 +105,17 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .requiredOption("--by <who>", "who approves")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
-      const result = await withQueue(options.db, (q) => q.release(id, { by: options.by }));
+      const by = actorOption(options.by);
+      const result = await withQueue(options.db, (q) =>
+        queueAction(q, id, "release", () => q.release(id, { by })),
+      );
       if (options.json) return json(result);
       io.stdout(
         result.keyUsedBefore
-          ? `released ${line(id)}: nothing new is sent; its idempotency key already has message ${line(result.outbound?.id ?? "")} (${line(result.outbound?.status ?? "")}) to ${line(result.outbound?.message.to ?? "")}\n`
+          ? `released ${line(result.item.id)}: nothing new is sent; its idempotency key already has message ${line(result.outbound?.id ?? "")} (${line(result.outbound?.status ?? "")}) to ${line(result.outbound?.message.to ?? "")}\n`
           : result.approvedNow
-            ? `released ${line(id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} waits for delivery; the outbox sends it on its next flush()\n`
-            : `${line(id)} was already approved; nothing new is sent\n`,
+            ? `released ${line(result.item.id)}: message ${line(result.outbound?.id ?? "")} to ${line(result.outbound?.message.to ?? "")} waits for delivery; the outbox sends it on its next flush()\n`
+            : `${line(result.item.id)} was already approved; nothing new is sent\n`,
       );
     });
 
@@ -133,8 +138,10 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .option("--note <text>", "why")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
+      const by = actorOption(options.by);
+      const note = options.note ? { note: options.note } : {};
       const item = await withQueue(options.db, (q) =>
-        q.reject(id, { by: options.by, ...(options.note ? { note: options.note } : {}) }),
+        queueAction(q, id, "reject", () => q.reject(id, { by, ...note })),
       );
       options.json ? json(item) : io.stdout(`rejected ${line(item.id)}\n`);
     });
@@ -148,12 +155,11 @@ export function registerQueueCommands(program: Command, io: CliIo): void {
     .option("--note <text>", "anything else")
     .option("--json", "machine-readable output")
     .action(async (id: string, options) => {
+      const by = actorOption(options.by);
+      const resolution = resolutionOption(options.resolution);
+      const note = options.note ? { note: options.note } : {};
       const item = await withQueue(options.db, (q) =>
-        q.resolve(id, {
-          by: options.by,
-          resolution: options.resolution,
-          ...(options.note ? { note: options.note } : {}),
-        }),
+        queueAction(q, id, "resolve", () => q.resolve(id, { by, resolution, ...note })),
       );
       options.json ? json(item) : io.stdout(`resolved ${line(item.id)}: ${line(item.resolution ?? "")}\n`);
     });

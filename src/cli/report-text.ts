@@ -13,7 +13,7 @@ const fixed = ["reason", "template", "tag", "day"];
 export function checkGroupings(groupings: readonly string[]): readonly Grouping[] {
   for (const grouping of groupings) {
     if (!fixed.includes(grouping) && !/^tag:.+/.test(grouping)) {
-      throw new CliError(`--by ${grouping}: give template, reason, day, tag or tag:NAME (e.g. tag:category)`);
+      throw new CliError("--by: give template, reason, day, tag or tag:NAME (e.g. tag:category)");
     }
   }
   return groupings.length === 0 ? fixed : groupings;

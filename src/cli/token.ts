@@ -9,7 +9,7 @@ const units: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_40
 /** A token's life from the command line: "900" (seconds), "30s", "15m", "8h", "2d". */
 function parseTtl(text: string): number {
   const match = /^(\d+)\s*([smhd]?)$/.exec(text.trim());
-  if (match === null) throw new CliError(`--ttl ${text}: give seconds or a duration such as 15m, 8h, 2d`);
+  if (match === null) throw new CliError("--ttl: give seconds or a duration such as 15m, 8h, 2d");
   return Number(match[1]) * (units[match[2] || "s"] as number);
 }
 

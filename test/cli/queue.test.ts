@@ -223,7 +223,7 @@ describe("formletter queue", () => {
     [["queue", "list", "--db", "/nonexistent/outbox.db"], "no outbox database"],
     [["queue", "show", "999", "--db", "FILE"], "does not exist"],
     [["queue", "list", "--db", "FILE", "--status", "gone"], "--status must be one of"],
-    [["queue", "list", "--db", "FILE", "--reason", "bored"], "is not an escalation reason"],
+    [["queue", "list", "--db", "FILE", "--reason", "bored"], "--reason must be an escalation reason"],
     [["queue", "release", "1", "--db", "FILE", "--by", "ana"], "has no draft"],
     // approve sends at once elsewhere; here it is refused with the two ways to do what was meant.
     [["queue", "approve", "1", "--db", "FILE", "--by", "ana"], "formletter queue release"],
@@ -232,6 +232,69 @@ describe("formletter queue", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(message);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  // Names a person cannot see, or that turn the text after them around: the relay's one rule.
+  it.each([
+    ["empty", ""],
+    ["only spaces", "   "],
+    ["only a zero-width space", "\u200b"],
+    ["only bidi marks", "\u200e\u200f"],
+    ["a bidi override inside", "ana\u202eevil"],
+    ["a control character", "ana\u0007"],
+    ["a line break", "ana\nben"],
+    ["only a Hangul filler", "\u3164"],
+    ["only the blank Braille pattern", "\u2800"],
+    ["only a combining mark", "\u0301"],
+    ["over 200 characters", "a".repeat(201)],
+  ])("refuses --by %s on every action, and changes nothing", async (_name, by) => {
+    const { items } = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
+    const [escalation, approval] = items as [QueueItem, QueueItem];
+    for (const argv of [
+      ["claim", escalation.id],
+      ["release", approval.id],
+      ["reject", approval.id],
+      ["resolve", escalation.id, "--resolution", "called back"],
+    ]) {
+      const [action = "", id = "", ...rest] = argv;
+      const result = await cli("queue", action, id, "--db", file, "--by", by, ...rest);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/^formletter: --by must name who acts: 1 to 200 characters/);
+    }
+    const after = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
+    expect(after.items.map((item: QueueItem) => item.status)).toEqual(["open", "open"]);
+  });
+
+  it("takes a name of any script, trimmed", async () => {
+    const { items } = JSON.parse((await cli("queue", "list", "--db", file, "--json")).stdout);
+    const claimed = await cli("queue", "claim", items[0].id, "--db", file, "--by", "  Zoë 李 ", "--json");
+    expect(claimed.code).toBe(0);
+    expect(JSON.parse(claimed.stdout).claimedBy).toBe("Zoë 李");
+  });
+
+  it("never repeats an id, a reason, a resolution or a time it refuses", async () => {
+    const canary = "Cnry-queue-x7Qp";
+    const refusals = [
+      ["queue", "show", canary, "--db", file],
+      ["queue", "claim", canary, "--db", file, "--by", "ana"],
+      ["queue", "release", canary, "--db", file, "--by", "ana"],
+      ["queue", "reject", canary, "--db", file, "--by", "ana"],
+      ["queue", "resolve", canary, "--db", file, "--by", "ana", "--resolution", "done"],
+      ["queue", "resolve", "1", "--db", file, "--by", "ana", "--resolution", ` ${canary}${"x".repeat(200)}`],
+      ["queue", "claim", "1", "--db", file, "--by", `${canary}\u202e`],
+      ["queue", "list", "--db", file, "--reason", canary],
+      ["queue", "list", "--db", file, "--status", canary],
+      ["report", "--db", file, "--since", canary],
+      ["report", "--db", file, "--until", `${canary}1d`],
+      ["report", "--db", file, "--by", `${canary}`],
+      ["report", "--db", file, "--volume", canary],
+    ];
+    for (const argv of refusals) {
+      const result = await cli(...argv);
+      expect(result.code, argv.join(" ")).toBe(1);
+      expect(result.stderr, argv.join(" ")).not.toContain(canary);
+      expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    }
   });
 
   it("a missing required option is a usage error, not a crash", async () => {

@@ -91,7 +91,7 @@ describe("formletter report", () => {
     const since = await cli(["report", "--db", file, "--since", "last week"]);
     expect(since.code).toBe(1);
     expect(since.stderr).toBe(
-      "formletter: --since last week: give a duration such as 7d, 24h, 30m, 2w, or an ISO date such as 2026-03-01\n",
+      "formletter: --since: give a duration such as 7d, 24h, 30m, 2w, an ISO date such as 2026-03-01, or epoch milliseconds, within the years 0000 to 9999\n",
     );
   });
 });

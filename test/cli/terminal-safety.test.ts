@@ -169,7 +169,11 @@ describe("no control character reaches the terminal raw", () => {
 
   it("queue claim and resolve echo what the operator typed, and show reads it back", async () => {
     const [item] = await queueItems();
-    const claimed = await safely(["queue", "claim", item?.id ?? "", "--db", db, "--by", hostile]);
+    // Who acts is held to the actor-name rule: control characters in --by are refused, not printed.
+    const refused = await safely(["queue", "claim", item?.id ?? "", "--db", db, "--by", hostile]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--by must name who acts");
+    const claimed = await safely(["queue", "claim", item?.id ?? "", "--db", db, "--by", "ana"]);
     expect(claimed.code).toBe(0);
     const resolved = await safely([
       "queue",
@@ -178,7 +182,7 @@ describe("no control character reaches the terminal raw", () => {
       "--db",
       db,
       "--by",
-      hostile,
+      "ana",
       "--resolution",
       hostile,
       "--note",
@@ -186,7 +190,7 @@ describe("no control character reaches the terminal raw", () => {
     ]);
     expect(resolved.code).toBe(0);
     const shown = await safely(["queue", "show", item?.id ?? "", "--db", db]);
-    expect(shown.stdout).toContain("closed by  \\u001b[31mRED");
+    expect(shown.stdout).toContain("closed by  ana: \\u001b[31mRED");
     const missing = await safely(["queue", "show", hostile, "--db", db]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("does not exist");

@@ -74,7 +74,7 @@ describe("formletter token mint", () => {
   it.each([
     [["--ticket", "T-1"], secrets, "--ticket and --run"],
     [["--ticket", "T-1", "--run", "r", "--operator", "ana"], secrets, "not both"],
-    [["--ticket", "T-1", "--run", "r", "--ttl", "soon"], secrets, "--ttl soon"],
+    [["--ticket", "T-1", "--run", "r", "--ttl", "soon"], secrets, "--ttl: give seconds"],
     [["--ticket", "T-1", "--run", "r", "--ttl", "2d"], secrets, "ttl must be"],
     [["--ticket", "T-1", "--run", "r"], {}, "FORMLETTER_SECRET is not set"],
     [
