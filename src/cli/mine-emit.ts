@@ -65,6 +65,8 @@ export function emitCatalog(
  * A starting catalog mined from ${commentSafe(source.history)} by \`formletter mine\`: one template per
  * cluster of past messages, biggest first. Each text is the words most of the cluster's messages
  * shared; each slot a record field their values came from, or the words that varied between them.
+ * An address, number, URL or id the messages held that no record holds is never written here: each
+ * was left out, and the mining report lists it by cluster.
  * Read every description, text, choice and limit before shipping: they are a draft of what was sent.
 ${leftOut.length > 0 ? ` *\n * Clusters left out:\n${leftOut.join("\n")}\n` : ""} */
 import { createCatalog, defineTemplate${usesFormat ? ", format" : ""} } from "formletter";
@@ -97,7 +99,7 @@ function templateSource(template: DraftTemplate): string {
   });
   const as = template.to.as === undefined ? "" : `, as: format.${template.to.as}()`;
   const lines = [
-    `  // Cluster ${template.cluster}: ${template.size} messages.`,
+    `  // Cluster ${template.cluster}: ${template.size} messages.${template.identifiersLeftOut === 0 ? "" : ` ${template.identifiersLeftOut} identifier(s) seen in them left out (see the mining report).`}`,
     "  defineTemplate(records, {",
     `    id: ${literal(template.id)},`,
     `    description: ${literal(template.description)},`,

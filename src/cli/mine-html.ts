@@ -1,8 +1,16 @@
 import { percent } from "../metrics/summary.js";
 import type { CandidateTemplate } from "../mine/candidate.js";
+import type { CatalogDraft } from "../mine/draft.js";
 import type { MiningReport } from "../mine/mine-history.js";
 import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
-import { coverageHeaders, coverageRows, perDayBand } from "./mine-text.js";
+import {
+  coverageHeaders,
+  coverageRows,
+  identifierRows,
+  identifierText,
+  perDayBand,
+  templateOf,
+} from "./mine-text.js";
 
 /** What the page says about where the report came from. */
 export type MiningHtmlMeta = HtmlPageMeta;
@@ -16,7 +24,7 @@ const count = (value: number) => value.toLocaleString("en-US");
  * `default-src 'none'`), every value from the history escaped. Skeletons and examples are shown with the
  * record values already masked into `{{collection.field}}` placeholders.
  */
-export function renderMiningHtml(report: MiningReport, meta: MiningHtmlMeta): string {
+export function renderMiningHtml(report: MiningReport, meta: MiningHtmlMeta, draft?: CatalogDraft): string {
   const full = report.coverage.at(-1);
   const fresh = report.newRecipients;
   return htmlPage(
@@ -42,14 +50,19 @@ ${coverageRows(report.coverage)
 </section>
 <section id="clusters">
 <h2>Clusters (${count(report.candidates.length)}, biggest first)</h2>
-${report.candidates.slice(0, 50).map(cluster).join("\n")}
+${report.candidates
+  .slice(0, 50)
+  .map((candidate) => cluster(candidate, draft))
+  .join("\n")}
 </section>
 ${malformed(report)}
 `,
   );
 }
 
-function cluster(candidate: CandidateTemplate): string {
+function cluster(candidate: CandidateTemplate, draft: CatalogDraft | undefined): string {
+  const template = templateOf(candidate, draft);
+  const identifiers = identifierRows(candidate, draft);
   const choices = candidate.choiceWords.map((choice) => `${e(choice.word)} (${choice.count})`).join(", ");
   return `<article class="cluster${candidate.templatable ? "" : " dim"}">
 <h3>#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : "not templatable"} · residue ${percent(candidate.residue)}</h3>
@@ -57,6 +70,8 @@ function cluster(candidate: CandidateTemplate): string {
 ${candidate.slots.length > 0 ? `<p>slots: ${candidate.slots.map((slot) => `<code>${e(slot)}</code>`).join(" ")}</p>` : ""}
 ${choices === "" ? "" : `<p>choice candidates: ${choices}</p>`}
 <p>recipients in records: ${count(candidate.recipientsResolved)}${candidate.recipient === undefined ? "" : ` (${e(candidate.recipient.source)})`}</p>
+${template === undefined ? "" : `<p>drafted as template: <code>${e(template)}</code></p>`}
+${identifiers.length === 0 ? "" : `<div class="identifiers"><p>identifier seen in history, left out:</p><ul>${identifiers.map((row) => `<li>${e(identifierText(row))}</li>`).join("")}</ul></div>`}
 <details><summary>examples (record values masked)</summary><ul>${candidate.examples.map((example) => `<li>${e(example)}</li>`).join("")}</ul></details>
 </article>`;
 }

@@ -1,6 +1,8 @@
 import { printableLine } from "../core/message/sanitize.js";
 import { percent } from "../metrics/summary.js";
 import type { CandidateTemplate } from "../mine/candidate.js";
+import type { CatalogDraft } from "../mine/draft.js";
+import { kindName } from "../mine/literal-identifiers.js";
 import type { CoveragePoint, MiningReport } from "../mine/mine-history.js";
 import { table } from "./output.js";
 
@@ -36,12 +38,55 @@ export function coverageRows(coverage: readonly CoveragePoint[]): string[][] {
 
 export const coverageHeaders = ["k", "coverage", "escalation", "95% CI", "human decisions a day"];
 
+/** What the reports say of one identifier left out: "URL or host name hxxps[:]//acme[.]example (40 messages)". */
+export interface IdentifierRow {
+  readonly kind: string;
+  readonly text: string;
+  readonly count: number;
+  /** Found in the drafted text (`--emit`) rather than in the messages. */
+  readonly drafted: boolean;
+}
+
+/** The identifiers left out of a cluster, shared by the text and HTML reports: its messages', then its draft's. */
+export function identifierRows(
+  candidate: CandidateTemplate,
+  draft: CatalogDraft | undefined,
+): IdentifierRow[] {
+  return [
+    ...candidate.identifiersLeftOut.map((entry) => ({ ...entry, drafted: false })),
+    ...(draft?.identifiersLeftOut ?? [])
+      .filter((entry) => entry.cluster === candidate.id)
+      .map(({ kind, text, count }) => ({ kind, text, count, drafted: true })),
+  ];
+}
+
+/** One identifier as the reports write it: already defanged, still to be escaped for its medium. */
+export function identifierText(row: IdentifierRow): string {
+  const times = row.drafted
+    ? `${count(row.count)} time(s) in the drafted text`
+    : `${count(row.count)} message(s)`;
+  return `${kindName(row.kind)} ${row.text} (${times})`;
+}
+
+/** The template `--emit` drafted from a cluster, if any. */
+export function templateOf(
+  candidate: CandidateTemplate,
+  draft: CatalogDraft | undefined,
+): string | undefined {
+  return draft?.templates.find((template) => template.cluster === candidate.id)?.id;
+}
+
+/** Clusters with an identifier left out, for the report's summary line. */
+function clustersWithIdentifiers(report: MiningReport, draft: CatalogDraft | undefined): number {
+  return report.candidates.filter((candidate) => identifierRows(candidate, draft).length > 0).length;
+}
+
 /**
  * The mining report as text: what was read, the new-recipient rate, the coverage curve, then each
  * cluster with its skeleton, slots, choice candidates and residue. Every value from the history is
  * written through `printableLine`, so none can start a line of its own.
  */
-export function formatMining(report: MiningReport, title: string): string {
+export function formatMining(report: MiningReport, title: string, draft?: CatalogDraft): string {
   const lines: string[] = [title, ""];
   lines.push(`messages read: ${count(report.messages)} · malformed lines: ${count(report.malformed)}`);
   for (const problem of report.problems.slice(0, 5)) {
@@ -62,6 +107,12 @@ export function formatMining(report: MiningReport, title: string): string {
       ? "messages a day: unknown (no message has a time)"
       : `messages a day: ${report.messagesPerDay.toFixed(1)}`,
   );
+  const withIdentifiers = clustersWithIdentifiers(report, draft);
+  if (withIdentifiers > 0) {
+    lines.push(
+      `identifiers seen in history, left out (no record holds them; never template text): in ${count(withIdentifiers)} cluster(s), listed under each`,
+    );
+  }
   lines.push("", "Coverage curve: a catalog of the k biggest templatable clusters");
   if (report.coverage.length === 0) lines.push("  no cluster is big and regular enough to be a template");
   else lines.push(table(coverageHeaders, coverageRows(report.coverage)).trimEnd());
@@ -70,14 +121,15 @@ export function formatMining(report: MiningReport, title: string): string {
     "",
     `Clusters: ${count(report.candidates.length)}, of which ${count(templatable)} templatable (biggest first)`,
   );
-  for (const candidate of report.candidates.slice(0, listedClusters)) lines.push(...clusterLines(candidate));
+  for (const candidate of report.candidates.slice(0, listedClusters))
+    lines.push(...clusterLines(candidate, draft));
   if (report.candidates.length > listedClusters) {
     lines.push("", `and ${count(report.candidates.length - listedClusters)} smaller clusters (see --json)`);
   }
   return `${lines.join("\n")}\n`;
 }
 
-function clusterLines(candidate: CandidateTemplate): string[] {
+function clusterLines(candidate: CandidateTemplate, draft: CatalogDraft | undefined): string[] {
   const lines = [
     "",
     `#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : "not templatable"} · residue ${percent(candidate.residue)} · recipients in records ${count(candidate.recipientsResolved)}${candidate.recipient === undefined ? "" : ` (${printableLine(candidate.recipient.source)})`}`,
@@ -88,6 +140,11 @@ function clusterLines(candidate: CandidateTemplate): string[] {
     lines.push(
       `  choice candidates: ${candidate.choiceWords.map((choice) => `${printableLine(choice.word)} (${choice.count})`).join(", ")}`,
     );
+  }
+  const template = templateOf(candidate, draft);
+  if (template !== undefined) lines.push(`  drafted as template: ${printableLine(template)}`);
+  for (const row of identifierRows(candidate, draft)) {
+    lines.push(`  identifier seen in history, left out: ${printableLine(identifierText(row))}`);
   }
   return lines;
 }

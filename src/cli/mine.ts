@@ -1,7 +1,7 @@
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
-import { draftTemplates } from "../mine/draft.js";
+import { type CatalogDraft, draftTemplates } from "../mine/draft.js";
 import { type MiningReport, mineHistory } from "../mine/mine-history.js";
 import { emitCatalog } from "./mine-emit.js";
 import { renderMiningHtml } from "./mine-html.js";
@@ -52,8 +52,9 @@ export function registerMineCommand(program: Command, io: CliIo): void {
         bar?.stop();
       }
       const subtitle = `${basename(history)} with records from ${basename(loaded.file)} (export ${loaded.exportName})`;
+      let draft: CatalogDraft | undefined;
       if (options.emit !== undefined) {
-        const draft = draftTemplates(loaded.records, report, { top });
+        draft = draftTemplates(loaded.records, report, { top });
         if (draft.templates.length === 0) {
           throw new CliError(
             `--emit: no cluster could become a template (${report.coverage.length} templatable); nothing written`,
@@ -66,23 +67,25 @@ export function registerMineCommand(program: Command, io: CliIo): void {
       if (options.html !== undefined) {
         writeOut(
           options.html,
-          renderMiningHtml(report, { title: "Mining report", subtitle, generatedAt: new Date() }),
+          renderMiningHtml(report, { title: "Mining report", subtitle, generatedAt: new Date() }, draft),
         );
         io.stderr(`HTML report written to ${options.html}\n`);
       }
       io.stdout(
         options.json === true
-          ? `${JSON.stringify(miningJson(report), null, 2)}\n`
-          : formatMining(report, `Mining report: ${subtitle}`),
+          ? `${JSON.stringify(miningJson(report, draft), null, 2)}\n`
+          : formatMining(report, `Mining report: ${subtitle}`, draft),
       );
     });
 }
 
 /**
  * The report as `--json` prints it: the `MiningReport` with every absent figure as `null` (not left out),
- * so the shape is the same whether or not the history has times.
+ * so the shape is the same whether or not the history has times; with `--emit`, `emitted` says which
+ * cluster became which template, which were left out and why, and the identifiers left out of the
+ * drafted texts (`null` without `--emit`).
  */
-export function miningJson(report: MiningReport) {
+export function miningJson(report: MiningReport, draft?: CatalogDraft) {
   return {
     ...report,
     messagesPerDay: report.messagesPerDay ?? null,
@@ -91,6 +94,17 @@ export function miningJson(report: MiningReport) {
       ...candidate,
       recipient: candidate.recipient ?? null,
     })),
+    emitted:
+      draft === undefined
+        ? null
+        : {
+            templates: draft.templates.map((template) => ({
+              cluster: template.cluster,
+              template: template.id,
+            })),
+            leftOut: draft.leftOut,
+            identifiersLeftOut: draft.identifiersLeftOut,
+          },
   };
 }
 

@@ -1,4 +1,20 @@
 import { type ClusterState, wordKey } from "./clusters.js";
+import type { IdentifierKind } from "./literal-identifiers.js";
+
+/**
+ * An identifier seen in history and left out of the skeleton (and so of any draft): no record of the
+ * members' tickets held it, so it could only have become text sent to every recipient unscanned.
+ */
+export interface IdentifierLeftOut {
+  readonly kind: IdentifierKind;
+  /**
+   * The identifier defanged (`hxxps[:]//acme[.]example`, `help(@)acme[.]example`; an id only by its
+   * ends), never as written; "(others)" for those counted past the distinct ones a cluster keeps.
+   */
+  readonly text: string;
+  /** Members that held it. */
+  readonly count: number;
+}
 
 /** A cluster of past messages read as a template someone could write. */
 export interface CandidateTemplate {
@@ -28,6 +44,8 @@ export interface CandidateTemplate {
   readonly examples: readonly string[];
   /** Big enough and with little enough residue to be written as a template. */
   readonly templatable: boolean;
+  /** Identifiers seen in the members' history and left out, most frequent first (at most 10). */
+  readonly identifiersLeftOut: readonly IdentifierLeftOut[];
 }
 
 /** Options of {@link candidateOf}. */
@@ -41,6 +59,7 @@ export interface CandidateOptions {
 const fixedShare = 0.6;
 const slotShare = 0.5;
 const maxChoiceWords = 12;
+const maxIdentifiersListed = 10;
 
 /** Reads a cluster as a candidate template. */
 export function candidateOf(
@@ -79,6 +98,10 @@ export function candidateOf(
     recipient: mostFrequentRecipient(cluster.recipients),
     examples: [...cluster.examples],
     templatable: size >= minSize && residue <= maxResidue,
+    identifiersLeftOut: [...cluster.identifiers.values()]
+      .sort((a, b) => b.count - a.count || (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
+      .slice(0, maxIdentifiersListed)
+      .map(({ kind, shown, count }) => ({ kind, text: shown, count })),
   };
 }
 

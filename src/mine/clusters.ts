@@ -1,3 +1,5 @@
+import type { IdentifierSeen } from "./history-identifiers.js";
+import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
 
 /** Options of {@link Clusters}. */
@@ -23,7 +25,18 @@ export interface ClusterState {
   /** In how many members each word or placeholder appears. */
   readonly words: Map<string, number>;
   readonly examples: string[];
+  /**
+   * Identifiers members held that no record holds, left out of their skeletons: by kind and shown form
+   * (defanged), with how many members held each. Bounded: past {@link maxIdentifiers} distinct ones, a
+   * new one is counted under its kind's {@link othersShown}.
+   */
+  readonly identifiers: Map<string, { readonly kind: IdentifierKind; readonly shown: string; count: number }>;
 }
+
+/** Distinct identifiers a cluster keeps by name; the rest are counted by kind. */
+export const maxIdentifiers = 32;
+/** How the identifiers counted past {@link maxIdentifiers} are shown: no identifier reads so. */
+export const othersShown = "(others)";
 
 /** Below this similarity to every kept signature, a joining message is kept as a variant. */
 const variantSimilarity = 0.75;
@@ -87,6 +100,7 @@ export class Clusters {
         signatures: [of],
         words: new Map(),
         examples: [],
+        identifiers: new Map(),
       };
       this.all.push(best);
       this.index.add(of, best);
@@ -108,5 +122,19 @@ export class Clusters {
     }
     if (best.examples.length < this.keep) best.examples.push(skeleton);
     return best;
+  }
+}
+
+/** Counts the identifiers one member held (each once, however often the message wrote it). */
+export function noteIdentifiers(cluster: ClusterState, seen: readonly IdentifierSeen[]): void {
+  const keys = new Set<string>();
+  for (const { kind, shown } of seen) {
+    let key = `${kind} ${shown}`;
+    if (!cluster.identifiers.has(key) && cluster.identifiers.size >= maxIdentifiers) key = `${kind} `;
+    if (keys.has(key)) continue;
+    keys.add(key);
+    const entry = cluster.identifiers.get(key);
+    if (entry !== undefined) entry.count += 1;
+    else cluster.identifiers.set(key, { kind, shown: key === `${kind} ` ? othersShown : shown, count: 1 });
   }
 }

@@ -7,6 +7,13 @@ import type { TemplateConfig } from "../core/definition/template-types.js";
 import { isFormletterError } from "../core/errors.js";
 import { format } from "../core/message/format.js";
 import type { CandidateTemplate } from "./candidate.js";
+import {
+  type IdentifierKind,
+  kindName,
+  replaceIdentifiers,
+  scanFinds,
+  shownIdentifier,
+} from "./literal-identifiers.js";
 import { singular } from "./mask.js";
 import type { MiningReport } from "./mine-history.js";
 
@@ -53,6 +60,11 @@ export interface DraftTemplate {
   readonly limits: { readonly perTicket: number; readonly perDay: number };
   /** SMS only, when the fixed text needs more than the default 3 segments. */
   readonly maxSegments: number | undefined;
+  /**
+   * Distinct identifiers seen in the cluster's messages or its drafted text and left out (listed by the
+   * mining report): a reviewer may want some of them back, as a record field's slot.
+   */
+  readonly identifiersLeftOut: number;
 }
 
 /** What {@link draftTemplates} made of a report's candidates. */
@@ -60,6 +72,23 @@ export interface CatalogDraft {
   readonly templates: readonly DraftTemplate[];
   /** Candidates that could not become a template, with why (names from the records definition only). */
   readonly leftOut: readonly { readonly cluster: number; readonly reason: string }[];
+  /**
+   * Identifiers the drafted texts (subject, body, description) would have held, left out of them: pieces
+   * of the history that only read as one once drafted (two words joined where a symbol was dropped).
+   * Those the history's messages held are already out of the skeletons (`CandidateTemplate.identifiersLeftOut`).
+   */
+  readonly identifiersLeftOut: readonly DraftIdentifier[];
+}
+
+/** An identifier left out of a drafted template's text. */
+export interface DraftIdentifier {
+  readonly cluster: number;
+  readonly template: string;
+  readonly kind: IdentifierKind;
+  /** Defanged (see `CandidateTemplate.identifiersLeftOut`), never as written. */
+  readonly text: string;
+  /** Times the drafted texts held it. */
+  readonly count: number;
 }
 
 /** Options of {@link draftTemplates}. */
@@ -90,17 +119,19 @@ export function draftTemplates<S extends CollectionSchemas>(
   const records = definition as unknown as RecordsDefinition;
   const templates: DraftTemplate[] = [];
   const leftOut: { cluster: number; reason: string }[] = [];
+  const identifiersLeftOut: DraftIdentifier[] = [];
   const ids = new Set<string>();
   const candidates = report.candidates.filter((candidate) => candidate.templatable);
   for (const candidate of candidates.slice(0, options.top ?? 10)) {
     const drafted = draftOne(records, candidate, report, ids);
     if ("reason" in drafted) leftOut.push({ cluster: candidate.id, reason: drafted.reason });
     else {
-      ids.add(drafted.id);
-      templates.push(drafted);
+      ids.add(drafted.template.id);
+      templates.push(drafted.template);
+      identifiersLeftOut.push(...drafted.identifiers);
     }
   }
-  return { templates, leftOut };
+  return { templates, leftOut, identifiersLeftOut };
 }
 
 /** The collection whose placeholders are written with `prefix` (`order` → `orders`). */
@@ -122,7 +153,7 @@ function draftOne(
   candidate: CandidateTemplate,
   report: MiningReport,
   taken: ReadonlySet<string>,
-): DraftTemplate | { reason: string } {
+): { template: DraftTemplate; identifiers: DraftIdentifier[] } | { reason: string } {
   const recipient = candidate.recipient;
   if (recipient === undefined) return { reason: "no recipient of its messages is in the records" };
   const [prefix = "", field = ""] = recipient.source.split(".");
@@ -184,7 +215,27 @@ function draftOne(
   const choiceName = choices === undefined ? undefined : "choice";
   let dropped = new Set<string>();
   for (let attempt = 0; attempt <= refs.size + 1; attempt++) {
-    const body = bodyOf(pieces, dropped, choiceName);
+    // Mining took every identifier out of the skeleton; drafting drops characters and gaps, which may
+    // join what is left into one again ("acme.€example" → "acme.example"): the drafted texts are looked
+    // through once more, and what is found is left out and listed.
+    const found = new Map<string, DraftIdentifier>();
+    const withoutIdentifiers = (text: string): string =>
+      tidy(
+        replaceIdentifiers(text, ({ kind, token, tags }) => {
+          const shown = shownIdentifier(kind, token);
+          const key = `${kind} ${shown}`;
+          const seen = found.get(key);
+          found.set(key, {
+            cluster: candidate.id,
+            template: "",
+            kind,
+            text: shown,
+            count: (seen?.count ?? 0) + 1,
+          });
+          return ` ${tags.join(" ")} `;
+        }),
+      );
+    const body = withoutIdentifiers(bodyOf(pieces, dropped, choiceName));
     const literal = body
       .replace(/\{\{[^}]*\}\}/g, " ")
       .replace(/\s+/g, " ")
@@ -214,10 +265,9 @@ function draftOne(
       id,
       cluster: candidate.id,
       size: candidate.size,
-      description: `Mined from ${candidate.size} past messages: ${firstSentence(body).join(" ")}`.slice(
-        0,
-        300,
-      ),
+      description: withoutIdentifiers(
+        `Mined from ${candidate.size} past messages: ${firstSentence(body).join(" ")}`,
+      ).slice(0, 300),
       audience,
       channel,
       to: {
@@ -225,15 +275,24 @@ function draftOne(
         field,
         as: channel === "sms" ? "phone" : isEmailField(recipientField) ? undefined : "email",
       },
-      subject: channel === "email" ? subjectOf(firstSentence(body)) : undefined,
+      subject:
+        channel === "email" ? withoutIdentifiers(subjectOf(firstSentence(body))) || "Message" : undefined,
       body,
       slots,
       limits: { perTicket: 1, perDay },
       maxSegments: size > 3 ? Math.min(10, size + 1) : undefined,
+      identifiersLeftOut: candidate.identifiersLeftOut.length + found.size,
     };
+    // The outbound scan's own reading, with nothing allowed, as the last word on what is written text.
+    const texts = [draft.subject ?? "", literal, draft.description];
+    const kind = texts.map(scanFinds).find((finding) => finding !== undefined);
+    if (kind !== undefined) return { reason: `its drafted text would hold a ${kindName(kind)}` };
     try {
       defineTemplate(records, configOf(records, draft));
-      return draft;
+      return {
+        template: draft,
+        identifiers: [...found.values()].map((entry) => ({ ...entry, template: draft.id })),
+      };
     } catch (error) {
       if (!isFormletterError(error)) throw error;
       const slot = (error as { slot?: unknown }).slot;
@@ -312,7 +371,12 @@ function bodyOf(pieces: readonly Piece[], dropped: ReadonlySet<string>, choice: 
       choiceUsed = true;
     }
   }
-  return body
+  return tidy(body);
+}
+
+/** One space between words, none before punctuation, no punctuation first. */
+function tidy(text: string): string {
+  return text
     .replace(/\s+/g, " ")
     .replace(/ ([.,;:!?])/g, "$1")
     .replace(/^[\s.,;:!?]+/, "")

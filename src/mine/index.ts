@@ -2,12 +2,13 @@
  * @module formletter/mine — the migration kit: mine a history of free-text messages for the templates
  * that would replace them, and predict the escalation rate of such a catalog before launch.
  */
-export type { CandidateOptions, CandidateTemplate } from "./candidate.js";
+export type { CandidateOptions, CandidateTemplate, IdentifierLeftOut } from "./candidate.js";
 export type { ClusterOptions } from "./clusters.js";
 export type {
   CatalogDraft,
   DraftChoiceSlot,
   DraftFormat,
+  DraftIdentifier,
   DraftOptions,
   DraftRefSlot,
   DraftTemplate,
@@ -15,6 +16,7 @@ export type {
 export { draftTemplates } from "./draft.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
+export type { IdentifierKind } from "./literal-identifiers.js";
 export type { MaskedMessage, ValueIndex, ValueIndexOptions } from "./mask.js";
 export { maskMessage, valueIndex } from "./mask.js";
 export type { CoveragePoint, LineProblem, MineOptions, MiningReport } from "./mine-history.js";

@@ -1,4 +1,5 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
+import { asciiDigits } from "./ascii-digits.js";
 import { phoneDigits, renderings } from "./renderings.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
@@ -51,8 +52,9 @@ export function valueIndex<S extends CollectionSchemas>(
   const minLength = options.minLength ?? 3;
   const found = new Map<string, string>();
   const phones = new Map<string, string>();
-  // The text's digits with everything else removed: a number written with any grouping is a run here.
-  const digits = options.text === undefined ? undefined : options.text.replace(/\D+/g, "");
+  // The text's digits (of any script, as ASCII) with everything else removed: a number written with any
+  // grouping is a run here.
+  const digits = options.text === undefined ? undefined : asciiDigits(options.text).replace(/\D+/g, "");
   const mayHold = (value: unknown): boolean => {
     if (digits === undefined) return true;
     if (typeof value === "number") return digits.includes(String(Math.trunc(Math.abs(value))));

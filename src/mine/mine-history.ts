@@ -1,7 +1,9 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { type Interval, wilsonInterval } from "../metrics/wilson.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
-import { type ClusterOptions, Clusters } from "./clusters.js";
+import { cleanText } from "./clean-text.js";
+import { type ClusterOptions, Clusters, noteIdentifiers } from "./clusters.js";
+import { resolveIdentifiers } from "./history-identifiers.js";
 import { parseSentMessage } from "./history-line.js";
 import { maskMessage, valueIndex } from "./mask.js";
 import { recipientSource } from "./recipient.js";
@@ -124,14 +126,17 @@ export async function mineHistory<S extends CollectionSchemas>(
       first = Math.min(first, line.at);
       last = Math.max(last, line.at);
     }
-    const body = line.subject === undefined ? line.text : `${line.subject}\n${line.text}`;
+    const body = cleanText(line.subject === undefined ? line.text : `${line.subject}\n${line.text}`);
     const index = valueIndex(records, line.records, { ...options, text: body });
-    const { skeleton } = maskMessage(body, index);
+    // An identifier masking did not make a placeholder is either a record's value written another way
+    // (it becomes the placeholder) or one no record holds: it never reaches a skeleton, so no draft.
+    const { skeleton, leftOut } = resolveIdentifiers(maskMessage(body, index).skeleton, index);
     const source = recipientSource(records, line.records, line.to);
     if (source === undefined) newRecipients += 1;
     else sources.set(source, (sources.get(source) ?? 0) + 1);
     const channel = line.to.includes("@") ? "email" : "sms";
     const cluster = clusters.add(skeleton, source === undefined ? undefined : `${channel}:${source}`);
+    if (leftOut.length > 0) noteIdentifiers(cluster, leftOut);
     options.onMessage?.(lineNumber, cluster.id);
   }
 

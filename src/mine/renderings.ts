@@ -1,5 +1,6 @@
 import { isValid } from "date-fns";
 import { parsePhone } from "../core/message/phone.js";
+import { cleanText } from "./clean-text.js";
 
 /**
  * The ways a record value may appear in a message someone wrote: as it is, and as formats render it —
@@ -13,9 +14,12 @@ export function renderings(value: unknown, currency: string | undefined, timeZon
   return [];
 }
 
-/** Lower-case, every run of white space one space, trimmed: how text and values are compared. */
+/**
+ * Cleaned as the history's text is (hidden characters removed, compatibility forms folded), lower-case,
+ * every run of white space one space, trimmed: how text and values are compared.
+ */
 export function normalize(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, " ").trim();
+  return cleanText(text).toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;

@@ -117,6 +117,74 @@ export const catalog = createCatalog(records, [template("status"), reminder, ref
     expect(Object.keys(json.templates[0]).slice(4, 6)).toEqual(["effect", "approval"]);
   });
 
+  it("warns on no identifier in the texts of a clean catalog", async () => {
+    const text = await cli(["check", fixtureCatalog]);
+    expect(text.stdout).not.toContain("warning");
+    expect(JSON.parse((await cli(["check", fixtureCatalog, "--json"])).stdout).warnings).toEqual([]);
+  });
+
+  it("warns on each identifier written in template text, naming template, locale, part and kind", async () => {
+    const file = module(`const written = defineTemplate(records, {
+  id: "written_contact", description: "Tell the customer", audience: "customer", effect: "informational",
+  channel: "email", to: slot.ref("orders", { show: "email" }),
+  subject: "Order {{order}}: call +1 555 0100 200",
+  body: "Order {{order}} is on its way. Track it at https://track.acme.example/{{order}} or write to help@acme.example.",
+  html: '<p>Order {{order}} is on its way. <a href="https://track.acme.example/help">Track it</a></p>',
+  slots: { order: slot.ref("orders", { show: "number" }) }, limits: { perTicket: 1, perDay: 10 },
+  locale: {
+    default: "en",
+    from: () => "de",
+    texts: {
+      de: {
+        subject: "Bestellung {{order}}",
+        body: "Bestellung {{order}} ist unterwegs, Vorgang 3f2a9c1e-7b4d-4e8a-9f0c-2d6b8e1a4c7f.",
+        html: '<p title="www.acme.example">Bestellung {{order}} ist unterwegs.</p>',
+      },
+    },
+  },
+});
+export const catalog = createCatalog(records, [template("clean"), written]);`);
+    const text = await cli(["check", file]);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe("");
+    expect(text.stdout).toContain("warning: 6 identifier(s) written in template text");
+    expect(text.stdout).toContain(
+      "  template written_contact, locale en, subject: phone or other long number +1 555 0100 200\n",
+    );
+    expect(text.stdout).toContain(
+      "  template written_contact, locale de, html: URL or host name www[.]acme[.]example\n",
+    );
+    expect(text.stdout).not.toMatch(/template clean,|https:\/\/|help@acme/);
+    expect(text.stdout).toContain("ok: every template passed the definition checks");
+    const { warnings } = JSON.parse((await cli(["check", file, "--json"])).stdout);
+    expect(warnings).toEqual([
+      { template: "written_contact", locale: "en", part: "subject", kind: "phone", text: "+1 555 0100 200" },
+      {
+        template: "written_contact",
+        locale: "en",
+        part: "text",
+        kind: "url",
+        text: "hxxps[:]//track[.]acme[.]example/\u2774\u2774order\u2775\u2775",
+      },
+      {
+        template: "written_contact",
+        locale: "en",
+        part: "text",
+        kind: "email",
+        text: "help(@)acme[.]example",
+      },
+      {
+        template: "written_contact",
+        locale: "en",
+        part: "html",
+        kind: "url",
+        text: "hxxps[:]//track[.]acme[.]example/help",
+      },
+      { template: "written_contact", locale: "de", part: "text", kind: "id", text: "3f2a\u20264c7f" },
+      { template: "written_contact", locale: "de", part: "html", kind: "url", text: "www[.]acme[.]example" },
+    ]);
+  });
+
   it("exits 1 with the definition error, which names the template, the slot and the fix", async () => {
     const file = module(
       `export const catalog = createCatalog(records, [template("order_shipped", "nmber")]);`,

@@ -91,6 +91,7 @@ describe("formletter mine on the bundled history", () => {
       [
         "candidates",
         "coverage",
+        "emitted",
         "malformed",
         "messages",
         "messagesPerDay",
@@ -116,9 +117,11 @@ describe("formletter mine on the bundled history", () => {
         "recipient",
         "examples",
         "templatable",
+        "identifiersLeftOut",
       ].sort(),
     );
     expect(report.candidates[0].recipient).toEqual({ source: "seller.email", channel: "email" });
+    expect(report.emitted).toBeNull();
   });
 
   it("--json writes null, not nothing, for figures a history without times cannot give", async () => {
@@ -398,10 +401,12 @@ export const records = defineRecords({
       expect(literal).not.toMatch(/[<>`$]|\\"|[^\x20-\x7e]/);
       expect(literal).not.toMatch(/\{\{(?!(?:people|order|choice)[.}])/);
     }
+    // The words of the fixed text are template text: a value spelling the same words is not leaking.
+    const fixedWords = (fixed.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
     for (const value of values) {
       const words = value.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
       const distinctive = words.join(" ");
-      if (!/[\p{L}\p{N}]{4,}/u.test(distinctive) || fixed.toLowerCase().includes(distinctive)) continue;
+      if (!/[\p{L}\p{N}]{4,}/u.test(distinctive) || fixedWords.includes(distinctive)) continue;
       if (/^(dear|for order|kind regards the team)$/.test(distinctive)) continue;
       expect(source.toLowerCase(), value).not.toContain(value.toLowerCase());
       expect(source.toLowerCase(), value).not.toContain(distinctive);
@@ -414,4 +419,96 @@ export const records = defineRecords({
     expect(html).toContain("&lt;/script&gt;");
     expect(html).not.toMatch(/[\u202e\u2028\u2029]/);
   });
+});
+
+describe("formletter mine on a history holding identifiers no record holds", () => {
+  const raw = [
+    "https://track.acme-parcels.example",
+    "acme-parcels.example",
+    "help@acme-parcels",
+    "555 0100 200",
+    "ACME7X92KQ4410ZP3T8W",
+  ];
+  let text: Awaited<ReturnType<typeof cli>>;
+  let json: Awaited<ReturnType<typeof cli>>;
+  let html: string;
+  let source: string;
+  let catalogFile: string;
+
+  beforeAll(async () => {
+    const recordsModule = write(
+      "identifier-records.ts",
+      `import { defineRecords } from "formletter";
+import { z } from "zod";
+export const records = defineRecords({
+  sellers: z.object({ id: z.string(), shopName: z.string(), email: z.email() }),
+  orders: z.object({ id: z.string(), number: z.string() }),
+});
+`,
+    );
+    const lines = Array.from({ length: 40 }, (_, n) =>
+      JSON.stringify({
+        ticketId: `T-${n}`,
+        records: {
+          sellers: [{ id: "s", shopName: `Shop ${n}x`, email: `s${n}@mail.example` }],
+          orders: [{ id: "o", number: `4471-${1000 + n}` }],
+        },
+        message: {
+          to: `s${n}@mail.example`,
+          text:
+            `Hello Shop ${n}x, order 4471-${1000 + n} has shipped. Track it at https://track.acme-parcels.example/status, ` +
+            "call +1 555 0100 200, write to help@acme-parcels.example and quote ACME7X92KQ4410ZP3T8W.",
+        },
+      }),
+    );
+    const history = write("identifiers.jsonl", lines.join("\n"));
+    catalogFile = join(directory, "identifier-templates.ts");
+    const page = join(directory, "identifiers.html");
+    text = await cli(["mine", "--records", recordsModule, history, "--emit", catalogFile, "--html", page]);
+    json = await cli(["mine", "--records", recordsModule, history, "--json"]);
+    source = readFileSync(catalogFile, "utf8");
+    html = readFileSync(page, "utf8");
+  }, 120_000);
+
+  it("lists each identifier, defanged, with its cluster, its template and count, in text, JSON and HTML", () => {
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(
+      "identifiers seen in history, left out (no record holds them; never template text): in 1 cluster(s)",
+    );
+    expect(text.stdout).toMatch(/\n#0 · 40 messages · templatable/);
+    expect(text.stdout).toContain("  drafted as template: order_has_shipped_track\n");
+    for (const line of [
+      "URL or host name hxxps[:]//track[.]acme-parcels[.]example/status (40 message(s))",
+      "phone or other long number +1 555 0100 200 (40 message(s))",
+      "e-mail address help(@)acme-parcels[.]example (40 message(s))",
+      "id-shaped token ACME…3T8W (40 message(s))",
+    ]) {
+      expect(text.stdout).toContain(`  identifier seen in history, left out: ${line}\n`);
+      expect(html).toContain(`<li>${line}</li>`);
+    }
+    const report = JSON.parse(json.stdout);
+    expect(report.candidates[0].identifiersLeftOut).toHaveLength(4);
+    expect(report.candidates[0].identifiersLeftOut).toContainEqual({
+      kind: "email",
+      text: "help(@)acme-parcels[.]example",
+      count: 40,
+    });
+    // Never as the history wrote it: not in the report, the page, the JSON or the catalog.
+    for (const written of raw.filter((value) => !value.startsWith("555"))) {
+      expect(text.stdout).not.toContain(written);
+      expect(html).not.toContain(written);
+      expect(json.stdout).not.toContain(written);
+    }
+  });
+
+  it("emits a catalog holding none of them that check passes without a warning", async () => {
+    expect(source).toContain(
+      'body: "Hello {{seller.shopName}}, order {{order.number}} has shipped. Track it at, call, write to and quote.",',
+    );
+    for (const written of [...raw, "acme", "0100"])
+      expect(source.toLowerCase()).not.toContain(written.toLowerCase());
+    const check = await cli(["check", catalogFile]);
+    expect(check.code).toBe(0);
+    expect(check.stdout).not.toContain("warning");
+  }, 60_000);
 });

@@ -1,0 +1,214 @@
+/**
+ * Identifiers in written text: the e-mail addresses, phone and other long numbers, URLs and hosts, and
+ * id-shaped tokens the outbound scan looks for, found by the scan's own finders in text that also holds
+ * the places of values (a template's tags, a mined message's masked record values). Text written in a
+ * template is never scanned when a message is sent, so an identifier there goes out to every recipient
+ * unchecked: mining keeps them out of drafts, and `formletter check` names those a catalog holds.
+ */
+import { sanitizeValue } from "../core/message/sanitize.js";
+import {
+  forEachAddress,
+  forEachId,
+  forEachLink,
+  forEachPhoneNumber,
+  type TokenFound,
+} from "../core/scan/identifiers.js";
+import { scanMessage } from "../core/scan/scan.js";
+import { asciiDigits } from "./ascii-digits.js";
+
+/** The kinds of identifier the outbound scan looks for. */
+export type IdentifierKind = "email" | "phone" | "url" | "id";
+
+/** A piece of a text: words as written, or the place of a value, with how it is written there. */
+export type TextPiece = { readonly text: string } | { readonly value: string };
+
+/** An identifier found in written text, by where it is in the pieces joined. */
+export interface LiteralIdentifier {
+  readonly kind: IdentifierKind;
+  readonly start: number;
+  readonly end: number;
+}
+
+const finders: readonly (readonly [IdentifierKind, (text: string, found: TokenFound) => void])[] = [
+  ["email", forEachAddress],
+  ["url", forEachLink],
+  ["phone", forEachPhoneNumber],
+  ["id", forEachId],
+];
+
+const wordCharacter = /[\p{L}\p{N}]/u;
+// What cannot run an identifier on past it: white space, and punctuation that ends a phrase.
+const phraseEnd = /[\s,;!?)\]}"'»”’]/u;
+
+/** Whether an identifier could run from the character at `at` into a value's place beside it. */
+function continues(text: string, at: number, side: -1 | 1): boolean {
+  const char = text.charAt(at);
+  if (char === "" || phraseEnd.test(char)) return false;
+  // "{{x}}. Next": a full stop then a space ends a sentence, not a host.
+  if (side === 1 && char === "." && (at + 1 >= text.length || /\s/.test(text.charAt(at + 1)))) return false;
+  return true;
+}
+
+/**
+ * The identifiers in `pieces` that hold at least one letter or digit written in the text (not only
+ * values). A value's place is read twice, as a word and as a gap, since either is what a value can be
+ * once rendered: "https://{{shop.host}}/help" is a URL written around a value, and "+49 {{x}} 0100 200"
+ * may read as one number. Overlapping finds are merged; the kind is the longest one's (a phone number
+ * inside a URL is part of the URL), and a find that cuts a value's place is widened to hold it whole.
+ * Each finder reads each view once, in linear time.
+ */
+export function literalIdentifiers(pieces: readonly TextPiece[]): {
+  readonly text: string;
+  readonly found: readonly LiteralIdentifier[];
+} {
+  let text = "";
+  let asGap = "";
+  let asWord = "";
+  const written: [number, number][] = [];
+  const places: [number, number][] = [];
+  for (const piece of pieces) {
+    if ("text" in piece) {
+      written.push([text.length, text.length + piece.text.length]);
+      text += piece.text;
+      // Digits of any script read as digits: an id written with Arabic-Indic digits is still an id.
+      const read = asciiDigits(piece.text);
+      asGap += read;
+      asWord += read;
+    } else {
+      places.push([text.length, text.length + piece.value.length]);
+      text += piece.value;
+      // Same lengths as written, so a find's place is its place in `text`.
+      asGap += " ".repeat(piece.value.length);
+      asWord += "x".repeat(piece.value.length);
+    }
+  }
+  const holdsWritten = (start: number, end: number): boolean => {
+    for (const [from, to] of written) {
+      for (let at = Math.max(from, start); at < Math.min(to, end); at++)
+        if (wordCharacter.test(String.fromCodePoint(text.codePointAt(at) as number))) return true;
+    }
+    return false;
+  };
+  const spans: LiteralIdentifier[] = [];
+  // Read as a word, a place changes what is found only when an identifier could run into it: through
+  // a character next to it that is not a space or the punctuation that ends a phrase.
+  const views = places.some(([start, end]) => continues(text, start - 1, -1) || continues(text, end, 1))
+    ? [asGap, asWord]
+    : [asGap];
+  for (const view of views) {
+    for (const [kind, find] of finders) {
+      find(view, (start, end) => {
+        if (!holdsWritten(start, end)) return false;
+        // A value's place is never cut: a find holds it whole or not at all.
+        let from = start;
+        let to = end;
+        for (const [placeStart, placeEnd] of places) {
+          if (placeStart < to && placeEnd > from) {
+            from = Math.min(from, placeStart);
+            to = Math.max(to, placeEnd);
+          }
+        }
+        spans.push({ kind, start: from, end: to });
+        return false;
+      });
+    }
+  }
+  return { text, found: merged(spans) };
+}
+
+const tag = /\{\{[a-z_][\w.]*\}\}/gi;
+
+/** A template text or a skeleton as written text and the places of values: its `{{tag}}`s. */
+export function piecesOf(text: string): TextPiece[] {
+  const pieces: TextPiece[] = [];
+  let from = 0;
+  for (const match of text.matchAll(tag)) {
+    if (match.index > from) pieces.push({ text: text.slice(from, match.index) });
+    pieces.push({ value: match[0] });
+    from = match.index + match[0].length;
+  }
+  if (from < text.length) pieces.push({ text: text.slice(from) });
+  return pieces;
+}
+
+/** An identifier found by {@link replaceIdentifiers}: its kind, as written, and the tags inside it. */
+export interface IdentifierFound {
+  readonly kind: IdentifierKind;
+  readonly token: string;
+  readonly tags: readonly string[];
+}
+
+/**
+ * `text` (written text and `{{tag}}`s) with each identifier of {@link literalIdentifiers} replaced by what
+ * `replace` gives for it; white space collapsed when anything was replaced.
+ */
+export function replaceIdentifiers(text: string, replace: (found: IdentifierFound) => string): string {
+  const { found } = literalIdentifiers(piecesOf(text));
+  if (found.length === 0) return text;
+  let out = "";
+  let from = 0;
+  for (const { kind, start, end } of found) {
+    const token = text.slice(start, end);
+    out += text.slice(from, start) + replace({ kind, token, tags: token.match(tag) ?? [] });
+    from = end;
+  }
+  return `${out}${text.slice(from)}`.replace(/\s+/g, " ").trim();
+}
+
+/** Overlapping spans as one, of the kind of the longest among them; in order of place. */
+function merged(spans: LiteralIdentifier[]): LiteralIdentifier[] {
+  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: LiteralIdentifier[] = [];
+  let current: { kind: IdentifierKind; start: number; end: number; longest: number } | undefined;
+  for (const span of spans) {
+    if (current !== undefined && span.start < current.end) {
+      if (span.end - span.start > current.longest) {
+        current.kind = span.kind;
+        current.longest = span.end - span.start;
+      }
+      current.end = Math.max(current.end, span.end);
+      continue;
+    }
+    if (current !== undefined) out.push({ kind: current.kind, start: current.start, end: current.end });
+    current = { kind: span.kind, start: span.start, end: span.end, longest: span.end - span.start };
+  }
+  if (current !== undefined) out.push({ kind: current.kind, start: current.start, end: current.end });
+  return out;
+}
+
+/**
+ * What the outbound scan itself finds in written text, with nothing allowed: the kind of the first
+ * identifier, or undefined. A second opinion after {@link literalIdentifiers}, so an identifier the scan
+ * learns to find later is never taken for plain text here. The text is also given as a record's text
+ * value, for the scan reads ids only there; padded with spaces, so no identifier is the whole of it.
+ */
+export function scanFinds(text: string): string | undefined {
+  return scanMessage(text, { literal: "", formatted: [], whole: [` ${text} `] })?.kind;
+}
+
+const kindNames: Readonly<Record<string, string>> = {
+  email: "e-mail address",
+  phone: "phone or other long number",
+  url: "URL or host name",
+  id: "id-shaped token",
+};
+
+/** A kind as a reader reads it: "URL or host name". */
+export function kindName(kind: string): string {
+  return Object.hasOwn(kindNames, kind) ? (kindNames[kind] as string) : `${kind} identifier`;
+}
+
+const atSigns = /[@\uFF20\uFE6B]/g;
+const longestShown = 80;
+
+/**
+ * An identifier as a report shows it: hidden characters removed, URLs, hosts and the at-sign defanged
+ * (`hxxps[:]//acme[.]example`, `help(@)acme[.]example`), markup and template brackets neutralised, so
+ * no terminal, mail client or browser makes it a link again; an id-shaped token (a key, a session token)
+ * only by its ends. Cut to 80 characters.
+ */
+export function shownIdentifier(kind: string, token: string): string {
+  const clean = sanitizeValue(token.replace(atSigns, "[@]"));
+  if (kind === "id" && clean.length > 12) return `${clean.slice(0, 4)}…${clean.slice(-4)}`;
+  return clean.length > longestShown ? `${clean.slice(0, longestShown - 1)}…` : clean;
+}
