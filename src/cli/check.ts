@@ -2,14 +2,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import type { Catalog } from "../core/decision/catalog.js";
 import type { CompiledSlot, Template } from "../core/definition/template-types.js";
-import type { Part } from "../core/definition/text-parts.js";
-import {
-  kindName,
-  literalIdentifiers,
-  scanFinds,
-  shownIdentifier,
-  type TextPiece,
-} from "../mine/literal-identifiers.js";
+import { formatWarnings, type LiteralWarning, literalWarnings } from "./check-identifiers.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { table } from "./output.js";
@@ -87,92 +80,6 @@ function slotSource(template: Template, compiled: CompiledSlot): string {
   const where = slot.where === undefined ? [] : ["where"];
   const recipient = compiled === template.recipient ? " → recipient" : "";
   return `${slot.collection}${match.length + where.length > 0 ? ` (${[...match, ...where].join(", ")})` : ""}${recipient}`;
-}
-
-/**
- * An identifier written in a template's text: sent as it stands to every recipient of the template and,
- * being template text, never flagged by the outbound scan; a reviewer should see each one.
- */
-export interface LiteralWarning {
-  readonly template: string;
-  /** The locale of the text: a localised template's tag, or "default" for a template without locales. */
-  readonly locale: string;
-  readonly part: "subject" | "text" | "html";
-  /** "email", "phone" (a phone or other long number), "url" (a URL or host name) or "id". */
-  readonly kind: string;
-  /** The identifier defanged, never as written; empty when only the outbound scan's own reading found it. */
-  readonly text: string;
-}
-
-/**
- * Every identifier written in the texts of every template, in every locale: subject, text, and HTML as
- * its reader sees it (attribute values too). A section may show or not, so each text is read both ways.
- */
-export function literalWarnings(catalog: Catalog): LiteralWarning[] {
-  const warnings: LiteralWarning[] = [];
-  const seen = new Set<string>();
-  for (const template of catalog.templates) {
-    const locales = template.locales;
-    const variants: [string, Template][] =
-      locales === undefined
-        ? [[template.locale ?? "default", template]]
-        : locales.tags.map((tag) => [tag, locales.variants.get(tag) ?? template]);
-    for (const [locale, variant] of variants) {
-      const parts = { subject: variant.subject, text: variant.body, html: variant.htmlText };
-      for (const [part, written] of Object.entries(parts) as [
-        LiteralWarning["part"],
-        readonly Part[] | undefined,
-      ][]) {
-        if (written === undefined) continue;
-        for (const sections of [true, false]) {
-          const pieces = piecesOfParts(written, sections);
-          const { text, found } = literalIdentifiers(pieces);
-          const finds: { kind: string; text: string }[] = found.map(({ kind, start, end }) => ({
-            kind,
-            text: shownIdentifier(kind, text.slice(start, end)),
-          }));
-          if (finds.length === 0) {
-            const kind = scanFinds(pieces.map((piece) => ("text" in piece ? piece.text : " ")).join(""));
-            if (kind !== undefined) finds.push({ kind, text: "" });
-          }
-          for (const find of finds) {
-            const key = JSON.stringify([template.id, locale, part, find.kind, find.text]);
-            if (seen.has(key)) continue;
-            seen.add(key);
-            warnings.push({ template: template.id, locale, part, ...find });
-          }
-        }
-      }
-    }
-  }
-  return warnings;
-}
-
-/**
- * Compiled parts as written text and value places, with every section shown or every one left out. A
- * section's edges read as line breaks: text on either side of one does not run together, since a
- * section and its inverse ("{{#x}}…{{/x}}{{^x}}…{{/x}}") never show together.
- */
-function piecesOfParts(parts: readonly Part[], sections: boolean): TextPiece[] {
-  return parts.flatMap((part): TextPiece[] =>
-    part.type === "text"
-      ? [{ text: part.text }]
-      : part.type === "value"
-        ? [{ value: `{{${part.tag}}}` }]
-        : [{ text: "\n" }, ...(sections ? piecesOfParts(part.parts, sections) : []), { text: "\n" }],
-  );
-}
-
-function formatWarnings(warnings: readonly LiteralWarning[]): string[] {
-  if (warnings.length === 0) return [];
-  return [
-    `warning: ${warnings.length} identifier(s) written in template text, which goes to every recipient as it stands and is never scanned; make each a record field's slot, or confirm it is meant for everyone:`,
-    ...warnings.map(
-      (warning) =>
-        `  template ${warning.template}, locale ${warning.locale}, ${warning.part}: ${kindName(warning.kind)}${warning.text === "" ? "" : ` ${warning.text}`}`,
-    ),
-    "",
-  ];
 }
 
 function formatCheck(catalog: Catalog, title: string, warnings: readonly LiteralWarning[]): string {

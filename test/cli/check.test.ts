@@ -123,21 +123,26 @@ export const catalog = createCatalog(records, [template("status"), reminder, ref
     expect(JSON.parse((await cli(["check", fixtureCatalog, "--json"])).stdout).warnings).toEqual([]);
   });
 
-  it("warns on each identifier written in template text, naming template, locale, part and kind", async () => {
+  it("warns on each identifier written in template text or a choice label, naming template, locale, part and kind", async () => {
     const file = module(`const written = defineTemplate(records, {
   id: "written_contact", description: "Tell the customer", audience: "customer", effect: "informational",
   channel: "email", to: slot.ref("orders", { show: "email" }),
   subject: "Order {{order}}: call +1 555 0100 200",
-  body: "Order {{order}} is on its way. Track it at https://track.acme.example/{{order}} or write to help@acme.example.",
+  body: "Order {{order}} is {{reason}}. Track it at https://track.acme.example/{{order}} or write to help@acme.example.",
   html: '<p>Order {{order}} is on its way. <a href="https://track.acme.example/help">Track it</a></p>',
-  slots: { order: slot.ref("orders", { show: "number" }) }, limits: { perTicket: 1, perDay: 10 },
+  slots: {
+    order: slot.ref("orders", { show: "number" }),
+    reason: slot.choice({ late: "late, call +1 555 0100 999", lost: "lost" }),
+  },
+  limits: { perTicket: 1, perDay: 10 },
   locale: {
     default: "en",
     from: () => "de",
     texts: {
       de: {
         subject: "Bestellung {{order}}",
-        body: "Bestellung {{order}} ist unterwegs, Vorgang 3f2a9c1e-7b4d-4e8a-9f0c-2d6b8e1a4c7f.",
+        body: "Bestellung {{order}} ist {{reason}}, Vorgang 3f2a9c1e-7b4d-4e8a-9f0c-2d6b8e1a4c7f.",
+        choices: { reason: { late: "versp\u00e4tet", lost: "verloren" } },
         html: '<p title="www.acme.example">Bestellung {{order}} ist unterwegs.</p>',
       },
     },
@@ -147,12 +152,15 @@ export const catalog = createCatalog(records, [template("clean"), written]);`);
     const text = await cli(["check", file]);
     expect(text.code).toBe(0);
     expect(text.stderr).toBe("");
-    expect(text.stdout).toContain("warning: 6 identifier(s) written in template text");
+    expect(text.stdout).toContain("warning: 7 identifier(s) written in template text");
     expect(text.stdout).toContain(
       "  template written_contact, locale en, subject: phone or other long number +1 555 0100 200\n",
     );
     expect(text.stdout).toContain(
       "  template written_contact, locale de, html: URL or host name www[.]acme[.]example\n",
+    );
+    expect(text.stdout).toContain(
+      "  template written_contact, locale en, choice reason: phone or other long number +1 555 0100 999\n",
     );
     expect(text.stdout).not.toMatch(/template clean,|https:\/\/|help@acme/);
     expect(text.stdout).toContain("ok: every template passed the definition checks");
@@ -179,6 +187,14 @@ export const catalog = createCatalog(records, [template("clean"), written]);`);
         part: "html",
         kind: "url",
         text: "hxxps[:]//track[.]acme[.]example/help",
+      },
+      {
+        template: "written_contact",
+        locale: "en",
+        part: "choice",
+        slot: "reason",
+        kind: "phone",
+        text: "+1 555 0100 999",
       },
       { template: "written_contact", locale: "de", part: "text", kind: "id", text: "3f2a\u20264c7f" },
       { template: "written_contact", locale: "de", part: "html", kind: "url", text: "www[.]acme[.]example" },
