@@ -204,11 +204,13 @@ const longestShown = 80;
 /**
  * An identifier as a report shows it: hidden characters removed, URLs, hosts and the at-sign defanged
  * (`hxxps[:]//acme[.]example`, `help(@)acme[.]example`), markup and template brackets neutralised, so
- * no terminal, mail client or browser makes it a link again; an id-shaped token (a key, a session token)
- * only by its ends. Cut to 80 characters.
+ * no terminal, mail client or browser makes it a link again. An id-shaped token (a key, a session
+ * token) and a number longer than any phone number (15 digits: a card or account number) only by their
+ * ends. Cut to 80 characters.
  */
 export function shownIdentifier(kind: string, token: string): string {
   const clean = sanitizeValue(token.replace(atSigns, "[@]"));
-  if (kind === "id" && clean.length > 12) return `${clean.slice(0, 4)}…${clean.slice(-4)}`;
+  const secret = kind === "id" || (kind === "phone" && asciiDigits(clean).replace(/\D+/g, "").length > 15);
+  if (secret && clean.length > 12) return `${clean.slice(0, 4)}…${clean.slice(-4)}`;
   return clean.length > longestShown ? `${clean.slice(0, longestShown - 1)}…` : clean;
 }

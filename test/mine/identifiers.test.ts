@@ -196,6 +196,11 @@ describe("identifiers in hostile shapes, no record holding them", () => {
     ["an address with a zero-width space in it", "help@\u200bacme.example", ["acme"]],
     ["a long number in groups", "4000 1234 5678 9010", ["4000", "9010"]],
     [
+      "a long number in digits of the Arabic-Indic extended script",
+      "\u06f4\u06f0\u06f0\u06f0\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7\u06f8\u06f9\u06f0\u06f1\u06f0",
+      ["\u06f4\u06f0\u06f0\u06f0"],
+    ],
+    [
       "a UUID written with en dashes",
       "3f2a9c1e\u20137b4d\u20134e8a\u20139f0c\u20132d6b8e1a4c7f",
       ["3f2a", "4c7f"],
@@ -226,6 +231,19 @@ describe("identifiers in hostile shapes, no record holding them", () => {
     expect(listed).toHaveLength(1);
     expect(listed[0]?.count).toBe(draft.identifiersLeftOut.length === 0 ? 40 : 1);
     expect(listed[0]?.text).not.toMatch(/[a-z0-9]\.[a-z]|:\/\/|@[a-z]|[\u200b\uff00-\uffef]/i);
+  });
+
+  it("shows a number longer than any phone number, and an id, only by their ends", async () => {
+    const { report } = await mined(
+      history(
+        (n) =>
+          `Hello Shop ${n}x, order 4471-${1000 + n} has shipped, paid with 4000 1234 5678 9010 under key sk_live_51HxQ2LKz8Wq7Tn.`,
+      ),
+    );
+    expect(report.candidates[0]?.identifiersLeftOut).toEqual([
+      { kind: "phone", text: "4000\u20269010", count: 40 },
+      { kind: "id", text: "sk_l\u2026q7Tn", count: 40 },
+    ]);
   });
 
   it("an identifier written only in the messages' subjects is left out too", async () => {
