@@ -13,9 +13,12 @@ export default defineConfig([
     dts: { compilerOptions: { ignoreDeprecations: "6.0" } },
   },
   {
-    // The command line: ESM only (it awaits at top level), with a shebang so npm can link it.
-    entry: { "cli/index": "src/cli/index.ts" },
+    // The command line: ESM only (it awaits at top level), with a shebang so npm can link it. The
+    // preview's catalog worker is a file of its own beside it (a worker thread starts from a file), and
+    // each is bundled whole, so the CLI finds the worker next to itself.
+    entry: { "cli/index": "src/cli/index.ts", "cli/preview-worker": "src/cli/preview-worker.ts" },
     format: ["esm"],
+    splitting: false,
     target: "node20",
     sourcemap: true,
     banner: { js: "#!/usr/bin/env node" },

@@ -1,5 +1,6 @@
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createJiti } from "jiti";
 import type { Catalog } from "../core/decision/catalog.js";
 import { isFormletterError } from "../core/errors.js";
@@ -33,44 +34,72 @@ export function isCatalog(value: unknown): value is Catalog {
  * the only export that is a catalog. Loading runs the module, so every definition-time check runs: a
  * bad template fails here with the message that names the template, the slot and the fix.
  */
-export async function loadCatalog(
-  file: string,
-  exportName?: string,
-  options: ImportOptions = {},
-): Promise<LoadedCatalog> {
-  const { path, module } = await importModule(file, options);
+export async function loadCatalog(file: string, exportName?: string): Promise<LoadedCatalog> {
+  const { path, module } = await importModule(file);
   const [name, catalog] = pick(file, module, exportName);
   return { catalog, file: path, exportName: name };
 }
 
-/** How to import a module. */
-export interface ImportOptions {
-  /** Evaluate the module and its imports again instead of reusing a cached copy: after the file changed. */
-  readonly fresh?: boolean;
+/**
+ * Imports a module of the team's (TypeScript or JavaScript) through jiti, with the module's own
+ * tsconfig.json path aliases, as their service imports it. Loading errors become one-line CLI errors
+ * that say where the module graph failed.
+ *
+ * A module is evaluated once per process (Node caches ES modules for the life of the process, and
+ * CommonJS ones by path): to see a module again after it changed, load it in a fresh worker, as
+ * `formletter preview` does.
+ */
+export async function importModule(file: string): Promise<{ path: string; module: Record<string, unknown> }> {
+  const path = resolve(file);
+  if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
+  // Through a symbolic link, the module's imports (and its tsconfig) are those of the file it points at,
+  // as Node resolves them; jiti would look next to the link, and find nothing there.
+  const real = realpathSync(path);
+  const tsconfig = nearestTsconfig(dirname(real));
+  const jiti = createJiti(import.meta.url, tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {});
+  try {
+    return { path, module: (await jiti.import(real)) as Record<string, unknown> };
+  } catch (error) {
+    if (isFormletterError(error)) throw new CliError(`${file}: ${error.message}`);
+    throw new CliError(`cannot load ${file}: ${loadFailure(error, real)}`);
+  }
 }
 
 /**
- * Imports a module of the team's (TypeScript or JavaScript) through jiti, with the module's own
- * tsconfig.json path aliases, as their service imports it. Loading errors become one-line CLI errors.
+ * The first line of a loading error, and where it happened when the line does not say: a syntax error
+ * or a throw in a module the catalog imports otherwise reads as if the catalog module were at fault.
+ * `module` is the catalog module's real path: the message names it already.
  */
-export async function importModule(
-  file: string,
-  options: ImportOptions = {},
-): Promise<{ path: string; module: Record<string, unknown>; cache: ReturnType<typeof createJiti>["cache"] }> {
-  const path = resolve(file);
-  if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
-  const tsconfig = nearestTsconfig(dirname(path));
-  const jiti = createJiti(import.meta.url, {
-    ...(tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {}),
-    ...(options.fresh === true ? { moduleCache: false } : {}),
-  });
-  try {
-    return { path, module: (await jiti.import(path)) as Record<string, unknown>, cache: jiti.cache };
-  } catch (error) {
-    if (isFormletterError(error)) throw new CliError(`${file}: ${error.message}`);
-    const message = error instanceof Error ? error.message : String(error);
-    throw new CliError(`cannot load ${file}: ${message.split("\n")[0]}`);
+export function loadFailure(error: unknown, module?: string): string {
+  const text = error instanceof Error ? `${error.message}\n${error.stack ?? ""}` : String(error);
+  // One line, of a length a terminal and a page warning can show (minified code puts a file on one line).
+  const line = (text.split("\n")[0] ?? "").trim().slice(0, 400);
+  const named = error instanceof Error && error.name !== "Error" && !line.startsWith(error.name);
+  const first = named ? `${error.name}: ${line}` : line;
+  const place = placeInGraph(text, module);
+  return place === undefined || first.includes(place) ? first : `${first} (at ${place})`;
+}
+
+/** formletter's own code (src/ from the sources, dist/ when built): where loading starts, not where it failed. */
+const ownCode = ["../../src/", "../../dist/"].map((folder) =>
+  fileURLToPath(new URL(folder, import.meta.url)),
+);
+
+/**
+ * The first file:line in a message or stack inside the module graph: a team's file other than the
+ * catalog module, not Node's or a package's (jiti's frames sit between a module and what it imports).
+ * The stack below formletter's loader is whoever asked for the catalog, so the search stops there.
+ * Else the module that required one that was not found (CommonJS "Require stack").
+ */
+function placeInGraph(text: string, module: string | undefined): string | undefined {
+  for (const match of text.matchAll(/(?<=^|[\s(])(?:file:\/\/)?(\/[^\s():]+):(\d+)(?::\d+)?/gm)) {
+    const [, path, line] = match;
+    if (path === undefined || path.includes("/node_modules/") || path === module) continue;
+    if (ownCode.some((folder) => path.startsWith(folder))) break;
+    return `${path}:${line}`;
   }
+  const required = /^Require stack:\n- (\S.*)$/m.exec(text)?.[1];
+  return required === module ? undefined : required;
 }
 
 function pick(

@@ -1,13 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { type FSWatcher, watch } from "node:fs";
-import { basename, dirname } from "node:path";
+import { resolve } from "node:path";
 import { Hono } from "hono";
-import type { Catalog } from "../core/decision/catalog.js";
 import { startServer } from "../relay/server.js";
-import { loadCatalog } from "./load-catalog.js";
-import { selectedTicket } from "./preview-model.js";
-import { pagePolicy, renderPreviewPage } from "./preview-page.js";
+import { CliError } from "./output.js";
+import { type CatalogVersion, loadCatalogVersion } from "./preview-catalog.js";
+import { pagePolicy } from "./preview-page.js";
 import type { SampleTickets } from "./preview-tickets.js";
+import { watchFiles } from "./watch-files.js";
 
 /** What the served preview shows. */
 export interface PreviewServerOptions {
@@ -21,6 +20,8 @@ export interface PreviewServerOptions {
   readonly port: number;
   /** Told of each reload, with its outcome. */
   readonly onReload?: (outcome: { ok: true; version: string } | { ok: false; problem: string }) => void;
+  /** How long a version may take to load (default 60 s) and to render a page (default 20 s). */
+  readonly limits?: { readonly loadMs?: number; readonly renderMs?: number };
 }
 
 /** The running preview server. */
@@ -30,39 +31,83 @@ export interface PreviewServer {
 }
 
 /**
- * Serves the review page on 127.0.0.1 and reloads the catalog module when its file changes; the page
- * polls `/version` and reloads itself. Only requests naming this host and port are answered, so a web
- * page elsewhere cannot read the tickets through a rebound DNS name.
+ * Serves the review page on 127.0.0.1 and loads the catalog again when a file of its module graph changes
+ * (the module and every local file it imports); the page polls `/version` and reloads itself. Each
+ * version is loaded and rendered in a worker of its own, so what is shown is what is on disk: a module
+ * that fails to load leaves the last good version shown, with the failure above it. Only requests
+ * naming this host and port are answered, so a web page elsewhere cannot read the tickets through a
+ * rebound DNS name.
  */
 export async function startPreviewServer(options: PreviewServerOptions): Promise<PreviewServer> {
-  const first = await loadCatalog(options.file, options.exportName);
-  let catalog: Catalog = first.catalog;
+  const setup = {
+    file: options.file,
+    exportName: options.exportName,
+    tickets: options.tickets,
+    limit: options.limit,
+  };
   let generation = 0;
   let warning: string | undefined;
-  const version = () => `${generation}:${catalog.version}`;
-
-  let reloading: Promise<void> = Promise.resolve();
-  const reload = () => {
-    reloading = reloading.then(async () => {
-      try {
-        catalog = (await loadCatalog(options.file, options.exportName, { fresh: true })).catalog;
-        warning = undefined;
-        generation += 1;
-        options.onReload?.({ ok: true, version: catalog.version });
-      } catch (error) {
-        warning = `the catalog module failed to load, showing the last good one: ${error instanceof Error ? error.message : String(error)}`;
-        generation += 1;
-        options.onReload?.({ ok: false, problem: warning });
-      }
-    });
-  };
+  let closed = false;
   let timer: NodeJS.Timeout | undefined;
-  // Editors save by writing, renaming or replacing: watch the folder and filter by name.
-  const watcher: FSWatcher = watch(dirname(first.file), (_event, name) => {
-    if (name !== null && name.toString() !== basename(first.file)) return;
+  let reloading: Promise<void> = Promise.resolve();
+  const limits = {
+    loadMs: options.limits?.loadMs ?? 60_000,
+    // Under the server's 30 s request timeout, so a page that hangs is answered with why.
+    renderMs: options.limits?.renderMs ?? 20_000,
+    // A worker that stops on its own (its code threw later, or hung on a page) is replaced at once.
+    onStop: (problem: string) => {
+      warning = `${problem}; loading the catalog again`;
+      generation += 1;
+      options.onReload?.({ ok: false, problem: warning });
+      reload();
+    },
+  };
+  const first = await loadCatalogVersion(setup, limits);
+  if (!first.ok) throw new CliError(first.problem);
+  let current: CatalogVersion = first.loaded;
+  const version = () => `${generation}:${current.version}`;
+  // The module is also watched by the path given: a symbolic link pointed at another file is a change.
+  const watched = (files: readonly string[]) => [resolve(options.file), ...files];
+  const watch = watchFiles(() => {
     clearTimeout(timer);
     timer = setTimeout(reload, 80);
   });
+  watch.set(watched(current.files));
+
+  function reload() {
+    reloading = reloading.then(async () => {
+      if (closed) return;
+      const next = await loadCatalogVersion(setup, limits);
+      if (closed) {
+        if (next.ok) next.loaded.retire();
+        return;
+      }
+      generation += 1;
+      if (next.ok) {
+        current.retire();
+        current = next.loaded;
+        warning = undefined;
+        watch.set(watched(current.files));
+        options.onReload?.({ ok: true, version: current.version });
+      } else {
+        // Keep watching what the good version read and what the failed load got to: fixing either reloads.
+        watch.set(watched([...current.files, ...next.files]));
+        warning = `the catalog module failed to load, showing the last good one: ${next.problem}`;
+        options.onReload?.({ ok: false, problem: warning });
+      }
+    });
+  }
+
+  /** One version renders the page and names it: the text and the version shown always agree. */
+  const page = (index: number, query: string | undefined) => {
+    const mode = {
+      kind: "served",
+      nonce: randomBytes(16).toString("base64"),
+      version: version(),
+      query,
+    } as const;
+    return current.render({ index, mode, warning }).then((html) => ({ html, policy: pagePolicy(mode) }));
+  };
 
   let allowedHosts: Set<string> = new Set();
   const app = new Hono();
@@ -75,27 +120,26 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     return undefined;
   });
   app.get("/version", (context) => context.text(version()));
-  app.get("/", (context) => {
+  app.get("/", async (context) => {
     const requested = Number(context.req.query("ticket") ?? "0");
     const index = Number.isSafeInteger(requested) ? requested : 0;
     const query = context.req.query("q")?.slice(0, 200);
-    const mode = {
-      kind: "served",
-      nonce: randomBytes(16).toString("base64"),
-      version: version(),
-      query,
-    } as const;
-    const html = renderPreviewPage({
-      title: `Catalog preview: ${basename(first.file)}`,
-      catalog,
-      tickets: options.tickets.ids,
-      selected: selectedTicket(catalog, options.tickets, index, options.limit),
-      warning,
-      mode,
-      link: (ticket) => `/?ticket=${ticket}`,
-    });
-    context.header("Content-Security-Policy", pagePolicy(mode));
-    return context.html(html);
+    try {
+      // A worker that stopped is being replaced: wait for its successor once before answering why.
+      const shown = await page(index, query).catch(async (error: unknown) => {
+        const stopped = current;
+        await reloading;
+        if (current === stopped) throw error;
+        return page(index, query);
+      });
+      context.header("Content-Security-Policy", shown.policy);
+      return context.html(shown.html);
+    } catch (error) {
+      return context.text(
+        `formletter preview: ${error instanceof Error ? error.message : String(error)}`,
+        503,
+      );
+    }
   });
   app.notFound((context) => context.text("not found", 404));
 
@@ -109,9 +153,11 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   return {
     url: server.address.url,
     async close() {
+      closed = true;
       clearTimeout(timer);
-      watcher.close();
+      watch.close();
       await reloading;
+      current.retire();
       await server.close(1000);
     },
   };
