@@ -2,6 +2,7 @@ import { DefinitionError } from "../errors.js";
 import { type LabelNode, labelsWithin, labelTree } from "./label-tree.js";
 import { carryLabelsDown } from "./labels.js";
 import type { AnyRecord, CollectionSchemas, RecordOf } from "./record-types.js";
+import { SchemaWalk } from "./schema-walk.js";
 import { createSlotBuilder, type SlotBuilder } from "./slots.js";
 
 export type {
@@ -62,10 +63,22 @@ export function defineRecords<const S extends CollectionSchemas>(
       "defineRecords: pass an object of zod object schemas",
     );
   }
-  const names = Object.keys(collections) as (keyof S & string)[];
+  let schemas: Map<string, unknown>;
+  try {
+    schemas = new Map(Object.keys(collections).map((name) => [name, collections[name]]));
+  } catch {
+    throw new DefinitionError(
+      "records_definition_invalid",
+      "defineRecords: the collections cannot be read (a getter or proxy threw); pass a plain object of zod object schemas",
+    );
+  }
+  const names = [...schemas.keys()] as (keyof S & string)[];
   if (names.length === 0) {
     throw new DefinitionError("records_definition_invalid", "defineRecords: declare at least one collection");
   }
+  // One walk over every collection: each schema is read once, and the bounds hold for the whole definition.
+  const walk = new SchemaWalk("defineRecords");
+  const subject = (name: string) => `collection "${name}"`;
   for (const name of names) {
     if (!collectionName.test(name)) {
       throw new DefinitionError(
@@ -73,26 +86,27 @@ export function defineRecords<const S extends CollectionSchemas>(
         `defineRecords: collection "${name}" must be lower-case letters, digits and "_", starting with a letter`,
       );
     }
-    const shape = (collections[name] as { shape?: Record<string, unknown> } | undefined)?.shape;
-    const id = shape?.id as { _zod?: { def?: { type?: string } } } | undefined;
-    if (shape === undefined || id?._zod?.def?.type !== "string") {
+    const root = walk.get(schemas.get(name));
+    const id = root.parts.find((part) => part.role === "field" && part.name === "id");
+    if (root.type !== "object" || root.problem !== undefined || walk.get(id?.schema).type !== "string") {
       throw new DefinitionError(
         "records_definition_invalid",
-        `defineRecords: collection "${name}" must be a z.object with "id: z.string()"`,
+        `defineRecords: collection "${name}" must be a z.object with "id: z.string()"${root.problem === undefined ? "" : ` (${root.problem})`}`,
       );
     }
+    walk.read(schemas.get(name), subject(name), name);
   }
   // Every collection first, so a part shared with a labelled schema of another collection has its labels.
-  for (const name of names) carryLabelsDown(collections[name]);
+  for (const name of names) carryLabelsDown(schemas.get(name), walk, subject(name));
   const labelTrees = new Map<string, LabelNode>();
   for (const name of names) {
-    const tree = labelTree(collections[name]);
+    const tree = labelTree(schemas.get(name), walk, subject(name), name);
     // Fail closed: a place whose label cannot be read is never assumed to be unlabelled.
     const [opaque] = labelsWithin(tree, name).opaque;
     if (opaque !== undefined) {
       throw new DefinitionError(
         "records_definition_invalid",
-        `defineRecords: the label of ${opaque.path} cannot be established (${opaque.what}); build it from zod 4 types (objects, arrays, unions, wrappers, z.lazy…) so its labels can be read`,
+        `defineRecords: the label of ${opaque.path} cannot be established (${opaque.what}); build it from zod 4 types (objects, arrays, unions, wrappers, z.lazy…) whose getters return a schema, so its labels can be read`,
       );
     }
     labelTrees.set(name, tree);

@@ -1,5 +1,6 @@
 import { declaredLabels, type FieldLabel } from "./labels.js";
-import { asList, leaves, type Schema, schemasInside, wrappers } from "./schema-parts.js";
+import type { PartRole, SchemaRead } from "./schema-parts.js";
+import { SchemaWalk } from "./schema-walk.js";
 
 /**
  * Where labels sit in a record: the shape of a collection's values, joined over every schema a value at
@@ -25,22 +26,62 @@ export interface LabelNode {
 const structures = new Set(["object", "array", "set", "tuple", "record", "map"]);
 
 /**
- * The label tree of a schema. Throws nothing: a schema the walk cannot read (not zod, or a zod type it does
- * not know) is recorded as opaque at its place, and callers treat opaque places as unreadable by anyone.
+ * The label tree of a schema, walked with `walk` (a new one unless given: `defineRecords` passes the walk
+ * that read its collections). Throws nothing but the walk's `DefinitionError` for a schema past its bounds:
+ * a schema the walk cannot read (not zod, or a zod type it does not know) is recorded as opaque at its place,
+ * and callers treat opaque places as unreadable by anyone.
  */
-export function labelTree(schema: unknown): LabelNode {
-  return new Walk().node([schema]);
+export function labelTree(
+  schema: unknown,
+  walk = new SchemaWalk("labelTree"),
+  subject = "the schema",
+  path = "record",
+): LabelNode {
+  walk.read(schema, subject, path);
+  return new Walk(walk, subject).node([schema], path, 0);
+}
+
+/** What one place is made of, while its node is built: the labels, the structures and the unreadable types. */
+interface Place {
+  readonly own: FieldLabel[];
+  readonly bases: Set<unknown>;
+  readonly opaque: Set<string>;
+  /** Schemas expanded for this place in its own input's scope, and in each pipe's. */
+  readonly seen: Set<unknown>;
+  seenIn: Map<unknown, Set<unknown>> | undefined;
+  readonly input: readonly unknown[];
+  readonly path: string;
+}
+
+interface Shape {
+  readonly fields: ReadonlyMap<string, unknown>;
+  readonly catchall: readonly unknown[];
 }
 
 class Walk {
-  private readonly ids = new Map<object, number>();
+  private readonly ids = new Map<unknown, number>();
   private readonly nodes = new Map<string, LabelNode>();
+  private readonly shapes = new Map<SchemaRead, Shape>();
 
-  node(schemas: readonly unknown[]): LabelNode {
-    const own: FieldLabel[] = [];
-    const bases = new Set<Schema>();
-    const opaque = new Set<string>();
-    for (const schema of schemas) this.expand(schema, own, bases, opaque, new Set(), schemas);
+  constructor(
+    private readonly walk: SchemaWalk,
+    private readonly subject: string,
+  ) {}
+
+  node(schemas: readonly unknown[], path: string, depth: number): LabelNode {
+    this.walk.spend(this.subject, depth, path);
+    const place: Place = {
+      own: [],
+      bases: new Set(),
+      opaque: new Set(),
+      seen: new Set(),
+      seenIn: undefined,
+      input: schemas,
+      path,
+    };
+    for (const schema of schemas) this.expand(place, schema, undefined, depth);
+    const { own, bases, opaque } = place;
+    this.walk.spend(this.subject, depth, path, bases.size + own.length);
     const key = [
       [...bases]
         .map((base) => this.id(base))
@@ -51,7 +92,7 @@ class Walk {
     ].join("|");
     const known = this.nodes.get(key);
     if (known !== undefined) return known;
-    // Registered before its children are built: a recursive schema (z.lazy) closes into a cycle here.
+    // Registered before its children are built: a recursive schema closes into a cycle here.
     const node = {
       own: uniqueLabels(own),
       fields: new Map<string, LabelNode>(),
@@ -61,11 +102,11 @@ class Walk {
       opaque: [...opaque],
     };
     this.nodes.set(key, node);
-    this.children(node, [...bases]);
+    this.children(node, [...bases], path, depth + 1);
     return node;
   }
 
-  private id(schema: object): number {
+  private id(schema: unknown): number {
     let id = this.ids.get(schema);
     if (id === undefined) {
       id = this.ids.size;
@@ -74,77 +115,61 @@ class Walk {
     return id;
   }
 
-  /** Collects the labels of `schema` and everything it wraps, down to the structures that hold values. */
-  private expand(
-    schema: unknown,
-    own: FieldLabel[],
-    bases: Set<Schema>,
-    opaque: Set<string>,
-    lazies: Set<unknown>,
-    input: readonly unknown[],
-  ): void {
-    const def = (schema as Partial<Schema> | null | undefined)?._zod?.def;
-    if (typeof def !== "object" || def === null) {
-      opaque.add("a value that is not a zod schema");
-      return;
+  /**
+   * Collects the labels of `schema` and everything it wraps, down to the structures that hold values.
+   * `scope` is the pipe whose steps compute from its input, or undefined for the place's own input.
+   */
+  private expand(place: Place, schema: unknown, scope: unknown, depth: number): void {
+    let seen = place.seen;
+    if (scope !== undefined) {
+      place.seenIn ??= new Map();
+      seen = place.seenIn.get(scope) ?? new Set();
+      place.seenIn.set(scope, seen);
     }
-    own.push(...declaredLabels(schema));
-    const type = String(def.type);
-    // A value that may hold anything of `scope` anywhere in it, with no place of its own: every label under
-    // `scope` is the value's. Code in the schema computes such a value from its input (a transform, a
-    // codec, a catch, an overwrite).
-    const computedFrom = (scope: readonly unknown[]) => {
-      const inside = everyLabelIn(scope);
-      own.push(...inside.labels);
-      for (const what of inside.opaque) opaque.add(what);
-    };
-    if (type === "transform" || type === "catch") computedFrom(input);
-    if (!leaves.has(type) && asList(def.checks).some(isOverwrite)) computedFrom([schema]);
-    if (leaves.has(type)) return;
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    this.walk.spend(this.subject, depth, place.path);
+    const read = this.walk.get(schema);
+    const { type } = read;
+    place.own.push(...declaredLabels(schema));
+    if (read.problem !== undefined) place.opaque.add(read.problem);
+    if (type === "transform" || type === "catch")
+      this.computedFrom(place, scope === undefined ? place.input : [scope], depth);
+    if (read.overwrites) this.computedFrom(place, [schema], depth);
     if (structures.has(type)) {
-      bases.add(schema as Schema);
-      return;
-    }
-    const next = (inner: unknown, scope = input) => this.expand(inner, own, bases, opaque, lazies, scope);
-    if (wrappers.includes(type) || type === "promise") {
-      next(def.innerType);
+      place.bases.add(schema);
       return;
     }
     switch (type) {
       case "pipe":
         // What the pipe's steps compute from comes out of the pipe's own input: its `in`, then its `out`.
-        if (typeof def.transform === "function") computedFrom([schema]);
-        next(def.in, [schema]);
-        next(def.out, [schema]);
-        return;
-      case "union":
-        for (const option of asList(def.options)) next(option);
-        return;
-      case "intersection":
-        next(def.left);
-        next(def.right);
+        if (read.converts) this.computedFrom(place, [schema], depth);
+        for (const part of read.parts) this.expand(place, part.schema, schema, depth + 1);
         return;
       case "template_literal":
       case "function":
         // A string built from labelled parts, or a function taking or returning labelled values.
-        computedFrom(schemasInside(def) ?? []);
+        this.computedFrom(
+          place,
+          read.parts.map((part) => part.schema),
+          depth,
+        );
         return;
-      case "lazy": {
-        if (lazies.has(schema)) return;
-        lazies.add(schema);
-        let inner: unknown;
-        try {
-          inner = (def.getter as () => unknown)();
-        } catch {
-          opaque.add("a z.lazy whose getter throws");
-          return;
-        }
-        next(inner);
-        return;
-      }
       default:
-        opaque.add(`zod type "${type}"`);
+        // Wrappers, a z.lazy's schema, a union's options, an intersection's sides: the value passed them all.
+        for (const part of read.parts) this.expand(place, part.schema, scope, depth + 1);
     }
+  }
+
+  /**
+   * A value that may hold anything of `from` anywhere in it, with no place of its own: every label under
+   * `from` is the value's. Code in the schema computes such a value from its input (a transform, a codec,
+   * a catch, an overwrite).
+   */
+  private computedFrom(place: Place, from: readonly unknown[], depth: number): void {
+    const inside = this.everyLabelIn(from, place.path, depth);
+    place.own.push(...inside.labels);
+    for (const what of inside.opaque) place.opaque.add(what);
   }
 
   private children(
@@ -154,104 +179,91 @@ class Walk {
       items: LabelNode | undefined;
       keys: LabelNode | undefined;
     },
-    bases: readonly Schema[],
+    bases: readonly unknown[],
+    path: string,
+    depth: number,
   ): void {
-    const objects = bases.filter((base) => base._zod.def.type === "object");
+    const reads = bases.map((base) => this.walk.get(base));
+    const objects = reads.filter((read) => read.type === "object");
     // A property of the object may equally be a value of a z.record at the same place (an intersection with
     // one, a union branch that is one): it carries the record's value labels as well as its own.
-    const recordValues = bases
-      .filter((base) => base._zod.def.type === "record")
-      .map((record) => record._zod.def.valueType);
-    const fieldNames = new Set<string>();
-    for (const object of objects) for (const name of Object.keys(shapeOf(object))) fieldNames.add(name);
-    for (const name of fieldNames) {
-      // A value that passed a union branch which does not declare `name` may still hold it via a catchall.
-      const schemas = objects.flatMap((object) => {
-        const shape = shapeOf(object);
-        if (Object.hasOwn(shape, name)) return [shape[name]];
-        const catchall = object._zod.def.catchall;
-        return catchall === undefined ? [] : [catchall];
-      });
-      node.fields.set(name, this.node([...schemas, ...recordValues]));
-    }
-    const catchalls = objects.map((object) => object._zod.def.catchall).filter(holdsValues);
-    if (catchalls.length > 0) node.rest = this.node([...catchalls, ...recordValues]);
-
-    const items: unknown[] = [];
-    const keys: unknown[] = [];
-    for (const base of bases) {
-      const def = base._zod.def;
-      switch (def.type) {
-        case "array":
-          items.push(def.element);
-          break;
-        case "set":
-          items.push(def.valueType);
-          break;
-        case "tuple":
-          items.push(...asList(def.items));
-          if (def.rest !== undefined && def.rest !== null) items.push(def.rest);
-          break;
-        case "record":
-        case "map":
-          keys.push(def.keyType);
-          items.push(def.valueType);
-          break;
+    const recordValues = reads
+      .filter((read) => read.type === "record")
+      .flatMap((read) => partsIn(read, "item"));
+    const shapes = objects.map((object) => this.shapeOf(object));
+    const byName = new Map<string, unknown[]>();
+    for (const shape of shapes) {
+      this.walk.spend(this.subject, depth, path, shape.fields.size);
+      for (const [name, schema] of shape.fields) {
+        const schemas = byName.get(name);
+        if (schemas === undefined) byName.set(name, [schema]);
+        else schemas.push(schema);
       }
     }
-    if (items.length > 0) node.items = this.node(items);
-    if (keys.length > 0) node.keys = this.node(keys);
+    // A value that passed a union branch which does not declare a property may still hold it via a catchall.
+    const open = shapes.filter((shape) => shape.catchall.length > 0);
+    for (const [name, schemas] of byName) {
+      this.walk.spend(this.subject, depth, path, open.length);
+      for (const shape of open) if (!shape.fields.has(name)) schemas.push(...shape.catchall);
+      node.fields.set(name, this.node([...schemas, ...recordValues], `${path}.${name}`, depth));
+    }
+    const catchalls = shapes
+      .flatMap((shape) => shape.catchall)
+      .filter((catchall) => this.holdsValues(catchall));
+    if (catchalls.length > 0) node.rest = this.node([...catchalls, ...recordValues], `${path}.*`, depth);
+    const items = reads.flatMap((read) => partsIn(read, "item"));
+    const keys = reads.flatMap((read) => partsIn(read, "key"));
+    if (items.length > 0) node.items = this.node(items, `${path}[]`, depth);
+    if (keys.length > 0) node.keys = this.node(keys, `${path}{key}`, depth);
+  }
+
+  /**
+   * Every label declared anywhere in `schemas`, whatever its place, and the types that could not be read:
+   * for a value that holds what these schemas hold without keeping them at places of their own.
+   */
+  private everyLabelIn(
+    schemas: readonly unknown[],
+    path: string,
+    depth: number,
+  ): { labels: FieldLabel[]; opaque: string[] } {
+    const labels: FieldLabel[] = [];
+    const opaque: string[] = [];
+    const seen = new Set<unknown>();
+    const todo = [...schemas];
+    while (todo.length > 0) {
+      const schema = todo.pop();
+      if (seen.has(schema)) continue;
+      seen.add(schema);
+      this.walk.spend(this.subject, depth, path);
+      const read = this.walk.get(schema);
+      labels.push(...declaredLabels(schema));
+      if (read.problem !== undefined) opaque.push(read.problem);
+      for (const part of read.parts) todo.push(part.schema);
+    }
+    return { labels, opaque };
+  }
+
+  /** An object's properties by name and its catchall, built once per object however many places it is at. */
+  private shapeOf(object: SchemaRead): Shape {
+    let shape = this.shapes.get(object);
+    if (shape === undefined) {
+      const fields = new Map<string, unknown>();
+      for (const part of object.parts)
+        if (part.role === "field") fields.set(part.name as string, part.schema);
+      shape = { fields, catchall: partsIn(object, "rest") };
+      this.shapes.set(object, shape);
+    }
+    return shape;
+  }
+
+  /** A catchall admits undeclared properties unless it is `z.never()`. */
+  private holdsValues(catchall: unknown): boolean {
+    return this.walk.get(catchall).type !== "never";
   }
 }
 
-/** An overwrite check (`.overwrite()`, and zod's own `.trim()`, `.toLowerCase()`…): it replaces the value. */
-function isOverwrite(check: unknown): boolean {
-  return (check as { _zod?: { def?: { check?: unknown } } } | null)?._zod?.def?.check === "overwrite";
-}
-
-/**
- * Every label declared anywhere in `schemas`, whatever its place, and the types that could not be read:
- * for a value that holds what these schemas hold without keeping them at places of their own.
- */
-function everyLabelIn(schemas: readonly unknown[]): { labels: FieldLabel[]; opaque: string[] } {
-  const labels: FieldLabel[] = [];
-  const opaque: string[] = [];
-  const seen = new Set<unknown>();
-  const visit = (schema: unknown): void => {
-    if (seen.has(schema)) return;
-    seen.add(schema);
-    const def = (schema as Partial<Schema> | null | undefined)?._zod?.def;
-    if (typeof def !== "object" || def === null) {
-      opaque.push("a value that is not a zod schema");
-      return;
-    }
-    labels.push(...declaredLabels(schema));
-    let inner: readonly unknown[] | undefined;
-    try {
-      inner = schemasInside(def);
-    } catch {
-      opaque.push("a z.lazy whose getter throws");
-      return;
-    }
-    if (inner === undefined) {
-      opaque.push(`zod type "${String(def.type)}"`);
-      return;
-    }
-    for (const next of inner) visit(next);
-  };
-  for (const schema of schemas) visit(schema);
-  return { labels, opaque };
-}
-
-function shapeOf(object: Schema): Readonly<Record<string, unknown>> {
-  const shape = object._zod.def.shape;
-  return typeof shape === "object" && shape !== null ? (shape as Record<string, unknown>) : {};
-}
-
-/** A catchall admits undeclared properties unless it is absent or `z.never()`. */
-function holdsValues(catchall: unknown): boolean {
-  if (catchall === undefined || catchall === null) return false;
-  return (catchall as Partial<Schema>)._zod?.def?.type !== "never";
+function partsIn(read: SchemaRead, role: PartRole): unknown[] {
+  return read.parts.flatMap((part) => (part.role === role ? [part.schema] : []));
 }
 
 function labelKey(label: FieldLabel): string {
@@ -284,16 +296,20 @@ export function labelsWithin(node: LabelNode, path: string): LabelsWithin {
   const labels: PlacedLabel[] = [];
   const opaque: { path: string; what: string }[] = [];
   const seen = new Set<LabelNode>();
-  const visit = (current: LabelNode, at: string) => {
-    if (seen.has(current)) return;
+  // Depth-first in the order of a recursive walk (the first path to a place names it), without recursion.
+  const todo: [LabelNode, string][] = [[node, path]];
+  while (todo.length > 0) {
+    const [current, at] = todo.pop() as [LabelNode, string];
+    if (seen.has(current)) continue;
     seen.add(current);
     for (const label of current.own) labels.push({ path: at, label });
     for (const what of current.opaque) opaque.push({ path: at, what });
-    for (const [name, child] of current.fields) visit(child, `${at}.${name}`);
-    if (current.rest !== undefined) visit(current.rest, `${at}.*`);
-    if (current.items !== undefined) visit(current.items, `${at}[]`);
-    if (current.keys !== undefined) visit(current.keys, `${at}{key}`);
-  };
-  visit(node, path);
+    const next: [LabelNode, string][] = [];
+    for (const [name, child] of current.fields) next.push([child, `${at}.${name}`]);
+    if (current.rest !== undefined) next.push([current.rest, `${at}.*`]);
+    if (current.items !== undefined) next.push([current.items, `${at}[]`]);
+    if (current.keys !== undefined) next.push([current.keys, `${at}{key}`]);
+    for (let index = next.length - 1; index >= 0; index--) todo.push(next[index] as [LabelNode, string]);
+  }
   return { labels, opaque };
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { DefinitionError } from "../errors.js";
-import { schemasInside } from "./schema-parts.js";
+import { defOf } from "./schema-parts.js";
+import { SchemaWalk } from "./schema-walk.js";
 
 /** Who may see a field: text written by an outsider, or a private field readable by some roles. */
 export type FieldLabel =
@@ -16,7 +17,7 @@ export type FieldLabel =
  */
 const labelKey: unique symbol = Symbol.for("formletter.fieldLabels") as never;
 
-type Labelled = { _zod: { def: Record<PropertyKey, unknown> } };
+type LabelledDef = Record<PropertyKey, unknown>;
 
 const rolePattern = /^[a-z][a-z0-9_]{0,39}$/;
 
@@ -64,26 +65,34 @@ function checkRole(caller: string, role: unknown): void {
 }
 
 function addLabel<S>(caller: string, schema: S, label: FieldLabel): S {
-  const def = (schema as Partial<Labelled> | null)?._zod?.def;
-  if (typeof def !== "object" || def === null) {
+  const def = defOf(schema) as LabelledDef | undefined;
+  if (def === undefined) {
     throw new DefinitionError(
       "records_definition_invalid",
       `${caller}: the second argument must be a zod schema, e.g. ${caller}(…, z.string())`,
     );
   }
   writeLabels(def, [...declaredLabels(schema), Object.freeze(label)]);
-  carryLabelsDown(schema);
+  carryLabelsDown(schema, new SchemaWalk(caller), "the schema it labels");
   return schema;
 }
 
 function writeLabels(def: Record<PropertyKey, unknown>, labels: readonly FieldLabel[]): void {
-  // Enumerable, so that zod's spreads of a definition (`{ ...def, rest }`) carry it as its merges do.
-  Object.defineProperty(def, labelKey, {
-    value: Object.freeze([...labels]),
-    enumerable: true,
-    configurable: true,
-    writable: true,
-  });
+  try {
+    // Enumerable, so that zod's spreads of a definition (`{ ...def, rest }`) carry it as its merges do.
+    Object.defineProperty(def, labelKey, {
+      value: Object.freeze([...labels]),
+      enumerable: true,
+      configurable: true,
+      writable: true,
+    });
+  } catch {
+    // A label that cannot be written would be lost on every schema built from this one: refuse it.
+    throw new DefinitionError(
+      "records_definition_invalid",
+      `a field label cannot be written on a ${String(def.type)} schema (its definition is frozen or not a plain object); label a schema built by zod itself`,
+    );
+  }
 }
 
 /**
@@ -91,44 +100,28 @@ function writeLabels(def: Record<PropertyKey, unknown>, labels: readonly FieldLa
  * labelled schema (`{ ...guest.shape }`, `.unwrap()`, `.element`, `.options`) keeps the labels it had
  * there. A schema inside a labelled one is labelled wherever else it is used. Parts that cannot be read
  * yet (a getter or `z.lazy` that refers to a schema not yet built) are left to `defineRecords`, which
- * runs this again over each collection.
+ * runs this again over each collection with the walk it read them in.
  */
-export function carryLabelsDown(root: unknown): void {
+export function carryLabelsDown(root: unknown, walk: SchemaWalk, subject: string): void {
+  walk.read(root, subject, "schema");
+  // Labels only grow, so a schema is visited again only when it gained labels to pass on.
   const carried = new Map<unknown, number>();
-  const visit = (schema: unknown, inherited: readonly FieldLabel[]): void => {
-    const def = (schema as Partial<Labelled> | null | undefined)?._zod?.def;
-    if (typeof def !== "object" || def === null) return;
-    const have = declaredLabels(schema);
-    const missing = inherited.filter((label) => !have.some((own) => sameLabel(own, label)));
-    if (missing.length > 0) writeLabels(def, [...have, ...missing]);
+  const todo: unknown[] = [root];
+  while (todo.length > 0) {
+    const schema = todo.pop();
     const labels = declaredLabels(schema);
-    // Labels only grow, so a schema met again with no more labels than last time has nothing new to pass on.
-    if (carried.get(schema) === labels.length) return;
+    if (carried.get(schema) === labels.length) continue;
     carried.set(schema, labels.length);
-    for (const part of readableParts(def)) visit(part, labels);
-  };
-  visit(root, []);
-}
-
-/** The parts of a definition that can be read now; a getter that throws is skipped. */
-function readableParts(def: Record<PropertyKey, unknown>): readonly unknown[] {
-  try {
-    return schemasInside(def) ?? [];
-  } catch {
-    if (def.type !== "object") return [];
-    // zod reads every property of a shape at once; read the ones already built without its accessor.
-    const accessor = Object.getOwnPropertyDescriptor(def, "shape")?.get as { raw?: unknown } | undefined;
-    const shape = (accessor?.raw ?? {}) as Record<string, unknown>;
-    const parts: unknown[] = [];
-    for (const name of Object.keys(shape)) {
-      try {
-        parts.push(shape[name]);
-      } catch {
-        // Not built yet: defineRecords carries the labels into it.
-      }
+    const { parts } = walk.get(schema);
+    walk.spend(subject, 0, "schema", 1 + parts.length);
+    for (const { schema: part } of parts) {
+      const def = defOf(part) as LabelledDef | undefined;
+      if (def === undefined) continue;
+      const have = declaredLabels(part);
+      const missing = labels.filter((label) => !have.some((own) => sameLabel(own, label)));
+      if (missing.length > 0) writeLabels(def, [...have, ...missing]);
+      todo.push(part);
     }
-    if (def.catchall !== undefined) parts.push(def.catchall);
-    return parts;
   }
 }
 
@@ -141,8 +134,13 @@ function sameLabel(a: FieldLabel, b: FieldLabel): boolean {
 
 /** The labels declared on this very schema (not its inner schemas): see `labelTree` for a field's labels. */
 export function declaredLabels(schema: unknown): readonly FieldLabel[] {
-  const def = (schema as Partial<Labelled> | null | undefined)?._zod?.def;
-  const labels = def?.[labelKey];
+  let labels: unknown;
+  try {
+    labels = (defOf(schema) as LabelledDef | undefined)?.[labelKey];
+  } catch {
+    // A definition that cannot be read: the walks name it as a place whose labels cannot be established.
+    return [];
+  }
   return Array.isArray(labels) ? (labels as readonly FieldLabel[]) : [];
 }
 

@@ -1,5 +1,5 @@
 import type { AnyRecord, TicketView } from "../definition/define-records.js";
-import { type LabelNode, labelsWithin } from "../definition/label-tree.js";
+import type { LabelNode } from "../definition/label-tree.js";
 import type { FieldLabel } from "../definition/labels.js";
 
 /**
@@ -26,49 +26,73 @@ export type RedactionPlan = ReadonlyMap<string, Cut | "drop">;
 
 /** The plan for a reader, from the label tree of each collection. */
 export function redactionPlan(trees: ReadonlyMap<string, LabelNode>, hides: Hides): RedactionPlan {
-  const planner = new Planner(hides);
+  const plans = plansOf([...trees.values()], hides);
   const plan = new Map<string, Cut | "drop">();
   for (const [collection, tree] of trees) {
-    const cut = planner.plan(tree);
+    const cut = plans.get(tree);
     if (cut !== undefined) plan.set(collection, cut);
   }
   return plan;
 }
 
-class Planner {
-  private readonly plans = new Map<LabelNode, Redaction>();
-  constructor(private readonly hides: Hides) {}
-
-  plan(node: LabelNode): Redaction {
-    if (this.plans.has(node)) return this.plans.get(node);
-    const within = labelsWithin(node, "");
-    if (within.opaque.length === 0 && !within.labels.some(({ label }) => this.hides(label))) {
-      this.plans.set(node, undefined);
-      return undefined;
-    }
-    const keysHidden =
-      node.keys !== undefined &&
-      (() => {
-        const keys = labelsWithin(node.keys, "");
-        return keys.opaque.length > 0 || keys.labels.some(({ label }) => this.hides(label));
-      })();
-    if (node.opaque.length > 0 || node.own.some(this.hides) || keysHidden) {
-      this.plans.set(node, "drop");
-      return "drop";
-    }
-    // Registered before its children: a recursive schema's plan refers to itself.
-    const fields = new Map<string, Redaction>();
-    const cut: { fields: Map<string, Redaction>; rest: Redaction; items: Redaction } = {
-      fields,
-      rest: "drop",
-      items: "drop",
-    };
-    this.plans.set(node, cut);
-    for (const [name, child] of node.fields) fields.set(name, this.plan(child));
-    cut.rest = node.rest === undefined ? "drop" : this.plan(node.rest);
-    cut.items = node.items === undefined ? "drop" : this.plan(node.items);
-    return cut;
+/**
+ * The redaction of every place under `roots`, in time linear in the places: a place needs one when any place
+ * it holds (itself included) has a label the reader may not see, or cannot be read. That is found once for
+ * all places, backwards from the places that have such a label, rather than by a walk under each place,
+ * which a recursive schema would make quadratic.
+ */
+function plansOf(roots: readonly LabelNode[], hides: Hides): Map<LabelNode, Redaction> {
+  const holders = new Map<LabelNode, LabelNode[]>();
+  const marked: LabelNode[] = [];
+  const todo = [...roots];
+  while (todo.length > 0) {
+    const node = todo.pop() as LabelNode;
+    if (holders.has(node)) continue;
+    holders.set(node, []);
+    if (node.opaque.length > 0 || node.own.some(hides)) marked.push(node);
+    for (const child of inside(node)) todo.push(child);
   }
+  for (const [node] of holders) for (const child of inside(node)) holders.get(child)?.push(node);
+  const needsCut = new Set(marked);
+  while (marked.length > 0) {
+    for (const holder of holders.get(marked.pop() as LabelNode) ?? []) {
+      if (needsCut.has(holder)) continue;
+      needsCut.add(holder);
+      marked.push(holder);
+    }
+  }
+  const plans = new Map<LabelNode, Redaction>();
+  const cuts: [LabelNode, { fields: Map<string, Redaction>; rest: Redaction; items: Redaction }][] = [];
+  for (const [node] of holders) {
+    if (!needsCut.has(node)) plans.set(node, undefined);
+    else if (node.opaque.length > 0 || node.own.some(hides) || (node.keys && needsCut.has(node.keys))) {
+      plans.set(node, "drop");
+    } else {
+      const cut = {
+        fields: new Map<string, Redaction>(),
+        rest: "drop" as Redaction,
+        items: "drop" as Redaction,
+      };
+      plans.set(node, cut);
+      cuts.push([node, cut]);
+    }
+  }
+  // Filled once every place has its plan: a recursive schema's plan refers to itself.
+  for (const [node, cut] of cuts) {
+    for (const [name, child] of node.fields) cut.fields.set(name, plans.get(child));
+    cut.rest = node.rest === undefined ? "drop" : plans.get(node.rest);
+    cut.items = node.items === undefined ? "drop" : plans.get(node.items);
+  }
+  return plans;
+}
+
+/** The places directly inside a place: its properties, the rest, its elements and its keys. */
+function inside(node: LabelNode): LabelNode[] {
+  const children = [...node.fields.values()];
+  if (node.rest !== undefined) children.push(node.rest);
+  if (node.items !== undefined) children.push(node.items);
+  if (node.keys !== undefined) children.push(node.keys);
+  return children;
 }
 
 /** `value` as the reader may see it; undefined when the whole value is hidden. Frozen copies; inputs untouched. */
