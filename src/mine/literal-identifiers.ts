@@ -37,16 +37,20 @@ const finders: readonly (readonly [IdentifierKind, (text: string, found: TokenFo
 ];
 
 const wordCharacter = /[\p{L}\p{N}]/u;
-// What cannot run an identifier on past it: white space, and punctuation that ends a phrase.
-const phraseEnd = /[\s,;!?)\]}"'»”’]/u;
+const runsOn = /[\p{L}\p{M}\p{N}]/u;
+const space = /\s/;
 
-/** Whether an identifier could run from the character at `at` into a value's place beside it. */
+/**
+ * Whether an identifier could run from the character at `at` into a value's place beside it (`side`
+ * is -1 before the place, 1 after): a letter or digit can; white space cannot; punctuation only with
+ * more than white space beyond it ("{{x}}, then" ends a phrase; "{{x}}.example" and "{{x}}://" go on).
+ */
 function continues(text: string, at: number, side: -1 | 1): boolean {
   const char = text.charAt(at);
-  if (char === "" || phraseEnd.test(char)) return false;
-  // "{{x}}. Next": a full stop then a space ends a sentence, not a host.
-  if (side === 1 && char === "." && (at + 1 >= text.length || /\s/.test(text.charAt(at + 1)))) return false;
-  return true;
+  if (char === "" || space.test(char)) return false;
+  if (runsOn.test(char)) return true;
+  const beyond = text.charAt(at + side);
+  return beyond !== "" && !space.test(beyond);
 }
 
 /**
@@ -90,8 +94,7 @@ export function literalIdentifiers(pieces: readonly TextPiece[]): {
     return false;
   };
   const spans: LiteralIdentifier[] = [];
-  // Read as a word, a place changes what is found only when an identifier could run into it: through
-  // a character next to it that is not a space or the punctuation that ends a phrase.
+  // Read as a word, a place changes what is found only when an identifier could run into it.
   const views = places.some(([start, end]) => continues(text, start - 1, -1) || continues(text, end, 1))
     ? [asGap, asWord]
     : [asGap];

@@ -5,7 +5,8 @@ import { cleanText } from "./clean-text.js";
 /**
  * The ways a record value may appear in a message someone wrote: as it is, and as formats render it —
  * dates in common patterns, amounts with and without their currency in common locales, phone numbers in
- * international and national form. Each rendering is normalised (see {@link normalize}).
+ * international and national form. Each rendering is normalised (see {@link normalize}), a text value
+ * cleaned first.
  */
 export function renderings(value: unknown, currency: string | undefined, timeZone: string): string[] {
   if (typeof value === "string") return stringRenderings(value, timeZone);
@@ -14,12 +15,9 @@ export function renderings(value: unknown, currency: string | undefined, timeZon
   return [];
 }
 
-/**
- * Cleaned as the history's text is (hidden characters removed, compatibility forms folded), lower-case,
- * every run of white space one space, trimmed: how text and values are compared.
- */
+/** Lower-case, every run of white space one space, trimmed: how text and values are compared. */
 export function normalize(text: string): string {
-  return cleanText(text).toLowerCase().replace(/\s+/g, " ").trim();
+  return text.toLowerCase().replace(/\s+/g, " ").trim();
 }
 
 const isoDate = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -39,7 +37,9 @@ const months = [
 ];
 
 function stringRenderings(value: string, timeZone: string): string[] {
-  const plain = normalize(value);
+  // Cleaned as the history's text is (hidden characters out, compatibility forms folded), so a value
+  // with a zero-width space is found in a message that wrote it. Formats write plain text: no cleaning.
+  const plain = normalize(cleanText(value));
   if (plain.length === 0 || plain.length > 500) return [];
   const out = [plain];
   const date = isoDate.exec(value);
