@@ -45,7 +45,7 @@ export function recordLoadedFiles(): LoadedFiles {
       for (let next = receiveMessageOnPort(port1); next !== undefined; next = receiveMessageOnPort(port1))
         files.add(fileURLToPath(String(next.message)));
       port1.close();
-      return [...files].filter((path) => !path.includes("/node_modules/") && !path.startsWith("node:"));
+      return [...files].filter((path) => !/[\\/]node_modules[\\/]/.test(path));
     },
   };
 }

@@ -23,13 +23,14 @@ interface PreviewSettings {
 
 /**
  * `formletter preview --catalog MODULE [--records FILE | --history FILE] [--port N] [--out DIR]`: the
- * catalog's review page, served on 127.0.0.1 (reloading as the module changes) or written as static files.
+ * catalog's review page, served on 127.0.0.1 (reloading as the module or a file it imports changes) or
+ * written as static files.
  */
 export function registerPreviewCommand(program: Command, io: CliIo): void {
   program
     .command("preview")
     .description(
-      "every message the catalog can send for sample tickets, with each template's text, slots and field labels: a local page that reloads as the catalog changes, or static files with --out",
+      "every message the catalog can send for sample tickets, with each template's text, slots and field labels: a local page that reloads as the catalog or a file it imports changes, or static files with --out",
     )
     .requiredOption("--catalog <module>", "the module exporting the catalog")
     .option("--export <name>", "the export of the catalog module to use")

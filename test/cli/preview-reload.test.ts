@@ -270,7 +270,7 @@ describe("formletter preview reloads what the catalog module and its imports now
     240_000,
   );
 
-  it("keeps serving when a new version never finishes loading, or ends its thread while loading", async () => {
+  it("keeps serving when a new version never finishes loading, ends its thread or throws hostile text while loading", async () => {
     const shape = shapes[2] as Shape;
     const files = writeShape(shape, "Steady", "Order");
     // Long enough for the good version to load on a busy machine; the bad one waits it out, idle.
@@ -290,9 +290,14 @@ describe("formletter preview reloads what the catalog module and its imports now
         expect(exited.ok ? "" : exited.problem).toMatch(
           /cannot load .*catalog\.mjs: its code ended the thread/,
         );
+        // A failure's text is the module's to choose: it is shown as text, never as markup.
+        writeFileSync(files.texts, 'throw new Error("<img src=x onerror=alert(1)>");\n');
+        await events.until((outcome) => !outcome.ok && outcome.problem.includes("<img"));
         const page = await served(server);
         expect(page.html).toContain("Steady about order");
         expect(page.version).toBe(steady);
+        expect(page.warning).toContain("&lt;img src=x onerror=alert(1)&gt;");
+        expect(page.html).not.toContain("<img");
       },
       { loadMs: 30_000 },
     );
