@@ -4,19 +4,26 @@
  * agree on where a host starts and ends.
  *
  * A host is a chain of two or more labels joined by dots ("." or a dot browsers accept: "。", "．",
- * "｡", or a look-alike a reader takes for one: "·", "・", "ꓸ"…) whose last label is a top-level-domain shape: two or more letters of any script (so a
- * mixed-script "evil.сom" counts), or punycode ("xn--p1ai"). A chain of four short numbers is an IPv4
- * address. A chain whose first label is "www" is a host whatever follows. So "e.g.", "approx.3",
- * "12.50" and "v2.1" are not hosts, while "invoice.pdf" or "St.Louis" are (by shape they could be).
- * Labels are letters, marks and digits of any script, "-" and "_".
+ * "｡", or a look-alike a reader takes for one: "·", "・", "ꓸ", "٠"…) whose last label is a
+ * top-level-domain shape: two or more letters of any script (so a mixed-script "evil.сom" counts), or
+ * punycode ("xn--p1ai"). A chain of four short numbers is an IPv4 address. A chain whose first label is
+ * "www" is a host whatever follows. So "e.g.", "approx.3", "12.50" and "v2.1" are not hosts, while
+ * "invoice.pdf" or "St.Louis" are (by shape they could be).
+ * Labels are what the WHATWG URL parser takes in a host: letters, marks and digits of any script, "-"
+ * and "_", and symbols and emoji ("💩.la", "☃.net"), which it turns into punycode. No registry delegates
+ * a top-level domain of symbols, so the last label's shape is read up to its first symbol: "evil.lol🙂"
+ * holds the host "evil.lol".
  */
 import {
   classesAt,
   closing,
+  digitDot,
   hostDot,
   hostDotCharacters,
+  hostSymbol,
   isAscii,
   isLabelAt,
+  isZeroAt,
   letter,
   mark,
   opening,
@@ -46,6 +53,8 @@ export function readHost(text: string, start: number, defanged: boolean, chain: 
     const labelStart = index;
     let lettersOnly = true;
     let digitsOnly = true;
+    // Where a run of two or more letters that starts the label meets a symbol: "lol" in "lol🙂".
+    let lettersEnd = -1;
     while (index < text.length && isLabelAt(text, index)) {
       const code = text.charCodeAt(index);
       if (code === 0x2d || code === 0x5f) {
@@ -53,9 +62,15 @@ export function readHost(text: string, start: number, defanged: boolean, chain: 
         digitsOnly = false;
       } else if (code >= 0x30 && code <= 0x39) {
         lettersOnly = false;
+      } else if (code < 0x80) {
+        digitsOnly = false;
       } else {
         digitsOnly = false;
-        if (code >= 0x80 && (classesAt(text, index) & (letter | mark)) === 0) lettersOnly = false;
+        const classes = classesAt(text, index);
+        if ((classes & (letter | mark)) === 0) {
+          if (lettersOnly && (classes & hostSymbol) !== 0 && index - labelStart >= 2) lettersEnd = index;
+          lettersOnly = false;
+        }
       }
       index += widthAt(text, index);
     }
@@ -66,6 +81,7 @@ export function readHost(text: string, start: number, defanged: boolean, chain: 
     if (labels >= 2) {
       const topShape = (lettersOnly && length >= 2) || isPunycode(text, labelStart, index);
       if (topShape || www) hostEnd = index;
+      else if (lettersEnd !== -1) hostEnd = lettersEnd;
     }
     const dot = dotLength(text, index, defanged);
     if (dot === 0 || !(index + dot < text.length && isLabelAt(text, index + dot))) break;
@@ -83,7 +99,8 @@ function isPunycode(text: string, start: number, end: number): boolean {
 /** Length of the dot at `index` (0 when there is none): a real dot, or with `defanged` a written-out one. */
 export function dotLength(text: string, index: number, defanged: boolean): number {
   if (index >= text.length) return 0;
-  if ((classesAt(text, index) & hostDot) !== 0) return 1;
+  const classes = classesAt(text, index);
+  if ((classes & hostDot) !== 0 && ((classes & digitDot) === 0 || !isZeroAt(text, index))) return 1;
   return defanged ? bracketed(text, index, [".", "dot"]) : 0;
 }
 
@@ -131,13 +148,20 @@ export function forEachHost(text: string, found: (start: number, end: number) =>
   const other = !isAscii(text) && otherDots.test(text);
   let done = 0;
   for (let dot = nextDot(text, 0, other); dot !== -1; dot = nextDot(text, dot + 1, other)) {
-    if (dot < done || dot === 0 || !isLabelAt(text, dot - 1) || !isLabelAt(text, dot + 1)) continue;
+    if (dot < done || dot === 0) continue;
+    if (!isLabelAt(text, previousStart(text, dot)) || !isLabelAt(text, dot + 1)) continue;
+    // A digit drawn as a dot after a digit of its script is a zero (only texts with other dots hold one).
+    if (other && dotLength(text, dot, false) === 0) continue;
     // Back to where the chain holding this dot starts: over labels and the dots joining them.
     let start = dot;
     while (start > done) {
       const previous = previousStart(text, start);
       if (isLabelAt(text, previous)) start = previous;
-      else if (previous > done && dotLength(text, previous, false) === 1 && isLabelAt(text, previous - 1))
+      else if (
+        previous > done &&
+        dotLength(text, previous, false) === 1 &&
+        isLabelAt(text, previousStart(text, previous))
+      )
         start = previous;
       else break;
     }
