@@ -27,6 +27,15 @@ const inputs: Record<string, string> = {
   "spaced at-signs": "a @ b ",
   "at and dots in quotes of other scripts": "x\u00ABat\u00BBy\u300C.\u300D",
   "id-like run with other dashes": "a1\u2010",
+  "emoji labels between dots": "\u{1F4A9}.",
+  "symbol and letter label chain": "\u2603a.\u2764",
+  "many distinct emoji and dots": Array.from(
+    { length: 3000 },
+    (_, i) => `${String.fromCodePoint(0x1f300 + i)}.`,
+  ).join(""),
+  "digits drawn as dots": "a\u0660\u0661\u0660b\u06F0",
+  "base64-like runs with slashes and plus": "aB3/+=",
+  "digit groups glued to letters": "x0151 2345a",
 };
 
 function repeated(unit: string, length: number): string {

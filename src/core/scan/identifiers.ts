@@ -96,7 +96,6 @@ export const isDigitAt = (text: string, index: number): boolean => {
 const digitOrOther = /[0-9\u0080-\uFFFF]/g;
 const isSeparatorAt = (text: string, index: number): boolean =>
   (classesAt(text, index) & phoneSeparator) !== 0;
-const isLetterAt = (text: string, index: number): boolean => (classesAt(text, index) & (letter | mark)) !== 0;
 const isMarkAt = (text: string, index: number): boolean =>
   text.charCodeAt(index) >= 0x300 && (classesAt(text, index) & mark) !== 0;
 
@@ -104,8 +103,9 @@ const isMarkAt = (text: string, index: number): boolean =>
  * Phone-like numbers: groups of digits (of any script) joined by runs of separators of any length
  * (spaces and line breaks, every dash, dots, commas, underscores, slashes, apostrophes and brackets),
  * with 8 or more digits, or 7 or more after a "+". Combining marks on a digit or a separator are part
- * of it (keycaps "1⃣", underlines "1̲"). A group glued to a letter belongs to a code (a
- * parcel number such as "1ZLBAWYN0869556164"), not to a number, and is left out.
+ * of it (keycaps "1⃣", underlines "1̲"). Letters glued to a number hide none of its digits: an
+ * extension ("555-0143x5"), a trailing or leading letter ("+12025550143a") or a code's letters
+ * ("1ZLBAWYN0869556164") end the number, they do not remove a group from it.
  * `found` also learns whether the number starts with "+".
  */
 export function forEachPhoneNumber(
@@ -124,46 +124,26 @@ export function forEachPhoneNumber(
       continue;
     }
     const firstStart = index;
-    let groups = 0;
     let digits = 0;
-    let firstDigits = 0;
-    let secondStart = 0;
-    let lastStart = index;
-    let lastDigits = 0;
-    let beforeLastEnd = 0;
     let end = index;
     for (;;) {
-      lastStart = index;
-      let count = 0;
       while (index < text.length && isDigitAt(text, index)) {
-        count++;
+        digits++;
         index += widthAt(text, index);
         // Combining marks on a digit are part of it: a keycap "1⃣", an underlined "1̲".
         while (index < text.length && isMarkAt(text, index)) index += widthAt(text, index);
       }
-      groups++;
-      digits += count;
-      if (groups === 1) {
-        firstDigits = count;
-      } else if (groups === 2) secondStart = lastStart;
-      beforeLastEnd = end;
       end = index;
-      lastDigits = count;
       let next = index;
       while (next < text.length && (isSeparatorAt(text, next) || isMarkAt(text, next)))
         next += widthAt(text, next);
       if (next === index || next >= text.length || !isDigitAt(text, next)) break;
       index = next;
     }
-    const gluedBefore = firstStart > 0 && isLetterAt(text, previousStart(text, firstStart));
-    const gluedAfter = end < text.length && isLetterAt(text, end);
-    if (groups - (gluedBefore ? 1 : 0) - (gluedAfter ? 1 : 0) <= 0) continue;
-    const kept = digits - (gluedBefore ? firstDigits : 0) - (gluedAfter ? lastDigits : 0);
     const plus = text.charCodeAt(firstStart - 1);
-    const international = !gluedBefore && (plus === 0x2b || plus === 0xff0b);
-    if (kept < (international ? 7 : 8)) continue;
-    const start = gluedBefore ? secondStart : international ? firstStart - 1 : firstStart;
-    if (found(start, gluedAfter ? beforeLastEnd : end, international)) return;
+    const international = plus === 0x2b || plus === 0xff0b;
+    if (digits < (international ? 7 : 8)) continue;
+    if (found(international ? firstStart - 1 : firstStart, end, international)) return;
   }
 }
 
@@ -271,25 +251,42 @@ export function forEachLink(text: string, found: TokenFound): void {
 
 // ---- id-shaped tokens -----------------------------------------------------------------------------
 
-const isIdAt = (code: number): boolean =>
-  (code >= 0x30 && code <= 0x39) ||
-  (code >= 0x41 && code <= 0x5a) ||
-  (code >= 0x61 && code <= 0x7a) ||
-  code === 0x2d ||
-  code === 0x5f;
+// The base64 and base64url alphabets: letters, digits, "-", "_", "+", "/" and "=".
+const idCharacters = new Uint8Array(0x80);
+for (let code = 0x30; code <= 0x39; code++) idCharacters[code] = 1;
+for (let code = 0x41; code <= 0x5a; code++) idCharacters[code] = 1;
+for (let code = 0x61; code <= 0x7a; code++) idCharacters[code] = 1;
+for (const char of "-_+/=") idCharacters[char.charCodeAt(0)] = 1;
 
 /** Whether the character at `index` is a dash of another script than ASCII's "-" (see characters.ts). */
 const isOtherDashAt = (text: string, index: number): boolean =>
   text.charCodeAt(index) >= 0x80 && (classesAt(text, index) & dash) !== 0;
 
-/** Whether the character at `index` belongs to an id: `A-Z a-z 0-9 _` and a dash of any script. */
-export const isIdCharacterAt = (text: string, index: number): boolean =>
-  isIdAt(text.charCodeAt(index)) || isOtherDashAt(text, index);
+/** Whether the character at `index` is "-" or a dash of any other script. */
+export const isIdDashAt = (text: string, index: number): boolean =>
+  text.charCodeAt(index) === 0x2d || isOtherDashAt(text, index);
 
 /**
- * Id-shaped tokens: a run of 20 or more of `A-Z a-z 0-9 - _` holding a letter and a digit (API keys,
- * session tokens, internal ids), and UUIDs (8-4-4-4-12 hexadecimal digits) inside any run. A dash of
- * any script ("‐", "–", "−") stands for "-": a reader copies the id the same.
+ * Whether the character at `index` belongs to an id: the base64 and base64url alphabets
+ * (`A-Z a-z 0-9 - _ + / =`), with a dash of any script for "-".
+ */
+export const isIdCharacterAt = (text: string, index: number): boolean => {
+  const code = text.charCodeAt(index);
+  return code < 0x80 ? idCharacters[code] === 1 : isOtherDashAt(text, index);
+};
+
+/** "+", "/" and "=": base64's own characters, which prose also writes between words ("and/or", "1+1=2"). */
+const isProseJoiner = (code: number): boolean => code === 0x2b || code === 0x2f || code === 0x3d;
+
+/**
+ * Id-shaped tokens (API keys, secrets, session tokens, internal ids): runs of the base64 and base64url
+ * alphabets (see {@link isIdCharacterAt}) of 20 or more characters in which a piece between separators
+ * holds both a letter and a digit ("7EXA", "K7MDENG"), so that words and numbers joined by dashes
+ * ("COVID-19-booster-2026", "02-Mar-2026–09-Mar-2026") are not ids. A run that holds "+", "/" or "="
+ * is an id when a part between those is one by that rule, or when the whole run also mixes upper-
+ * and lower-case letters, as base64 of random bytes does ("wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"):
+ * "and/or", "km/h" and "40W/60W/100W" are not. UUIDs (8-4-4-4-12 hexadecimal digits) are ids inside
+ * any run. A dash of any script ("‐", "–", "−") stands for "-": a reader copies the id the same.
  */
 export function forEachId(text: string, found: TokenFound): void {
   let index = 0;
@@ -299,15 +296,35 @@ export function forEachId(text: string, found: TokenFound): void {
       continue;
     }
     const start = index;
-    let letters = false;
-    let digits = false;
-    while (index < text.length && isIdCharacterAt(text, index)) {
+    let upper = false;
+    let lower = false;
+    // A piece lies between any two separators; a part between two of "+", "/" and "=".
+    let pieceLetter = false;
+    let pieceDigit = false;
+    let partStart = index;
+    let partMixes = false;
+    let mixes = false;
+    let id = false;
+    for (; index < text.length && isIdCharacterAt(text, index); index++) {
       const code = text.charCodeAt(index);
-      if (code <= 0x39 && code >= 0x30) digits = true;
-      else if (code < 0x80 && code !== 0x2d && code !== 0x5f) letters = true;
-      index++;
+      if (code >= 0x30 && code <= 0x39) pieceDigit = true;
+      else if (code >= 0x41 && code <= 0x5a) pieceLetter = upper = true;
+      else if (code >= 0x61 && code <= 0x7a) pieceLetter = lower = true;
+      else {
+        if (pieceLetter && pieceDigit) partMixes = true;
+        pieceLetter = pieceDigit = false;
+        if (isProseJoiner(code)) {
+          if (partMixes && index - partStart >= 20) id = true;
+          mixes ||= partMixes;
+          partMixes = false;
+          partStart = index + 1;
+        }
+      }
     }
-    if (index - start >= 20 && letters && digits) {
+    if (pieceLetter && pieceDigit) partMixes = true;
+    if (partMixes && index - partStart >= 20) id = true;
+    mixes ||= partMixes;
+    if (id || (index - start >= 20 && mixes && upper && lower)) {
       if (found(start, index)) return;
       continue;
     }
@@ -318,23 +335,47 @@ export function forEachId(text: string, found: TokenFound): void {
 
 const uuidGroups = [8, 4, 4, 4, 12];
 
-/** Start of the first UUID inside the run [start, end), or -1. Each "-"-separated segment is read once. */
+interface Segment {
+  readonly start: number;
+  readonly length: number;
+  readonly hex: boolean;
+  /** Whether a dash (of any script) follows it. */
+  readonly dashAfter: boolean;
+}
+
+const isHex = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x66);
+const isAlphanumeric = (code: number): boolean =>
+  (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+
+/**
+ * Start of the first UUID inside the run [start, end), or -1: five segments of 8, 4, 4, 4 and 12
+ * hexadecimal digits joined by dashes, whatever separator stands before or after them. Each segment is
+ * read once.
+ */
 function uuidIn(text: string, start: number, end: number): number {
-  const segments: [number, number, boolean][] = [];
+  const segments: Segment[] = [];
   let segmentStart = start;
+  let hex = true;
   for (let i = start; i <= end; i++) {
-    if (i === end || text.charCodeAt(i) === 0x2d || isOtherDashAt(text, i)) {
-      segments.push([segmentStart, i - segmentStart, /^[0-9a-f]*$/i.test(text.slice(segmentStart, i))]);
-      segmentStart = i + 1;
+    const code = i < end ? text.charCodeAt(i) : -1;
+    if (i < end && isAlphanumeric(code)) {
+      if (!isHex(code)) hex = false;
+      continue;
     }
+    const dashAfter = i < end && isIdDashAt(text, i);
+    segments.push({ start: segmentStart, length: i - segmentStart, hex, dashAfter });
+    segmentStart = i + 1;
+    hex = true;
   }
   for (let first = 0; first + uuidGroups.length <= segments.length; first++) {
     let fits = true;
     for (let k = 0; k < uuidGroups.length && fits; k++) {
-      const [, length, hex] = segments[first + k] as [number, number, boolean];
-      fits = hex && length === uuidGroups[k];
+      const segment = segments[first + k] as Segment;
+      fits =
+        segment.hex && segment.length === uuidGroups[k] && (k === uuidGroups.length - 1 || segment.dashAfter);
     }
-    if (fits) return (segments[first] as [number, number, boolean])[0];
+    if (fits) return (segments[first] as Segment).start;
   }
   return -1;
 }

@@ -5,6 +5,7 @@ import {
   forEachPhoneNumber,
   isDigitAt,
   isIdCharacterAt,
+  isIdDashAt,
 } from "./identifiers.js";
 
 /** What the scanner found that it could not account for. */
@@ -18,7 +19,10 @@ export interface ScanAllowance {
   readonly literal: string;
   /** Values built by code (dates, money, phones, e-mails, numbers, choice labels): tokens inside them are fine. */
   readonly formatted: readonly string[];
-  /** Text values taken from records: a number or id is fine only when the value is that one code (no spaces). */
+  /**
+   * Text values taken from records: a number or id is fine only when the value is that one code (no
+   * spaces; a number's digit groups joined by dashes or underscores only).
+   */
   readonly whole: readonly string[];
 }
 
@@ -141,8 +145,14 @@ class Allowed {
     return false;
   }
 
-  /** Whether `token` is a whole token of a record text value that is one code: no spaces, so no sentence. */
+  /**
+   * Whether `token` is a code: a number whose digit groups, if more than one, are joined by dashes or
+   * underscores only ("4471-2290", as ids join their parts), that is a whole token of a record text
+   * value with no spaces, so no sentence. Digit groups joined by anything else ("0151 2345 6789",
+   * "(0151) 2345", "0151.2345.6789") are a phone number even when they are the whole value.
+   */
   isCode(kind: Kind, token: string): boolean {
+    if (!isCodeShaped(token)) return false;
     for (const value of this.#allowance.whole) {
       // The common case: the value is the number itself, then it is one whole token.
       if (value === token) return true;
@@ -188,12 +198,21 @@ function digitsBuiltByCode(text: string, start: number, end: number, formatted: 
   return true;
 }
 
+/** Whether `number` (as the phone finder found it) is digits joined by dashes (of any script) or "_" only. */
+function isCodeShaped(number: string): boolean {
+  for (let i = 0; i < number.length; i++) {
+    const code = number.charCodeAt(i);
+    if ((code < 0x30 || code > 0x39) && code !== 0x5f && !isIdDashAt(number, i)) return false;
+  }
+  return true;
+}
+
 /** A cheap test before tokenising: a whole token is a substring first. */
 function contains(source: string, key: string, kind: Kind): boolean {
   return (caseless(kind) ? source.toLowerCase() : source).includes(key);
 }
 
-/** True when the value holds 20 or more id characters in a row (letters, digits, "_", a dash of any script). */
+/** True when the value holds 20 or more id characters in a row (see {@link isIdCharacterAt}). */
 function hasLongRun(value: string): boolean {
   if (value.length < 20) return false;
   let run = 0;

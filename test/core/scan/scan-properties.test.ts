@@ -1,6 +1,9 @@
+import { Buffer } from "node:buffer";
+import { domainToASCII } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sanitizeValue } from "../../../src/core/message/sanitize.js";
+import { hostDotCharacters } from "../../../src/core/scan/characters.js";
 import { type ScanAllowance, scanMessage } from "../../../src/core/scan/scan.js";
 
 // A fixed seed: every run of the suite checks the same cases (change it to explore others).
@@ -261,6 +264,128 @@ describe("whole-token comparison: a strict substring or superstring of an allowe
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+});
+
+// ---- numbers, hosts and ids that must not slip through ---------------------------------------------
+
+const gluedLetters = fc.oneof(
+  fc.constantFrom("x", "a", "ext", "tel", "Z", "\u00E9", "\u0436", "\u03B1", "\u05D0", "\u0639", "\u4E2D"),
+  letters(1, 4),
+);
+
+describe("a phone number glued to letters is still a phone number", () => {
+  it("with any letters before, after or on both sides", () => {
+    fc.assert(
+      fc.property(
+        embedded(phone),
+        fc.option(gluedLetters, { nil: "" }),
+        fc.option(gluedLetters, { nil: "" }),
+        ({ token, value }, before, after) => {
+          const glued = value.replace(token, `${before}${token}${after}`);
+          expect(scanned(sanitizeValue(glued))).toEqual({ kind: "phone" });
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+const notCodeSeparator = fc.constantFrom(" ", ".", "/", "(", ") ", "\u00B7", "\u30FB", ",", " / ", "\u00A0");
+const separatedNumber = fc
+  .tuple(fc.array(fc.tuple(group, notCodeSeparator), { minLength: 1, maxLength: 4 }), group)
+  .map(([groups, last]) => groups.map(([g, s]) => g + s).join("") + last)
+  .filter((number) => number.replace(/\D/g, "").length >= 8);
+
+describe("a record value that is only a number is a number", () => {
+  it("digit groups joined by anything but a dash or underscore are flagged even as the whole value", () => {
+    fc.assert(
+      fc.property(separatedNumber, (number) => {
+        const clean = sanitizeValue(number);
+        expect(scanned(clean)).toEqual({ kind: "phone" });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+// Every non-ASCII symbol the URL parser takes in a host (and that is not drawn as a dot), from Unicode itself.
+const symbolPoints: string[] = [];
+const dotShaped = new RegExp(`[${hostDotCharacters}]`, "u");
+for (let point = 0x80; point <= 0x1faff; point++) {
+  if (point >= 0xd800 && point <= 0xdfff) continue;
+  const char = String.fromCodePoint(point);
+  // Values are cleaned (NFKC) before they are scanned: a symbol that folds to something else is that,
+  // and the blank Braille pattern is a space to the cleaner.
+  if (char.normalize("NFKC") !== char || !/\p{S}/u.test(char) || dotShaped.test(char)) continue;
+  if (char === "\u2800") continue;
+  if (domainToASCII(char) !== "") symbolPoints.push(char);
+}
+const symbolLabel = fc
+  .array(fc.oneof(fc.constantFrom(...symbolPoints), letters(1, 3)), { minLength: 1, maxLength: 4 })
+  .map((parts) => parts.join(""))
+  .filter((part) => /[^\p{L}\p{M}\p{N}]/u.test(part));
+
+describe("a label of symbols or emoji is a host label, as the URL parser reads it", () => {
+  it("hosts with such a label are flagged, and cleaning defangs them", () => {
+    expect(symbolPoints.length).toBeGreaterThan(3000);
+    fc.assert(
+      fc.property(symbolLabel, fc.array(label, { maxLength: 2 }), letters(2, 10), (first, middle, top) => {
+        const host = [first, ...middle, top].join(".");
+        // Hosts the parser takes as a whole (its bidi rule refuses some mixes of scripts).
+        fc.pre(domainToASCII(host) !== "");
+        expect(scanMessage(`Visit ${host} today`, { literal: "", formatted: [], whole: [] })).toEqual({
+          kind: "url",
+        });
+        const clean = sanitizeValue(`Visit ${host} today`);
+        if (scanned(clean) === undefined) expect(clean).not.toContain(`.${top}`);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("an address on such a host is flagged", () => {
+    fc.assert(
+      fc.property(letters(1, 8), symbolLabel, letters(2, 10), (local, first, top) => {
+        expect(scanned(sanitizeValue(`write to ${local}@${first}.${top} now`))).toEqual({ kind: "email" });
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+const word = fc.oneof(
+  letters(1, 10),
+  letters(1, 10).map((w) => w.charAt(0).toUpperCase() + w.slice(1)),
+  letters(2, 5).map((w) => w.toUpperCase()),
+  fc.nat(9999).map(String),
+);
+const joinedWords = fc
+  .tuple(word, fc.array(fc.tuple(fc.constantFrom("/", "-", "+", "=", "_", "\u2013"), word), { maxLength: 8 }))
+  .map(([first, rest]) => first + rest.map(([joiner, next]) => joiner + next).join(""));
+
+describe("base64 secrets are ids; words joined by slashes, dashes or signs are not", () => {
+  it("base64 and base64url of random bytes inside text are flagged", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 30, maxLength: 64 }), fc.boolean(), (bytes, url) => {
+        const secret = Buffer.from(bytes).toString(url ? "base64url" : "base64");
+        fc.pre(/[a-z]/.test(secret) && /[A-Z]/.test(secret) && /[A-Za-z][0-9]|[0-9][A-Za-z]/.test(secret));
+        const finding = scanned(`my key is ${secret} keep it safe`);
+        expect(finding?.kind === "id" || finding?.kind === "phone").toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("words and numbers joined by slashes, dashes, plus, equals or underscores are not ids", () => {
+    fc.assert(
+      fc.property(joinedWords, (joined) => {
+        // Eight digits joined by separators (seven after a "+") are a phone number: tested above.
+        fc.pre(joined.replace(/\D/g, "").length < 7);
+        expect(scanned(`we noted ${joined} for you`)).toBeUndefined();
+      }),
+      { numRuns: 2000 },
     );
   });
 });

@@ -238,7 +238,6 @@ describe("phone numbers with any separator a person would use", () => {
   });
 
   it.each([
-    ["a parcel code glued to letters", "1ZLBAWYN0869556164"],
     ["seven digits", "555 0100"],
     ["a time and a short number", "10:30, room 12"],
     ["opening hours", "Mon\u2013Fri 09:00\u201312:30"],
