@@ -17,7 +17,7 @@ export interface LiteralWarning {
   readonly template: string;
   /** The locale of the text: a localised template's tag, or "default" for a template without locales. */
   readonly locale: string;
-  /** Where: the subject, the text, the HTML as its reader sees it, or a choice slot's labels. */
+  /** Where: the subject, the text, the HTML (as read and as sent), or a choice slot's labels. */
   readonly part: "subject" | "text" | "html" | "choice";
   /** The choice slot, for part "choice". */
   readonly slot?: string;
@@ -35,8 +35,9 @@ interface WrittenText {
 }
 
 /**
- * Every identifier written in the texts of every template, in every locale: subject, text, HTML as its
- * reader sees it (attribute values too) and choice labels, which are sent as they are written as well.
+ * Every identifier written in the texts of every template, in every locale: subject, text, HTML (as its
+ * reader sees it, attribute values too, and as sent, comments too) and choice labels, which are sent as
+ * they are written as well.
  */
 export function literalWarnings(catalog: Catalog): LiteralWarning[] {
   const warnings: LiteralWarning[] = [];
@@ -67,12 +68,20 @@ export function literalWarnings(catalog: Catalog): LiteralWarning[] {
   return warnings;
 }
 
-/** A template's written texts; a section may show or not, so each text with sections is read both ways. */
+/**
+ * A template's written texts; a section may show or not, so each text with sections is read both ways.
+ * The HTML is read as its reader sees it (entities decoded, attribute values) and as it is sent, where a
+ * comment or a style sheet a reader never sees still goes to every recipient.
+ */
 function writtenTexts(variant: Template): WrittenText[] {
   const texts: WrittenText[] = [];
-  const parts = { subject: variant.subject, text: variant.body, html: variant.htmlText } as const;
-  for (const part of ["subject", "text", "html"] as const) {
-    const written = parts[part];
+  const reads: [LiteralWarning["part"], readonly Part[] | undefined][] = [
+    ["subject", variant.subject],
+    ["text", variant.body],
+    ["html", variant.htmlText],
+    ["html", variant.html],
+  ];
+  for (const [part, written] of reads) {
     if (written === undefined) continue;
     texts.push({ part, pieces: piecesOfParts(written, true) });
     if (written.some((piece) => piece.type === "section"))

@@ -129,7 +129,7 @@ export const catalog = createCatalog(records, [template("status"), reminder, ref
   channel: "email", to: slot.ref("orders", { show: "email" }),
   subject: "Order {{order}}: call +1 555 0100 200",
   body: "Order {{order}} is {{reason}}. Track it at https://track.acme.example/{{order}} or write to help@acme.example.",
-  html: '<p>Order {{order}} is on its way. <a href="https://track.acme.example/help">Track it</a></p>',
+  html: '<p>Order {{order}} is on its way. <a href="https://track.acme.example/help">Track it</a></p><!-- desk +1 555 0100 777 -->',
   slots: {
     order: slot.ref("orders", { show: "number" }),
     reason: slot.choice({ late: "late, call +1 555 0100 999", lost: "lost" }),
@@ -152,7 +152,7 @@ export const catalog = createCatalog(records, [template("clean"), written]);`);
     const text = await cli(["check", file]);
     expect(text.code).toBe(0);
     expect(text.stderr).toBe("");
-    expect(text.stdout).toContain("warning: 7 identifier(s) written in template text");
+    expect(text.stdout).toContain("warning: 8 identifier(s) written in template text");
     expect(text.stdout).toContain(
       "  template written_contact, locale en, subject: phone or other long number +1 555 0100 200\n",
     );
@@ -188,6 +188,7 @@ export const catalog = createCatalog(records, [template("clean"), written]);`);
         kind: "url",
         text: "hxxps[:]//track[.]acme[.]example/help",
       },
+      { template: "written_contact", locale: "en", part: "html", kind: "phone", text: "+1 555 0100 777" },
       {
         template: "written_contact",
         locale: "en",
