@@ -194,6 +194,14 @@ describe("identifiers in hostile shapes, no record holding them", () => {
       ["acme", "\uff41\uff43\uff4d\uff45"],
     ],
     ["an address with a zero-width space in it", "help@\u200bacme.example", ["acme"]],
+    [
+      "a URL in an HTML attribute",
+      '<a href="https://acme.example/help">the page</a>',
+      ["acme"],
+      "a href the page/a at any time.",
+    ],
+    ["a mailto link", "mailto:help@acme.example", ["acme", "mailto"]],
+    ["a tel link", "tel:+15550100200", ["555", "tel:"]],
     ["a long number in groups", "4000 1234 5678 9010", ["4000", "9010"]],
     [
       "a long number in digits of the Arabic-Indic extended script",
@@ -211,7 +219,7 @@ describe("identifiers in hostile shapes, no record holding them", () => {
       "+1 555 \u20ac 0100 200",
       ["555", "0100"],
     ],
-  ])("%s is left out of the draft and listed", async (_, written, fragments) => {
+  ])("%s is left out of the draft and listed", async (_, written, fragments, rest = "at any time.") => {
     const { report, draft, source } = await mined(
       history(
         (n) =>
@@ -219,7 +227,7 @@ describe("identifiers in hostile shapes, no record holding them", () => {
       ),
     );
     expect(draft.templates[0]?.body).toBe(
-      "Hello {{seller.shopName}}, your parcel for order {{order.number}} left today. For help use at any time.",
+      `Hello {{seller.shopName}}, your parcel for order {{order.number}} left today. For help use ${rest}`,
     );
     expectNoIdentifier(draft);
     for (const fragment of fragments) {
