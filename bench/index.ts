@@ -12,3 +12,4 @@ await import("./relay.js");
 await import("./postgres.js");
 await import("./tokens.js");
 await import("./preview.js");
+await import("./definitions.js");

@@ -1,6 +1,7 @@
 import type { RecordsDefinition } from "../core/definition/define-records.js";
 import { type LabelNode, labelsWithin, labelTree, type PlacedLabel } from "../core/definition/label-tree.js";
 import { type FieldLabel, labelViolation } from "../core/definition/labels.js";
+import { SchemaWalk } from "../core/definition/schema-walk.js";
 import type { Template } from "../core/definition/template-types.js";
 
 /** How a template uses a field: shows it, sends to it, formats a shown value with it, or joins on it. */
@@ -36,7 +37,13 @@ export class FreshLabels {
     }
     let tree = this.trees.get(collection);
     if (tree === undefined) {
-      tree = labelTree(this.records.collections[collection]);
+      const subject = `collection "${collection}"`;
+      tree = labelTree(
+        this.records.collections[collection],
+        new SchemaWalk("buildChecklist"),
+        subject,
+        collection,
+      );
       this.trees.set(collection, tree);
     }
     const own = tree.own.map((label) => ({ path: collection, label }));

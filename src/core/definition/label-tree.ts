@@ -183,14 +183,24 @@ class Walk {
     path: string,
     depth: number,
   ): void {
-    const reads = bases.map((base) => this.walk.get(base));
-    const objects = reads.filter((read) => read.type === "object");
+    const shapes: Shape[] = [];
     // A property of the object may equally be a value of a z.record at the same place (an intersection with
     // one, a union branch that is one): it carries the record's value labels as well as its own.
-    const recordValues = reads
-      .filter((read) => read.type === "record")
-      .flatMap((read) => partsIn(read, "item"));
-    const shapes = objects.map((object) => this.shapeOf(object));
+    const recordValues: unknown[] = [];
+    const items: unknown[] = [];
+    const keys: unknown[] = [];
+    for (const base of bases) {
+      const read = this.walk.get(base);
+      if (read.type === "object") shapes.push(this.shapeOf(read));
+      else {
+        for (const part of read.parts) {
+          if (part.role === "key") keys.push(part.schema);
+          if (part.role !== "item") continue;
+          items.push(part.schema);
+          if (read.type === "record") recordValues.push(part.schema);
+        }
+      }
+    }
     const byName = new Map<string, unknown[]>();
     for (const shape of shapes) {
       this.walk.spend(this.subject, depth, path, shape.fields.size);
@@ -211,8 +221,6 @@ class Walk {
       .flatMap((shape) => shape.catchall)
       .filter((catchall) => this.holdsValues(catchall));
     if (catchalls.length > 0) node.rest = this.node([...catchalls, ...recordValues], `${path}.*`, depth);
-    const items = reads.flatMap((read) => partsIn(read, "item"));
-    const keys = reads.flatMap((read) => partsIn(read, "key"));
     if (items.length > 0) node.items = this.node(items, `${path}[]`, depth);
     if (keys.length > 0) node.keys = this.node(keys, `${path}{key}`, depth);
   }

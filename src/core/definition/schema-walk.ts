@@ -113,7 +113,7 @@ export class SchemaWalk {
     }
     return new DefinitionError(
       "records_definition_invalid",
-      `${this.owner}: ${subject} is nested more than ${this.limits.depth} levels deep (at ${shorten(at)}); a record this deep is no data a message needs: flatten it, or declare the deep part as z.unknown(), or if it repeats itself refer to one schema (a getter or z.lazy returning the same schema) so that it is read once`,
+      `${this.owner}: ${subject} is nested more than ${this.limits.depth} levels deep, wrappers included (at ${shorten(at)}); a record this deep is no data a message needs: flatten it, or declare the deep part as z.unknown(), or if it repeats itself refer to one schema (a getter or z.lazy returning the same schema) so that it is read once`,
     );
   }
 
