@@ -30,6 +30,14 @@ function write(name: string, text: string): string {
   return file;
 }
 
+/** A records module exporting `records`, defined with the collections given as source. */
+function recordsModuleOf(name: string, collections: string): string {
+  return write(
+    name,
+    `import { defineRecords } from "formletter";\nimport { z } from "zod";\nexport const records = defineRecords({\n  ${collections}\n});\n`,
+  );
+}
+
 /** Every record value of a history file, walked from its lines. */
 function recordValues(history: string): string[] {
   const values = new Set<string>();
@@ -343,15 +351,10 @@ describe("formletter mine on a hostile history", () => {
   let catalogFile: string;
 
   beforeAll(async () => {
-    const recordsModule = write(
+    const recordsModule = recordsModuleOf(
       "hostile-records.ts",
-      `import { defineRecords } from "formletter";
-import { z } from "zod";
-export const records = defineRecords({
-  people: z.object({ id: z.string(), name: z.string(), email: z.email() }),
-  orders: z.object({ id: z.string(), number: z.string(), note: z.string() }),
-});
-`,
+      `people: z.object({ id: z.string(), name: z.string(), email: z.email() }),
+  orders: z.object({ id: z.string(), number: z.string(), note: z.string() }),`,
     );
     const lines: string[] = [];
     for (let round = 0; round < 2; round++) {
@@ -436,15 +439,10 @@ describe("formletter mine on a history holding identifiers no record holds", () 
   let catalogFile: string;
 
   beforeAll(async () => {
-    const recordsModule = write(
+    const recordsModule = recordsModuleOf(
       "identifier-records.ts",
-      `import { defineRecords } from "formletter";
-import { z } from "zod";
-export const records = defineRecords({
-  sellers: z.object({ id: z.string(), shopName: z.string(), email: z.email() }),
-  orders: z.object({ id: z.string(), number: z.string() }),
-});
-`,
+      `sellers: z.object({ id: z.string(), shopName: z.string(), email: z.email() }),
+  orders: z.object({ id: z.string(), number: z.string() }),`,
     );
     const lines = Array.from({ length: 40 }, (_, n) =>
       JSON.stringify({
