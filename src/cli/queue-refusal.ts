@@ -1,8 +1,8 @@
 import { isFormletterError } from "../core/errors.js";
 import { printableLine as line } from "../core/message/sanitize.js";
+import { actorNameOf, visibleNameRule } from "../core/visible-name.js";
 import type { DetachedQueue } from "../outbox/index.js";
 import { resolveRequest } from "../relay/request-schemas.js";
-import { actorName, visibleNameRule } from "../relay/visible-name.js";
 import { CliError } from "./output.js";
 
 /** A queue action of `formletter queue`. */
@@ -18,11 +18,11 @@ const done: Readonly<Record<QueueAction, string>> = {
   resolve: "resolved",
 };
 
-/** `--by`, held to the one rule for who acts (the relay's, for operator tokens), trimmed. */
+/** `--by`, held to the one rule for who acts (the queue's and the relay's), trimmed. */
 export function actorOption(by: unknown): string {
-  const checked = actorName.safeParse(by);
-  if (!checked.success) throw new CliError(`--by must name who acts: ${visibleNameRule}`);
-  return checked.data;
+  const actor = actorNameOf(by);
+  if (actor === undefined) throw new CliError(`--by must name who acts: ${visibleNameRule}`);
+  return actor;
 }
 
 /** `--resolution`, held to the relay's rule for a resolution, trimmed. */
@@ -34,7 +34,7 @@ export function resolutionOption(resolution: unknown): string {
 
 /**
  * Runs a queue action; a refusal is told from the error's code and the item's stored state (its status,
- * reason and holder), never from the error's message, which quotes the id given.
+ * reason and holder), in the command line's own words, and names the holder a claim ran into.
  */
 export async function queueAction<T>(
   queue: DetachedQueue,

@@ -14,7 +14,8 @@
  * Run time (thrown by a call; model output and records never throw, they escalate):
  * - `records_invalid`: `catalog.handles/describe/tools/proposalSchema` given invalid ticket records.
  * - `handle_invalid`: `outbox.handle` given an input that is not `{ ticketId, output, runId, tags? }`.
- * - `queue_item_not_found` / `queue_transition_invalid`: a `QueueError` from the human queue.
+ * - `queue_item_not_found` / `queue_transition_invalid` / `queue_actor_invalid`: a `QueueError` from the
+ *   human queue (an unknown id, a transition its status does not allow, no readable name of who acts).
  * - `delivery_failed`: a `DeliveryError` a transport throws; `retryable` says whether to try again.
  * - `store_unavailable`: a `StoreUnavailableError`; `retryable` and `committed` say what to do.
  * - `relay_request_failed`: a `RelayRequestError` the relay client throws for a refused request.
@@ -30,6 +31,7 @@ export type FormletterErrorCode =
   | "handle_invalid"
   | "queue_item_not_found"
   | "queue_transition_invalid"
+  | "queue_actor_invalid"
   | "store_invalid"
   | "store_unavailable"
   | "relay_invalid"

@@ -15,4 +15,4 @@ export type {
 } from "./outbox.js";
 export { createOutbox } from "./outbox.js";
 export type { Actor, ApprovalResult, DetachedQueue, HumanQueue, QueueItemDetail } from "./queue.js";
-export { QueueError } from "./queue.js";
+export { QueueError } from "./queue-error.js";

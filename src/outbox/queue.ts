@@ -1,6 +1,6 @@
 import type { KeyObject } from "node:crypto";
-import { FormletterError } from "../core/errors.js";
 import { merged } from "../core/merged.js";
+import { actorNameOf } from "../core/visible-name.js";
 import {
   newOutboundRow,
   type OutboundRow,
@@ -13,11 +13,16 @@ import {
 } from "../store/store.js";
 import type { Batcher } from "./batcher.js";
 import { recordContact } from "./first-contact.js";
+import { actorInvalid, itemNotFound, noDraft, resolutionInvalid, transitionInvalid } from "./queue-error.js";
 import { bodyHash } from "./record-decision.js";
 
 /** Who acts on a queue item, as the audit log records it. */
 export interface Actor {
-  /** A person or service id, e.g. "ana@example.com". */
+  /**
+   * A person or service id, e.g. "ana@example.com": 1 to 200 characters once trimmed, one or more of
+   * them visible, none a control, invisible or bidi character; any other is a `queue_actor_invalid`
+   * `QueueError`.
+   */
   readonly by: string;
 }
 
@@ -79,7 +84,9 @@ export interface DetachedQueue extends Omit<HumanQueue, "approve"> {
   release(id: string, actor: Actor): Promise<ApprovalResult>;
 }
 
-const closed: readonly QueueStatus[] = ["approved", "rejected", "resolved"];
+// Only an item still waiting may be approved, rejected or resolved; a status this version does not know
+// (a newer version's, a hand-edited row) is refused as a closed one is, never acted on.
+const waiting: readonly QueueStatus[] = ["open", "claimed"];
 
 /**
  * The typed fields of the escalation that opened `item`, from its audit event: written in the same
@@ -100,15 +107,6 @@ async function factsOf(
   return undefined;
 }
 
-/** A queue item that does not exist, or a transition its state does not allow. */
-export class QueueError extends FormletterError {
-  static override readonly brand: string = "QueueError";
-  constructor(code: "queue_item_not_found" | "queue_transition_invalid", message: string) {
-    super(code, message);
-    this.name = "QueueError";
-  }
-}
-
 /**
  * The queue's state changes, each one transaction with its audit event. `release` writes the approval
  * and the outbound row; the outbox's `approve` is `release`, then delivery at once.
@@ -123,9 +121,18 @@ export function createQueueOperations(
 ): DetachedQueue {
   const load = async (tx: StoreTransaction, id: string): Promise<QueueItem> => {
     const item = typeof id === "string" ? await tx.getQueueItem(id) : undefined;
-    if (item === undefined)
-      throw new QueueError("queue_item_not_found", `queue item "${String(id)}" does not exist`);
+    if (item === undefined) throw itemNotFound(id);
     return item;
+  };
+  // Who acts is checked before any transaction starts: a refused name opens none, and changes nothing.
+  const acting = async <T>(
+    id: string,
+    actor: Actor,
+    work: (tx: StoreTransaction, by: string) => Promise<T>,
+  ): Promise<T> => {
+    const by = actorNameOf(actor?.by);
+    if (by === undefined) throw actorInvalid(id);
+    return batcher.run((tx) => work(tx, by));
   };
   const audit = (
     tx: StoreTransaction,
@@ -152,15 +159,9 @@ export function createQueueOperations(
     action: "reject" | "resolve",
     change: { status: QueueStatus; resolution: string; closeNote: string | undefined },
   ): Promise<QueueItem> =>
-    batcher.run(async (tx) => {
-      const by = checkActor(actor);
+    acting(id, actor, async (tx, by) => {
       const item = await load(tx, id);
-      if (closed.includes(item.status)) {
-        throw new QueueError(
-          "queue_transition_invalid",
-          `queue item ${id} is already ${item.status}; it cannot be ${action}ed`,
-        );
-      }
+      if (!waiting.includes(item.status)) throw transitionInvalid(id, action, item);
       const at = clock();
       await tx.updateQueueItem(id, merged(change, { closedBy: by, closedAt: at }));
       await audit(tx, item, by, action, { resolution: change.resolution, note: change.closeNote });
@@ -174,41 +175,24 @@ export function createQueueOperations(
       return item === undefined ? undefined : merged(item, { facts: await factsOf(store, item) });
     },
     claim: (id: string, actor: Actor) =>
-      batcher.run(async (tx) => {
-        const by = checkActor(actor);
+      acting(id, actor, async (tx, by) => {
         const item = await load(tx, id);
         if (item.status === "claimed" && item.claimedBy === by) return item;
-        if (item.status !== "open") {
-          const holder = item.status === "claimed" ? ` by ${item.claimedBy}` : "";
-          throw new QueueError(
-            "queue_transition_invalid",
-            `queue item ${id} is ${item.status}${holder}; only open items can be claimed`,
-          );
-        }
+        if (item.status !== "open") throw transitionInvalid(id, "claim", item);
         await tx.updateQueueItem(id, { status: "claimed", claimedBy: by, claimedAt: clock() });
         await audit(tx, item, by, "claim");
         return (await tx.getQueueItem(id)) as QueueItem;
       }),
     release: (id: string, actor: Actor): Promise<ApprovalResult> =>
-      batcher.run(async (tx) => {
-        const by = checkActor(actor);
+      acting(id, actor, async (tx, by) => {
         const item = await load(tx, id);
         if (item.status === "approved") {
           const outbound = item.outboundId === undefined ? undefined : await tx.getOutbound(item.outboundId);
           return { item, approvedNow: false, keyUsedBefore: item.resolution === "already_sent", outbound };
         }
-        if (closed.includes(item.status)) {
-          throw new QueueError(
-            "queue_transition_invalid",
-            `queue item ${id} is ${item.status}; it cannot be approved`,
-          );
-        }
-        if (item.draft === undefined || item.key === undefined || item.template === undefined) {
-          throw new QueueError(
-            "queue_transition_invalid",
-            `queue item ${id} (${item.reason}) has no draft to send; resolve it instead`,
-          );
-        }
+        if (!waiting.includes(item.status)) throw transitionInvalid(id, "approve", item);
+        if (item.draft === undefined || item.key === undefined || item.template === undefined)
+          throw noDraft(id, item);
         const at = clock();
         // The key's message, if it has one: the row this item is about (a failed or in-doubt delivery),
         // or the row another decision with the same key wrote.
@@ -322,12 +306,7 @@ export function createQueueOperations(
         actor.resolution.trim() === "" ||
         actor.resolution.length > 200
       ) {
-        return Promise.reject(
-          new QueueError(
-            "queue_transition_invalid",
-            "resolve needs a resolution: a short text of at most 200 characters",
-          ),
-        );
+        return Promise.reject(resolutionInvalid(id));
       }
       return close(id, actor, "resolve", {
         status: "resolved",
@@ -336,17 +315,6 @@ export function createQueueOperations(
       });
     },
   };
-}
-
-function checkActor(actor: Actor): string {
-  const by = actor?.by;
-  if (typeof by !== "string" || by.trim() === "" || by.length > 200) {
-    throw new QueueError(
-      "queue_transition_invalid",
-      'every queue action needs { by: "<who>" }, at most 200 characters',
-    );
-  }
-  return by.trim();
 }
 
 function capNote(note: string | undefined): string | undefined {

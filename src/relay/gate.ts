@@ -1,4 +1,5 @@
 import { merged } from "../core/merged.js";
+import { actorNameOf } from "../core/visible-name.js";
 import type { AccessLog, Refusal } from "./access-log.js";
 import type { AuditChoice } from "./audit-sample.js";
 import { bearerToken, problem } from "./http.js";
@@ -9,7 +10,6 @@ import type { RelayMetrics } from "./relay-metrics.js";
 import { methodName, noteRequest } from "./request-log.js";
 import { operatorAudience, type TokenAudience } from "./tokens.js";
 import type { TokenClaims, Verification } from "./verify-token.js";
-import { actorName } from "./visible-name.js";
 
 /** What every guarded route passes or is refused at: the token, its rate, and the JSON body. */
 export interface GateOptions {
@@ -100,15 +100,15 @@ export function createGate(options: GateOptions) {
       if (claims.audience === operatorAudience) {
         // Who acts is the token's subject: held to the one rule for actor names before anything is
         // done or logged under it. The name refused is not noted, logged or audited.
-        const actor = actorName.safeParse(claims.operator);
-        if (!actor.success) {
+        const actor = actorNameOf(claims.operator);
+        if (actor === undefined) {
           const detail = { place: tokenSubjectPlace, expected: { kind: "name" } } as const;
           return {
             ok: false,
             response: await refuse(request, route, "actor_invalid", 400, { tokenId: claims.jti, detail }),
           };
         }
-        claims = merged(claims, { operator: actor.data });
+        claims = merged(claims, { operator: actor });
       }
       noteRequest(request, { claims });
       const rate = options.rateLimit(claims.jti);

@@ -214,13 +214,15 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
 }
 
 /**
- * A queue refusal by its code alone: the queue's own messages quote the id the request named, so they
- * are not passed on. The operator reads the item again for its status and holder.
+ * A queue refusal by its code alone, in the relay's own words (refusal.ts), like every answer it gives.
+ * The operator reads the item again for its status and holder. The gate holds the token's operator to
+ * the queue's own name rule first; were the queue to refuse who acts anyway, the answer is the gate's.
  */
 function queueProblem(error: unknown): Response {
   if (isFormletterError(error)) {
     if (error.code === "queue_item_not_found") return problem(404, { code: error.code });
     if (error.code === "queue_transition_invalid") return problem(409, { code: error.code });
+    if (error.code === "queue_actor_invalid") return problem(400, { code: "actor_invalid" });
   }
   return problem(503, { code: "unavailable" });
 }

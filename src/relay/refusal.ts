@@ -6,8 +6,8 @@
  * message (which quotes unknown keys).
  */
 import { z } from "zod";
+import { visibleNameRule } from "../core/visible-name.js";
 import type { ErrorCode } from "./reply-schemas.js";
-import { visibleNameRule } from "./visible-name.js";
 
 declare const fromSchema: unique symbol;
 
@@ -258,7 +258,6 @@ const kinds: Readonly<Record<string, JsonKind>> = {
 // The kinds of expectation a schema may state itself, in a refinement's params.
 const stated = (params: unknown): Expectation | undefined => {
   const expected = (params as { expected?: { kind?: unknown; max?: unknown } } | undefined)?.expected;
-  if (expected?.kind === "name") return { kind: "name" };
   if (expected?.kind === "entries" && typeof expected.max === "number")
     return { kind: "entries", max: expected.max };
   return undefined;

@@ -1,7 +1,7 @@
 import { createSecretKey, type KeyObject, randomUUID } from "node:crypto";
 import { SignJWT } from "jose";
+import { actorNameOf, isVisibleId, visibleNameRule } from "../core/visible-name.js";
 import { RelayError } from "./errors.js";
-import { actorName, tokenSubject, visibleNameRule } from "./visible-name.js";
 
 /**
  * The audience of task tokens: what an agent presents to the agent endpoints.
@@ -115,16 +115,16 @@ export interface SigningKey {
 }
 
 /**
- * A name for a token's subject, held to its schema: the ticket and run of a task token, or who acts with
- * an operator token. The refusal states the rule, never the value given.
+ * A name for a token's subject, held to the visible-name rule: the ticket and run of a task token, as
+ * written, or who acts with an operator token, trimmed. The refusal states the rule, never the value.
  */
-function checkName(value: unknown, name: string, schema: typeof tokenSubject | typeof actorName): string {
-  const checked = schema.safeParse(value);
-  if (!checked.success) {
-    const ends = schema === tokenSubject ? ", with no space at either end" : "";
+function checkName(value: unknown, name: string, kind: "id" | "actor"): string {
+  const checked = kind === "id" ? (isVisibleId(value) ? value : undefined) : actorNameOf(value);
+  if (checked === undefined) {
+    const ends = kind === "id" ? ", with no space at either end" : "";
     throw new RelayError("relay_invalid", `${name} must be ${visibleNameRule}${ends}`);
   }
-  return checked.data;
+  return checked;
 }
 
 function checkTtl(ttl: unknown, fallback: number, max: number): number {
@@ -159,8 +159,8 @@ export async function signTaskToken(
 ): Promise<string> {
   return signToken(signing, {
     audience: agentAudience,
-    subject: checkName(options.ticketId, "ticketId", tokenSubject),
-    run: checkName(options.runId, "runId", tokenSubject),
+    subject: checkName(options.ticketId, "ticketId", "id"),
+    run: checkName(options.runId, "runId", "id"),
     ttl: checkTtl(options.ttl, 900, maxTaskTtl),
     now: options.now ?? Date.now(),
   });
@@ -173,7 +173,7 @@ export async function signOperatorToken(
 ): Promise<string> {
   return signToken(signing, {
     audience: operatorAudience,
-    subject: checkName(options.operator, "operator", actorName),
+    subject: checkName(options.operator, "operator", "actor"),
     ttl: checkTtl(options.ttl, 28_800, maxOperatorTtl),
     now: options.now ?? Date.now(),
   });

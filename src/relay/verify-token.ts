@@ -1,7 +1,7 @@
 import { createHmac, type KeyObject, timingSafeEqual } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader, type JWTPayload } from "jose";
+import { isVisibleId } from "../core/visible-name.js";
 import { agentAudience, maxOperatorTtl, maxTaskTtl, operatorAudience, type TokenAudience } from "./tokens.js";
-import { tokenSubject } from "./visible-name.js";
 
 /** What a verified token grants: an agent one ticket and run, or an operator the queue. */
 export type TokenClaims =
@@ -157,8 +157,7 @@ function claimsOf(payload: JWTPayload, audience: TokenAudience): TokenClaims | u
   // An operator's name is held to the actor-name rule by the gate, which refuses it with a typed 400.
   if (audience === operatorAudience) return { audience, operator: sub, jti, expiresAt: exp * 1000 };
   // The ticket and run are shown in the audit log and log lines: held to the rule the minters apply.
-  const ticket = tokenSubject.safeParse(sub);
-  const run = tokenSubject.safeParse(payload.run);
-  if (!ticket.success || !run.success) return undefined;
-  return { audience, ticketId: sub, runId: run.data, jti, expiresAt: exp * 1000 };
+  const run = payload.run;
+  if (!isVisibleId(sub) || !isVisibleId(run)) return undefined;
+  return { audience, ticketId: sub, runId: run, jti, expiresAt: exp * 1000 };
 }

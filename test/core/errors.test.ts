@@ -67,7 +67,7 @@ describe("two installed copies", () => {
     transport: await copy<typeof import("../../src/transport/transport.js")>(
       "../../src/transport/transport.js",
     ),
-    queue: await copy<typeof import("../../src/outbox/queue.js")>("../../src/outbox/queue.js"),
+    queue: await copy<typeof import("../../src/outbox/queue-error.js")>("../../src/outbox/queue-error.js"),
     relay: await copy<typeof import("../../src/relay/errors.js")>("../../src/relay/errors.js"),
   });
 

@@ -197,8 +197,8 @@ describe.each(storeKinds)("the human queue on the %s store", (kind) => {
     });
     const error = await rejectionOf(outbox.queue.claim(id, { by: "ben" }));
     expect(error).toBeInstanceOf(QueueError);
-    expect(error).toMatchObject({ code: "queue_transition_invalid" });
-    expect((error as Error).message).toContain("ana");
+    // Who holds it is a property; the message is code-written (test/outbox/queue-refusals.test.ts).
+    expect(error).toMatchObject({ code: "queue_transition_invalid", status: "claimed", claimedBy: "ana" });
     expect(await outbox.queue.get(id)).toMatchObject({ status: "claimed", claimedBy: "ana" });
     const events = await auditOf(outbox, { type: "queue" });
     expect(events.map((event) => [event.actor, event.data.action, event.data.from])).toEqual([
@@ -252,23 +252,6 @@ describe.each(storeKinds)("the human queue on the %s store", (kind) => {
       () => outbox.queue.resolve("424242", { by: "ana", resolution: "x" }),
       "queue_item_not_found",
     );
-  });
-
-  it.each([
-    ["no actor", undefined],
-    ["an empty name", { by: "" }],
-    ["a blank name", { by: "   " }],
-    ["a non-string name", { by: 7 }],
-    ["a 201-character name", { by: "a".repeat(201) }],
-  ])("every action needs who did it: %s is refused", async (_, actor) => {
-    const { outbox } = outboxOver(ctx.store);
-    const id = await escalated(outbox);
-    const who = actor as { by: string };
-    await expectQueueError(() => outbox.queue.claim(id, who), "queue_transition_invalid");
-    await expectQueueError(() => outbox.queue.reject(id, who), "queue_transition_invalid");
-    await expectQueueError(() => outbox.queue.approve(id, who), "queue_transition_invalid");
-    expect((await outbox.queue.get(id))?.status).toBe("open");
-    expect(await auditOf(outbox, { type: "queue" })).toEqual([]);
   });
 
   it("list filters by status, reason, template and ticket, and pages without duplicates or gaps", async () => {

@@ -1,34 +1,13 @@
 /**
- * Who acts on the queue is an operator token's subject, held to one rule (src/relay/visible-name.ts):
+ * Who acts on the queue is an operator token's subject, held to one rule (src/core/visible-name.ts):
  * a name made of nothing visible, or holding a control, invisible or bidi character, is refused with a
  * typed 400 on every operator route, and never logged or audited; the minters refuse it first.
  */
 import { describe, expect, it } from "vitest";
 import { mintOperatorToken, mintTaskToken } from "../../src/relay/index.js";
 import { proposal } from "../fixtures/property.js";
+import { unreadableNames } from "../fixtures/unreadable-names.js";
 import { agentSecret, auditOf, call, operatorSecret, signedElsewhere, useRelay } from "./harness.js";
-
-/** Names nobody can read as a person: each is refused wherever a name enters. */
-const unreadableNames: readonly (readonly [string, string])[] = [
-  ["empty", ""],
-  ["only spaces", "  \u3000 "],
-  ["only a zero-width space", "\u200b"],
-  ["only bidi marks", "\u200e\u200f\u061c"],
-  ["a bidi override inside", "ana\u202eevil"],
-  ["a bidi isolate inside", "ana\u2066x\u2069"],
-  ["a control character", "ana\u0007"],
-  ["a C1 control", "ana\u009b31m"],
-  ["a line break", "ana\nben"],
-  ["a line separator", "ana\u2028ben"],
-  ["only a Hangul filler", "\u3164"],
-  ["only the blank Braille pattern", "\u2800\u2800"],
-  ["only a combining mark", "\u0301"],
-  ["only a variation selector", "\ufe0f"],
-  ["a tag character", "ana\u{E0041}"],
-  ["a lone surrogate", "ana\ud800"],
-  ["a byte order mark inside", "an\ufeffa"],
-  ["over 200 characters", "a".repeat(201)],
-];
 
 describe("actor names at the relay", () => {
   const setup = useRelay();
