@@ -44,7 +44,10 @@ export function outageError(error: unknown, call: string, writes: OutboxWrites):
   });
 }
 
-/** What a call wrote and sent, in words, for the error's message. */
+/**
+ * What a call wrote and sent, in words, for the error's message. The ids named are the store's and the
+ * key code built; the transport's receipt is the provider's text, so it stays in `writes` only.
+ */
 export function describeWrites(writes: OutboxWrites): string {
   const ids = [
     writes.auditId === undefined ? undefined : `audit ${writes.auditId}`,
@@ -58,7 +61,7 @@ export function describeWrites(writes: OutboxWrites): string {
   }[writes.decision];
   const delivery = {
     not_attempted: "no message was sent",
-    delivered: `the message was delivered${writes.receiptId ? ` (receipt ${writes.receiptId})` : ""}`,
+    delivered: `the message was delivered${writes.receiptId ? " (its receipt is in writes.receiptId)" : ""}`,
     failed: "the transport refused the message",
   }[writes.delivery];
   const outcome = {

@@ -245,6 +245,22 @@ describe.each(storeKinds)("handle() on the %s store", (kind) => {
       expect(await auditOf(outbox)).toEqual([]);
       expect(transport.sent).toEqual([]);
     });
+
+    it("a refused tag is named by its place, never by the name it was given", async () => {
+      const { outbox } = outboxOver(ctx.store);
+      const canary = "QZX-tag-7f3a";
+      for (const tags of [
+        { ok: "x", [canary]: 7 },
+        { ok: "x", [canary]: "y".repeat(201) },
+      ]) {
+        const input = { ticketId: "T-1", output: {}, runId: "r", tags } as unknown as HandleInput;
+        const error = await rejectionOf(outbox.handle(input));
+        expect(error).toMatchObject({ code: "handle_invalid" });
+        expect((error as Error).message).toBe(
+          "handle: tag 2 of 2 must be a string of at most 200 characters, under a name of 1 to 40",
+        );
+      }
+    });
   });
 
   describe("idempotency", () => {

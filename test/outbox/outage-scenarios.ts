@@ -155,6 +155,8 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
         writes: { decision: "written", delivery: "delivered", outcome: "not_written" },
       });
       expect(writes?.receiptId).toMatch(/^receipt-/);
+      // The receipt is the provider's text: the caller reads it from writes, the message does not repeat it.
+      expect((error as Error).message).not.toContain(writes?.receiptId);
       expect((error as Error).message).not.toMatch(/nothing was written/);
       expect((error as Error).message).toMatch(/the message was delivered .*not recorded/);
       await over;

@@ -10,14 +10,15 @@ export function tagsProblem(tags: unknown): string | undefined {
     return "tags must be an object of short strings";
   const entries = Object.entries(tags);
   if (entries.length > tagLimits.count) return `at most ${tagLimits.count} tags`;
-  for (const [name, value] of entries) {
+  for (const [index, [name, value]] of entries.entries()) {
     if (
       name === "" ||
       name.length > tagLimits.nameLength ||
       typeof value !== "string" ||
       value.length > tagLimits.valueLength
     ) {
-      return `tag "${name.slice(0, tagLimits.nameLength)}" must be a string of at most ${tagLimits.valueLength} characters, under a name of 1 to ${tagLimits.nameLength}`;
+      // The tag is named by its place, not its name: the message goes to logs, the name is the caller's.
+      return `tag ${index + 1} of ${entries.length} must be a string of at most ${tagLimits.valueLength} characters, under a name of 1 to ${tagLimits.nameLength}`;
     }
   }
   return undefined;
