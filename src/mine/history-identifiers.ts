@@ -48,7 +48,7 @@ function heldForms(index: ValueIndex): Map<string, string> {
     if (!forms.has(form)) forms.set(form, value);
   };
   for (const [rendering, value] of index.values) {
-    add(canonical(rendering), value);
+    add(canonical(rendering, true), value);
     if (!/\p{L}/u.test(rendering)) {
       const digits = digitsOf(rendering);
       if (digits.length >= 7) add(`#${digits}`, value);
@@ -60,7 +60,7 @@ function heldForms(index: ValueIndex): Map<string, string> {
 
 /** How an identifier is compared with record values: a number by its digits, anything else canonical. */
 function formOf(kind: IdentifierKind, token: string): string {
-  return kind === "phone" ? `#${digitsOf(token)}` : canonical(token);
+  return kind === "phone" ? `#${digitsOf(token)}` : canonical(token, kind === "id");
 }
 
 const hostDots = new RegExp(`[${hostDotCharacters}]`, "gu");
@@ -70,15 +70,20 @@ const dashes = /[\p{Pd}\u2212]/gu;
 
 /**
  * One spelling of an identifier: compatibility forms folded, lower case, digits of any script as ASCII,
- * written-out at-signs and dots and their look-alikes as "@" and ".", any dash as "-", no spaces.
+ * written-out at-signs and dots and their look-alikes as "@" and ".", any dash as "-", no spaces. An
+ * Arabic-Indic zero is both a digit and a dot a reader takes for one: in an id it is read as a digit
+ * (`digitsFirst`), in an address or URL as a dot.
  */
-function canonical(text: string): string {
-  return asciiDigits(text.normalize("NFKC").toLowerCase())
-    .replace(bracketedAt, "@")
-    .replace(bracketedDot, ".")
-    .replace(hostDots, ".")
-    .replace(dashes, "-")
-    .replace(/\s+/g, "");
+function canonical(text: string, digitsFirst: boolean): string {
+  const folded = text.normalize("NFKC").toLowerCase();
+  const read = (spelled: string) =>
+    spelled
+      .replace(bracketedAt, "@")
+      .replace(bracketedDot, ".")
+      .replace(hostDots, ".")
+      .replace(dashes, "-")
+      .replace(/\s+/g, "");
+  return digitsFirst ? read(asciiDigits(folded)) : asciiDigits(read(folded));
 }
 
 /** The digits of a text, of any script, as ASCII digits in order. */

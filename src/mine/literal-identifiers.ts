@@ -74,10 +74,8 @@ export function literalIdentifiers(pieces: readonly TextPiece[]): {
     if ("text" in piece) {
       written.push([text.length, text.length + piece.text.length]);
       text += piece.text;
-      // Digits of any script read as digits: an id written with Arabic-Indic digits is still an id.
-      const read = asciiDigits(piece.text);
-      asGap += read;
-      asWord += read;
+      asGap += piece.text;
+      asWord += piece.text;
     } else {
       places.push([text.length, text.length + piece.value.length]);
       text += piece.value;
@@ -100,7 +98,9 @@ export function literalIdentifiers(pieces: readonly TextPiece[]): {
     : [asGap];
   for (const view of views) {
     for (const [kind, find] of finders) {
-      find(view, (start, end) => {
+      // The id finder reads ASCII digits only; an id written with Arabic-Indic digits is still an id. The
+      // others read digits of any script as they are (an Arabic-Indic zero may also be a host's dot).
+      find(kind === "id" ? asciiDigits(view) : view, (start, end) => {
         if (!holdsWritten(start, end)) return false;
         // A value's place is never cut: a find holds it whole or not at all.
         let from = start;

@@ -119,6 +119,7 @@ describe("identifiers seen in history", () => {
   it.each([
     ["as written", (n: number) => `+49 151 2345${pad(n)}`, ".", "@", "-"],
     ["in Arabic-Indic digits", (n: number) => arabic(`+49 151 2345${pad(n)}`), ".", "@", "-"],
+    ["with an Arabic-Indic zero for a dot", (n: number) => `+49 151 2345${pad(n)}`, "\u0660", "@", "-"],
     [
       "in Devanagari digits joined by dots",
       (n: number) => devanagari(`+49.151.2345.${pad(n)}`),
@@ -188,6 +189,7 @@ describe("identifiers in hostile shapes, no record holding them", () => {
     ["a host joined by a middle dot", "acme\u00b7example/help", ["acme"]],
     ["a host joined by katakana middle dots", "www\u30fbacme\u30fbexample", ["acme", "www"]],
     ["a host joined by a one-dot leader", "acme\u2024example", ["acme"]],
+    ["a host joined by an Arabic-Indic zero", "acme\u0660example/help", ["acme"]],
     [
       "a URL in fullwidth letters",
       "\uff48\uff54\uff54\uff50\uff53\uff1a\uff0f\uff0f\uff41\uff43\uff4d\uff45\uff0e\uff45\uff58\uff41\uff4d\uff50\uff4c\uff45",
