@@ -6,16 +6,11 @@
  */
 import { DefinitionError, defineRecords, defineTemplate, untrusted } from "formletter";
 import { z } from "zod";
+import { growingLazy, growingObject, nested } from "../test/fixtures/schema-shapes.js";
 import { bytesAllocated, report } from "./measure.js";
 
 const id = z.string();
 type Collections = Record<string, z.ZodType>;
-
-function nested(levels: number, wrap: (inner: z.ZodType, level: number) => z.ZodType): z.ZodType {
-  let schema: z.ZodType = z.string();
-  for (let level = 0; level < levels; level++) schema = wrap(schema, level);
-  return schema;
-}
 
 /** Recursive unions whose objects' catchalls mix every branch into new places. */
 function mixingUnions(size: number): z.ZodType {
@@ -52,24 +47,9 @@ const shapes: [string, () => Collections][] = [
   ["z.json()", () => ({ nodes: z.object({ id, data: untrusted("buyer", z.json()) }) })],
   [
     "a getter that builds a new object on each call",
-    () => {
-      const make = (): z.ZodType =>
-        z.object({
-          name: z.string(),
-          get children() {
-            return z.array(make());
-          },
-        });
-      return { nodes: z.object({ id, tree: make() }) };
-    },
+    () => ({ nodes: z.object({ id, tree: growingObject() }) }),
   ],
-  [
-    "a z.lazy returning a new z.lazy each time",
-    () => {
-      const make = (): z.ZodType => z.lazy(() => make());
-      return { nodes: z.object({ id, tree: make() }) };
-    },
-  ],
+  ["a z.lazy returning a new z.lazy each time", () => ({ nodes: z.object({ id, tree: growingLazy() }) })],
   [
     "10,000 nested objects",
     () => ({ nodes: z.object({ id, tree: nested(10_000, (inner) => z.object({ inner })) }) }),

@@ -2,14 +2,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { FieldLabel } from "../../../src/core/definition/labels.js";
-import {
-  createCatalog,
-  DefinitionError,
-  defineRecords,
-  defineTemplate,
-  readableBy,
-  untrusted,
-} from "../../../src/index.js";
+import { createCatalog, DefinitionError, defineTemplate, readableBy, untrusted } from "../../../src/index.js";
+import { recordsWith, showField } from "../../fixtures/show-field.js";
 
 /**
  * Random zod compositions × template shapes × audiences. The property: a labelled value never reaches a
@@ -167,13 +161,10 @@ const cases = shape.filter(parsable).chain((node) =>
 
 function definitions(node: Shape, label: FieldLabel, at: number) {
   const { schema, value } = build(node, label, at);
-  const records = defineRecords({
-    things: z.object({ id: z.string(), name: z.string(), field: schema }),
-    contacts: z.object({ id: z.string(), email: z.email() }),
-  });
+  const records = recordsWith(schema);
   const ticket = {
     ticketId: "T-1",
-    things: [{ id: "t1", name: "thing", field: value }],
+    nodes: [{ id: "t1", field: value }],
     contacts: [{ id: "c1", email: "someone@example.com" }],
   };
   return { records, ticket };
@@ -186,18 +177,7 @@ describe("labels under random compositions", () => {
         const { records } = definitions(node, label, at);
         let error: unknown;
         try {
-          defineTemplate(records, {
-            effect: "informational",
-            id: "show_field",
-            description: "Shows the field",
-            audience,
-            channel: "email",
-            to: records.slot.ref("contacts", { show: "email" }),
-            subject: "Thing",
-            body: "Field: {{thing}}",
-            slots: { thing: records.slot.ref("things", { show: "field" }) },
-            limits: { perTicket: 1, perDay: 10 },
-          });
+          showField(records, audience);
         } catch (caught) {
           error = caught;
         }
@@ -223,8 +203,8 @@ describe("labels under random compositions", () => {
           subject: "Thing",
           body: "Thing {{thing}}: {{seen}}",
           slots: {
-            thing: records.slot.ref("things", {
-              show: "name",
+            thing: records.slot.ref("nodes", {
+              show: "id",
               where: (thing, context) => {
                 seen += dump(thing) + dump(context);
                 return true;

@@ -13,6 +13,7 @@ import {
   untrusted,
 } from "../../../src/index.js";
 import { thrown } from "../../fixtures/expect.js";
+import { recordsWith, showField } from "../../fixtures/show-field.js";
 
 const buyerText = () => untrusted("buyer", z.string());
 
@@ -61,34 +62,17 @@ const compositions: [string, () => z.ZodType][] = [
   ],
 ];
 
-function sellerTemplate(field: z.ZodType, audience = "seller") {
-  const records = defineRecords({
-    notes: z.object({ id: z.string(), body: field }),
-    contacts: z.object({ id: z.string(), email: z.email() }),
-  });
-  return defineTemplate(records, {
-    effect: "informational",
-    id: "forward_note",
-    description: "Forward the buyer's note",
-    audience,
-    channel: "email",
-    to: records.slot.ref("contacts", { show: "email" }),
-    subject: "A note",
-    body: "The note: {{note}}",
-    slots: { note: records.slot.ref("notes", { show: "body" }) },
-    limits: { perTicket: 1, perDay: 10 },
-  });
-}
+const sellerTemplate = (field: z.ZodType, audience = "seller") => showField(recordsWith(field), audience);
 
 describe("a field label survives every zod composition", () => {
   it.each(compositions)("%s: shown to a seller, the buyer's text fails the definition", (_name, build) => {
     const error = thrown(() => sellerTemplate(build()));
-    expect(error.message).toContain("notes.body");
+    expect(error.message).toContain("nodes.field");
     expect(error.message).toContain('untrusted text written by "buyer"');
   });
 
   it.each(compositions)("%s: shown back to its author, it is accepted", (_name, build) => {
-    expect(sellerTemplate(build(), "buyer").id).toBe("forward_note");
+    expect(sellerTemplate(build(), "buyer").id).toBe("show_field");
   });
 
   it("labels the schema passed in, so a label whose return value is ignored still holds", () => {

@@ -10,30 +10,11 @@ import {
   untrusted,
 } from "../../../src/index.js";
 import { thrown } from "../../fixtures/expect.js";
+import { growingLazy, growingObject, nested } from "../../fixtures/schema-shapes.js";
+import { recordsWith, showField } from "../../fixtures/show-field.js";
 
 const id = z.string();
-const contacts = z.object({ id, email: z.email() });
 type Tree = { name: string; children: Tree[] };
-
-/** A template for `audience` showing `nodes.<field>`, and one whose derived slot dumps what code sees. */
-function showTo(records: ReturnType<typeof treeRecords>, audience: string, field = "tree") {
-  return defineTemplate(records, {
-    effect: "informational",
-    id: "show_tree",
-    description: "Shows the tree",
-    audience,
-    channel: "email",
-    to: records.slot.ref("contacts", { show: "email" }),
-    subject: "Tree",
-    body: "Tree: {{node}}",
-    slots: { node: records.slot.ref("nodes", { show: field as "tree" }) },
-    limits: { perTicket: 1, perDay: 10 },
-  });
-}
-
-function treeRecords(tree: z.ZodType) {
-  return defineRecords({ nodes: z.object({ id, tree }), contacts });
-}
 
 /** Recursive schemas as users write them, each with the buyer's text at every level of the tree. */
 const recursive: [string, () => z.ZodType][] = [
@@ -114,26 +95,25 @@ const recursive: [string, () => z.ZodType][] = [
 
 describe("recursive schemas close into a cycle", () => {
   it.each(recursive)("%s: defines, and the buyer's text in it is found on the field", (_name, build) => {
-    const records = treeRecords(build());
-    const error = thrown(() => showTo(records, "seller"));
-    expect(error.message).toContain("nodes.tree");
+    const records = recordsWith(build());
+    const error = thrown(() => showField(records, "seller"));
+    expect(error.message).toContain("nodes.field");
     expect(error.message).toContain('untrusted text written by "buyer"');
-    expect(showTo(records, "buyer").id).toBe("show_tree");
+    expect(showField(records, "buyer").id).toBe("show_field");
   });
 
   it("a z.lazy tree is one place whose children are itself, the same on every definition", () => {
     const [, build] = recursive[0] as [string, () => z.ZodType];
     const node = build();
     for (let run = 0; run < 20; run++) {
-      const tree = treeRecords(node).labelTrees.get("nodes")?.fields.get("tree");
+      const tree = recordsWith(node).labelTrees.get("nodes")?.fields.get("field");
       expect(tree?.fields.get("children")?.items).toBe(tree);
       expect(tree?.fields.get("name")?.own).toEqual([{ kind: "untrusted", author: "buyer" }]);
     }
   });
 
   it("z.json() defines, and the json value is one place that holds itself", () => {
-    const records = defineRecords({ nodes: z.object({ id, data: z.json() }), contacts });
-    const data = records.labelTrees.get("nodes")?.fields.get("data");
+    const data = recordsWith(z.json()).labelTrees.get("nodes")?.fields.get("field");
     expect(data?.items).toBeDefined();
     expect(data?.items?.items).toBe(data?.items);
   });
@@ -147,9 +127,9 @@ describe("recursive schemas close into a cycle", () => {
         return z.array(node);
       },
     });
-    const records = treeRecords(node);
-    showTo(records, "seller");
-    treeRecords(node);
+    const records = recordsWith(node);
+    showField(records, "seller");
+    recordsWith(node);
     labelTree(records.collections.nodes);
     expect(calls).toBe(1);
   });
@@ -160,11 +140,11 @@ describe("recursive schemas close into a cycle", () => {
       calls++;
       return z.object({ name: z.string(), children: z.array(node) });
     });
-    treeRecords(node);
+    recordsWith(node);
     const first = calls;
     expect(first).toBeLessThanOrEqual(2);
-    treeRecords(node);
-    treeRecords(node);
+    recordsWith(node);
+    recordsWith(node);
     node.parse({ name: "a", children: [{ name: "b", children: [] }] });
     expect(calls).toBe(first);
   });
@@ -177,15 +157,15 @@ describe("recursive schemas close into a cycle", () => {
     );
     const later = z.object({ text: z.string() });
     expect(early.parse({ text: "fine" })).toEqual({ text: "fine" });
-    const records = treeRecords(early);
-    const tree = records.labelTrees.get("nodes")?.fields.get("tree");
+    const records = recordsWith(early);
+    const tree = records.labelTrees.get("nodes")?.fields.get("field");
     expect(tree?.own).toEqual([{ kind: "untrusted", author: "buyer" }]);
     expect(later.shape.text).toBeDefined();
   });
 
   it("code run for a seller gets a deep recursive record with the buyer's text removed at every level", () => {
     const [, build] = recursive[1] as [string, () => z.ZodType];
-    const records = treeRecords(build());
+    const records = recordsWith(build());
     let seen = "";
     const template = defineTemplate(records, {
       effect: "informational",
@@ -210,7 +190,7 @@ describe("recursive schemas close into a cycle", () => {
       { template: "tree_dump", slots: {} },
       {
         ticketId: "T-1",
-        nodes: [{ id: "n1", tree }],
+        nodes: [{ id: "n1", field: tree }],
         contacts: [{ id: "c1", email: "shop@example.com" }],
       },
     );
@@ -231,31 +211,11 @@ function refused(define: () => unknown, collection = "nodes"): string {
 
 /** Schemas that build a new schema every time they are read: walked naively, they never end. */
 const endless: [string, string, () => z.ZodType][] = [
-  [
-    "a getter that builds a new object on each call",
-    "nodes.tree.children[]",
-    () => {
-      const make = (): z.ZodType =>
-        z.object({
-          name: z.string(),
-          get children() {
-            return z.array(make());
-          },
-        });
-      return make();
-    },
-  ],
-  [
-    "a z.lazy that returns a new z.lazy each time",
-    "nodes.tree",
-    () => {
-      const make = (): z.ZodType => z.lazy(() => make());
-      return make();
-    },
-  ],
+  ["a getter that builds a new object on each call", "nodes.field.children[]", growingObject],
+  ["a z.lazy that returns a new z.lazy each time", "nodes.field", growingLazy],
   [
     "a z.lazy that returns a new object holding a new z.lazy",
-    "nodes.tree.next.next",
+    "nodes.field.next.next",
     () => {
       const make = (): z.ZodType => z.lazy(() => z.object({ next: make(), also: z.array(make()) }));
       return make();
@@ -263,7 +223,7 @@ const endless: [string, string, () => z.ZodType][] = [
   ],
   [
     "getters that build each other anew",
-    "nodes.tree.b.a.b",
+    "nodes.field.b.a.b",
     () => {
       const a = (): z.ZodType =>
         z.object({
@@ -284,7 +244,7 @@ const endless: [string, string, () => z.ZodType][] = [
 
 describe("a schema that grows as it is read is refused, never followed", () => {
   it.each(endless)("%s: a DefinitionError naming the place and the fix", (_name, path, build) => {
-    const message = refused(() => treeRecords(build()));
+    const message = refused(() => recordsWith(build()));
     expect(message).toContain('collection "nodes" never ends');
     expect(message).toContain(path);
     expect(message).toContain("built anew each time it is read");
@@ -300,29 +260,22 @@ describe("a schema that grows as it is read is refused, never followed", () => {
 
 describe("every walk is bounded by its budget", () => {
   it("10,000 nested objects: refused at the depth bound, with the path", () => {
-    let deep: z.ZodType = z.string();
-    for (let level = 0; level < 10_000; level++) deep = z.object({ inner: deep });
-    const message = refused(() => treeRecords(deep));
+    const message = refused(() => recordsWith(nested(10_000, (inner) => z.object({ inner }))));
     expect(message).toContain("nested more than 256 levels deep");
-    expect(message).toContain("nodes.tree.inner.inner");
+    expect(message).toContain("nodes.field.inner.inner");
     expect(message).not.toContain("built anew");
   });
 
   it("10,000 wrappers: refused at the depth bound", () => {
-    let deep: z.ZodType = z.string();
-    for (let level = 0; level < 10_000; level++) deep = level % 2 === 0 ? deep.optional() : deep.nullable();
-    expect(refused(() => treeRecords(deep))).toContain("nested more than 256 levels deep");
+    const deep = nested(10_000, (inner, level) => (level % 2 === 0 ? inner.optional() : inner.nullable()));
+    expect(refused(() => recordsWith(deep))).toContain("nested more than 256 levels deep");
   });
 
   it("a schema exactly as deep as the bound is accepted, and one step more is not", () => {
-    const nested = (levels: number) => {
-      let deep: z.ZodType = z.string();
-      for (let level = 0; level < levels; level++) deep = z.object({ inner: deep });
-      return deep;
-    };
+    const objects = (levels: number) => nested(levels, (inner) => z.object({ inner }));
     // The collection's object, then each nested object, then the string: 256 schemas from root to leaf.
-    expect(treeRecords(nested(254)).names).toEqual(["nodes", "contacts"]);
-    expect(refused(() => treeRecords(nested(255)))).toContain("nested more than 256 levels deep");
+    expect(recordsWith(objects(254)).names).toEqual(["nodes", "contacts"]);
+    expect(refused(() => recordsWith(objects(255)))).toContain("nested more than 256 levels deep");
   });
 
   it("100,000 fields: refused at the size bound, naming the collection", () => {
@@ -359,9 +312,9 @@ describe("every walk is bounded by its budget", () => {
       const branch = z.object({ [`f${index}`]: at(index * 3 + 1) }).catchall(at(index + 2));
       parts.push(z.union([z.object(shape), branch]));
     }
-    const message = refused(() => treeRecords(parts[0] as z.ZodType));
+    const message = refused(() => recordsWith(parts[0] as z.ZodType));
     expect(message).toContain("cannot be worked out within 200,000 steps");
-    expect(message).toContain("nodes.tree");
+    expect(message).toContain("nodes.field");
   });
 
   it("counts schemas against the budget it is given: a walk over n parts passes at n and fails below", () => {
@@ -376,6 +329,10 @@ describe("every walk is bounded by its budget", () => {
   });
 });
 
+const boom = (): never => {
+  throw new Error("boom");
+};
+
 describe("hostile schema objects end in a DefinitionError", () => {
   it.each([
     [
@@ -383,8 +340,8 @@ describe("hostile schema objects end in a DefinitionError", () => {
       () => ({
         nodes: z.object({
           id,
-          get tree(): z.ZodType {
-            throw new Error("boom");
+          get field(): z.ZodType {
+            return boom();
           },
         }),
       }),
@@ -395,23 +352,21 @@ describe("hostile schema objects end in a DefinitionError", () => {
       () => ({
         nodes: z.object({
           id,
-          tree: z.object({
+          field: z.object({
             get inner(): z.ZodType {
-              throw new Error("boom");
+              return boom();
             },
           }),
         }),
       }),
-      "nodes.tree",
+      "nodes.field",
     ],
     [
       "a z.lazy whose getter throws",
       () => ({
         nodes: z.object({
           id,
-          tree: z.lazy(() => {
-            throw new Error("boom");
-          }),
+          field: z.lazy(boom),
         }),
       }),
       "a z.lazy whose getter throws",
@@ -421,7 +376,7 @@ describe("hostile schema objects end in a DefinitionError", () => {
       () => ({
         nodes: z.object({
           id,
-          tree: new Proxy(
+          field: new Proxy(
             {},
             {
               get() {
@@ -431,13 +386,13 @@ describe("hostile schema objects end in a DefinitionError", () => {
           ) as z.ZodType,
         }),
       }),
-      "nodes.tree",
+      "nodes.field",
     ],
     [
       "a collections object whose getter throws",
       () => ({
         get nodes(): z.ZodObject<{ id: z.ZodString }> {
-          throw new Error("boom");
+          return boom();
         },
       }),
       "the collections cannot be read",
@@ -451,8 +406,8 @@ describe("hostile schema objects end in a DefinitionError", () => {
     const either = z.union([untrusted("buyer", z.string()), z.number()]);
     const outer = either.optional();
     (either._zod.def.options as unknown as unknown[]).push(outer);
-    const records = treeRecords(outer);
-    expect(records.labelTrees.get("nodes")?.fields.get("tree")?.own).toEqual([
+    const records = recordsWith(outer);
+    expect(records.labelTrees.get("nodes")?.fields.get("field")?.own).toEqual([
       { kind: "untrusted", author: "buyer" },
     ]);
   });
