@@ -1,5 +1,6 @@
 import { buildChecklist } from "formletter/testing";
 import { describe, expect, it } from "vitest";
+import type { CollectionSchemas } from "../../src/core/definition/define-records.js";
 import { type Catalog, format, type Template } from "../../src/index.js";
 import { refundCatalog, refundTicket } from "../fixtures/refunds.js";
 
@@ -24,7 +25,7 @@ function tampered(template: Template, tag: string, shownAs: ReturnType<typeof fo
   return Object.freeze({ ...template, locales: { ...locales, variants } });
 }
 
-function checklistOf(catalog: Catalog, templates: readonly Template[]) {
+function checklistOf<S extends CollectionSchemas>(catalog: Catalog<S>, templates: readonly Template[]) {
   const sample = refundTicket("T-1");
   return buildChecklist(Object.freeze({ ...catalog, templates }), { sample, propertyRuns: 20 });
 }

@@ -1,4 +1,5 @@
 import { templateError } from "../errors.js";
+import { merged } from "../merged.js";
 import type { Part } from "./text-parts.js";
 
 /**
@@ -39,7 +40,7 @@ function gluedBy(character: string, following: string, side: "before" | "after")
 function reversed(parts: readonly Part[]): Part[] {
   return [...parts].reverse().map((part): Part => {
     if (part.type === "text") return { type: "text", text: [...part.text].reverse().join("") };
-    if (part.type === "section") return { ...part, parts: reversed(part.parts) };
+    if (part.type === "section") return merged(part, { parts: reversed(part.parts) });
     return part;
   });
 }

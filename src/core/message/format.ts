@@ -473,7 +473,7 @@ function number(options: Intl.NumberFormatOptions & { readonly locale?: string }
   const digits = resolved.maximumFractionDigits ?? 0;
   const shown = (value: number) => {
     const units = uncounted === undefined ? toSignedUnits(value, digits) : undefined;
-    return units?.ok === true ? { ...units, digits } : undefined;
+    return units?.ok === true ? { digits, negative: units.negative, units: units.units } : undefined;
   };
   return {
     kind: "number",

@@ -157,7 +157,7 @@ describe("a locale's format may change how an amount is written, never which amo
     for (const [body, why] of [
       ["Wir zahlen [{{payout.amount}}0] für [{{payout.hours}}] Stunden.", 'the digit "0"'],
       ["お支払い[{{payout.amount}}万]、[{{payout.hours}}]時間。", 'the number word "万"'],
-    ]) {
+    ] as const) {
       const error = definitionError(payoutConfig({ de: { body } }));
       expect(error.message).toMatch(
         /^template "payout_notice", locale "de", slot "payout": \{\{payout\.amount\}\} is counted by a ceiling, and /,
@@ -203,7 +203,10 @@ function payoutTicket(locale: string, value: unknown, currency: string, hours: u
   };
 }
 
-function proposal(catalog: ReturnType<typeof createCatalog>, ticket: ReturnType<typeof payoutTicket>) {
+function proposal(
+  catalog: { handles: (records: unknown) => { get(collection: string, id: string): string | undefined } },
+  ticket: ReturnType<typeof payoutTicket>,
+) {
   return { template: "payout_notice", slots: { payout: catalog.handles(ticket).get("payouts", "p1") } };
 }
 
