@@ -5,11 +5,11 @@
  * inner schema on every read, and never in a way that can throw out of a walk.
  */
 
-export type Def = Readonly<Record<string, unknown>> & { readonly type?: unknown };
-export type Schema = { readonly _zod: { readonly def: Def } };
+type Def = Readonly<Record<string, unknown>> & { readonly type?: unknown };
+type Schema = { readonly _zod: { readonly def: Def } };
 
 // Types whose values hold no other schema's values: their own labels are all there is.
-export const leaves = new Set([
+const leaves = new Set([
   "string",
   "number",
   "int",
@@ -30,7 +30,7 @@ export const leaves = new Set([
   "custom",
   "transform",
 ]);
-export const wrappers = [
+const wrappers = [
   "optional",
   "nullable",
   "default",
@@ -226,6 +226,6 @@ function present(value: unknown): readonly unknown[] {
   return value === undefined || value === null ? [] : [value];
 }
 
-export function asList(value: unknown): readonly unknown[] {
+function asList(value: unknown): readonly unknown[] {
   return Array.isArray(value) ? value : [];
 }
