@@ -101,30 +101,30 @@ export function dotLength(text: string, index: number, defanged: boolean): numbe
   if (index >= text.length) return 0;
   const classes = classesAt(text, index);
   if ((classes & hostDot) !== 0 && ((classes & digitDot) === 0 || !isZeroAt(text, index))) return 1;
-  return defanged ? bracketed(text, index, [".", "dot"]) : 0;
+  return defanged ? bracketedDot(text, index) : 0;
 }
 
 /**
- * Length of a bracketed word at `index`, such as "[.]", "(dot)", "«.»" or "「dot」", with at most one
- * space on either side; 0 when there is none. A bracket is any opening and any closing bracket or quote
- * of any script (so also the look-alikes the cleaner puts for "<>{}").
+ * Length of a dot written out between brackets at `index`: the word "dot" or any dot of
+ * {@link hostDot} ("[.]", "(dot)", "«.»", "「dot」", "(·)", "(٠)"), with at most one space on either side;
+ * 0 when there is none. A bracket is any opening and any closing bracket or quote of any script (so
+ * also the look-alikes the cleaner puts for "<>{}").
  */
-function bracketed(text: string, index: number, words: readonly string[]): number {
+function bracketedDot(text: string, index: number): number {
   let at = index;
   if (text.charCodeAt(at) === 0x20) at++;
   if (at >= text.length || (classesAt(text, at) & opening) === 0) return 0;
   at += widthAt(text, at);
   if (text.charCodeAt(at) === 0x20) at++;
-  for (const word of words) {
-    if (text.slice(at, at + word.length).toLowerCase() !== word) continue;
-    let end = at + word.length;
-    if (text.charCodeAt(end) === 0x20) end++;
-    if (end >= text.length || (classesAt(text, end) & closing) === 0) continue;
-    end += widthAt(text, end);
-    if (text.charCodeAt(end) === 0x20) end++;
-    return end - index;
-  }
-  return 0;
+  let end = at;
+  if (at < text.length && (classesAt(text, at) & hostDot) !== 0) end += widthAt(text, at);
+  else if (text.slice(at, at + 3).toLowerCase() === "dot") end += 3;
+  else return 0;
+  if (text.charCodeAt(end) === 0x20) end++;
+  if (end >= text.length || (classesAt(text, end) & closing) === 0) return 0;
+  end += widthAt(text, end);
+  if (text.charCodeAt(end) === 0x20) end++;
+  return end - index;
 }
 
 /** Whether the character before `index` is an "@" (after NFKC, also what "＠" and "﹫" became). */

@@ -73,6 +73,8 @@ describe("a digit drawn as a dot is a dot between labels", () => {
   it.each([
     ["the Arabic-Indic zero", "eve@evil\u0660lol"],
     ["the Persian zero", "eve@evil\u06F0lol"],
+    ["a zero written out in brackets", "eve@evil(\u0660)lol"],
+    ["a middle dot written out in brackets", "eve@evil \u00AB\u00B7\u00BB lol"],
   ])("an address joined by %s → email", (_name, address) => {
     expect(scanMessage(`Write to ${address} now`, none)).toEqual({ kind: "email" });
   });
