@@ -146,8 +146,8 @@ class Allowed {
   }
 
   /**
-   * Whether `token` is a code: a number whose digit groups, if more than one, are joined by dashes or
-   * underscores only ("4471-2290", as ids join their parts), that is a whole token of a record text
+   * Whether `token` is a code: a number of at most two digit groups joined by a dash or an underscore
+   * ("4471-2290", as ids join their parts), that is a whole token of a record text
    * value with no spaces, so no sentence. Digit groups joined by anything else ("0151 2345 6789",
    * "(0151) 2345", "0151.2345.6789") are a phone number even when they are the whole value.
    */
@@ -198,11 +198,18 @@ function digitsBuiltByCode(text: string, start: number, end: number, formatted: 
   return true;
 }
 
-/** Whether `number` (as the phone finder found it) is digits joined by dashes (of any script) or "_" only. */
+/**
+ * Whether `number` (as the phone finder found it) is one or two groups of digits, joined by a dash (of
+ * any script) or "_": an order or reference number ("4471-2290"). Three groups or more are how phone
+ * numbers ("0151-2345-6789", "202-555-0143") and card numbers are written, whatever joins them.
+ */
 function isCodeShaped(number: string): boolean {
+  let joins = 0;
   for (let i = 0; i < number.length; i++) {
     const code = number.charCodeAt(i);
-    if ((code < 0x30 || code > 0x39) && code !== 0x5f && !isIdDashAt(number, i)) return false;
+    if (code >= 0x30 && code <= 0x39) continue;
+    if (code !== 0x5f && !isIdDashAt(number, i)) return false;
+    if (++joins > 1) return false;
   }
   return true;
 }
