@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { type ScanAllowance, scanMessage } from "../../../src/core/scan/scan.js";
-import { ada, catalog, clinicTicket } from "../../fixtures/clinic.js";
+import { acknowledge } from "../../fixtures/clinic.js";
 import { expectEscalation, expectSend } from "../../fixtures/expect.js";
 
 /** Scans `value` as the only record text value of a message that shows it after "Note: ". */
 const scanned = (value: string) =>
   scanMessage(`Note: ${value}`, { literal: "Note: ", formatted: [], whole: [value] } satisfies ScanAllowance);
-
-function acknowledge(message: string) {
-  const ticket = clinicTicket({ patients: [{ ...ada, message }] });
-  return catalog.decide({ template: "message_ack", slots: { wait: "day" } }, ticket);
-}
 
 describe("secrets in base64 are ids", () => {
   it.each([

@@ -2,15 +2,10 @@ import { domainToASCII } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sanitizeValue } from "../../../src/core/message/sanitize.js";
 import { type ScanAllowance, scanMessage } from "../../../src/core/scan/scan.js";
-import { ada, catalog, clinicTicket } from "../../fixtures/clinic.js";
+import { acknowledge } from "../../fixtures/clinic.js";
 import { expectEscalation } from "../../fixtures/expect.js";
 
 const none: ScanAllowance = { literal: "", formatted: [], whole: [] };
-
-function acknowledge(message: string) {
-  const ticket = clinicTicket({ patients: [{ ...ada, message }] });
-  return catalog.decide({ template: "message_ack", slots: { wait: "day" } }, ticket);
-}
 
 describe("a host label is what the URL parser takes in a host", () => {
   it.each([

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type ScanAllowance, scanMessage } from "../../../src/core/scan/scan.js";
-import { ada, catalog, clinicTicket } from "../../fixtures/clinic.js";
+import { acknowledge } from "../../fixtures/clinic.js";
 import { expectEscalation, expectSend } from "../../fixtures/expect.js";
 
 const none: ScanAllowance = { literal: "", formatted: [], whole: [] };
@@ -8,12 +8,6 @@ const none: ScanAllowance = { literal: "", formatted: [], whole: [] };
 /** `value` as the only record text value of a message that reads "Shop: <value>". */
 const asWholeValue = (value: string) =>
   scanMessage(`Shop: ${value}`, { literal: "Shop: ", formatted: [], whole: [value] });
-
-/** The patient's own message, quoted back to them: a multi-line record text value. */
-function acknowledge(message: string) {
-  const ticket = clinicTicket({ patients: [{ ...ada, message }] });
-  return catalog.decide({ template: "message_ack", slots: { wait: "day" } }, ticket);
-}
 
 describe("a record value that is only a number is a number", () => {
   it.each([

@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { type ScanAllowance, scanMessage } from "../../../src/core/scan/scan.js";
-import { ada, catalog, clinicTicket } from "../../fixtures/clinic.js";
+import { acknowledge } from "../../fixtures/clinic.js";
 import { expectEscalation, expectSend } from "../../fixtures/expect.js";
 
 const none: ScanAllowance = { literal: "", formatted: [], whole: [] };
 const allow = (fields: Partial<ScanAllowance>): ScanAllowance => ({ ...none, ...fields });
-
-/** The patient's own message, quoted back to them: a multi-line record text value. */
-function acknowledge(message: string, email = ada.email) {
-  const ticket = clinicTicket({ patients: [{ ...ada, email, message }] });
-  return catalog.decide({ template: "message_ack", slots: { wait: "day" } }, ticket);
-}
 
 describe("identifiers compare as whole tokens, never as substrings", () => {
   it("an address one letter short of the recipient's is flagged (shop@lumen.co is not shop@lumen.com)", () => {
