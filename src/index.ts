@@ -63,6 +63,8 @@ export {
   consoleTransport,
   DeliveryError,
   memoryTransport,
+  signWebhookBody,
   verifyWebhookSignature,
+  webhookSignatureHeader,
   webhookTransport,
 } from "./transport/index.js";

@@ -96,7 +96,7 @@ export interface CatalogCapacity {
  * limits. Also lists which fields each template shows, and which of them are untrusted or private.
  *
  * @example
- * import { catalogCapacity } from "formletter";
+ * import { catalogCapacity } from "formletter/metrics";
  * const capacity = catalogCapacity(catalog, { sample: ticketRecords });
  * capacity.totals.perDay; // { messages, bits }: every template at its perDay limit
  */

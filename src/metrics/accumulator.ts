@@ -94,7 +94,7 @@ class Groups {
  * an audit log, a replay, your own loop), then ask for the report.
  *
  * @example
- * import { createMetricsAccumulator } from "formletter";
+ * import { createMetricsAccumulator } from "formletter/metrics";
  * const metrics = createMetricsAccumulator();
  * metrics.add({ at: Date.now(), template: "tracking_request", outcome: "send", tags: { category: "delay" } });
  * metrics.report().overall; // { decided: 1, escalated: 0, rate: 0, low: 0, high: 0.79, … }

@@ -12,7 +12,7 @@ export interface AuditReportOptions extends Omit<AccumulatorOptions, "source">, 
  * event (people claiming and closing queue items, access) is not a decision of the catalog and is skipped.
  *
  * @example
- * import { formatSummary, reportFromAudit } from "formletter";
+ * import { formatSummary, reportFromAudit } from "formletter/metrics";
  * const report = await reportFromAudit(outbox.audit.query({ since: Date.now() - 7 * 86_400_000 }));
  * process.stdout.write(formatSummary(report));
  */

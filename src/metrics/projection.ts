@@ -19,7 +19,7 @@ export interface Projection {
  * band from its Wilson interval. Only the rate's uncertainty is in the band; the volume is taken as given.
  *
  * @example
- * import { formatBand, projectHumanDecisions } from "formletter";
+ * import { formatBand, projectHumanDecisions } from "formletter/metrics";
  * formatBand(projectHumanDecisions({ escalated: 30, decided: 300 }, 100)); // "7–14 a day"
  */
 export function projectHumanDecisions(

@@ -45,7 +45,7 @@ const progressEvery = 4096;
  * their line number and detail.
  *
  * @example
- * import { formatSummary, replayHistory } from "formletter";
+ * import { formatSummary, replayHistory } from "formletter/metrics";
  * const report = await replayHistory(catalog, "history.jsonl");
  * process.stdout.write(formatSummary(report));
  */

@@ -11,7 +11,7 @@ export function percent(fraction: number): string {
  * decisions a day, and the most frequent reasons.
  *
  * @example
- * import { formatSummary, reportFromAudit } from "formletter";
+ * import { formatSummary, reportFromAudit } from "formletter/metrics";
  * process.stdout.write(formatSummary(await reportFromAudit(outbox.audit.query())));
  * // escalation rate 44.2% (95% CI 37.6%–51.0%): 92 of 208 decisions escalated, 116 sent
  */

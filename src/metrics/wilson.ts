@@ -13,7 +13,7 @@ export const z95 = 1.959963984540054;
  * upper bound of 16%, not 0%. With no trials it is [0, 1]: nothing is known yet.
  *
  * @example
- * import { wilsonInterval } from "formletter";
+ * import { wilsonInterval } from "formletter/metrics";
  * wilsonInterval(81, 263); // { low: 0.2553, high: 0.3662 } (Newcombe 1998)
  */
 export function wilsonInterval(successes: number, trials: number, z: number = z95): Interval {

@@ -18,7 +18,8 @@ const version = "formletter-key/3";
  * handles were assigned, and no two different choices share one.
  *
  * @example
- * import { idempotencyKey } from "formletter";
+ * // Internal: the root holds this back on purpose (see src/index.ts).
+ * import { idempotencyKey } from "./idempotency.js";
  * idempotencyKey("T-1", "tracking_request", { order: { collection: "orders", id: "4471-2290" }, tone: "polite" });
  * // "fl_…": 32 hex digits after the prefix, whatever the inputs' lengths
  */
