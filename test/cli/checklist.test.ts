@@ -83,10 +83,11 @@ describe("formletter checklist", () => {
     expect(stdout).toMatch(/ {2}✓ properties: 500 random decisions/);
     expect(stdout).not.toMatch(/^ {2}✗ /m);
     expect(stdout).toMatch(/\nready: no item is ✗ \(\d+ ✓, 0 ✗, 1 !\)\n$/);
-    // The README shows this output, trimmed: every line it shows is a line of the real output.
-    const readme = readFileSync(path("../../README.md"), "utf8");
-    const start = readme.indexOf("$ npx formletter checklist --catalog templates/seller.ts");
-    const shown = readme.slice(start, readme.indexOf("```", start)).split("\n").slice(1, -1);
+    // docs/checklist.md shows this output, trimmed: every line it shows is a line of the real output.
+    const page = readFileSync(path("../../docs/checklist.md"), "utf8");
+    const start = page.indexOf("$ npx formletter checklist --catalog templates/seller.ts --records");
+    expect(start).toBeGreaterThan(-1);
+    const shown = page.slice(start, page.indexOf("```", start)).split("\n").slice(1, -1);
     expect(shown.length).toBeGreaterThan(10);
     const lines = new Set(stdout.split("\n"));
     for (const line of shown) if (!line.trim().startsWith("…")) expect(lines).toContain(line);
