@@ -1,7 +1,9 @@
 import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
+import { chartCss, chartFigure, percentGrid } from "./chart-frame.js";
 import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
+import { niceTicks } from "./nice-ticks.js";
 import type { TemplateEffects } from "./report-text.js";
 
 /** What the page says about where the report came from. */
@@ -108,16 +110,19 @@ ${rows.map((row) => `<tr><td>${e(row.key)}</td>${effect(row.key)}<td class="n">$
 </tbody></table>`;
 }
 
-/** The first escalations of each reason with their history line (a replay's report only). */
+/** The first escalations of each reason with their history line (a replay's report only), as a table like the others. */
 function reasonExamples(report: EscalationReport): string {
-  const rows = report.byReason.filter((row) => row.examples !== undefined);
+  const rows = report.byReason.flatMap((row) =>
+    (row.examples ?? []).map(
+      (example, index) =>
+        `<tr>${index === 0 ? `<td rowspan="${row.examples?.length ?? 1}">${e(row.reason)}</td>` : ""}<td class="n">${e(example.line)}</td><td class="detail">${e(example.detail)}</td></tr>`,
+    ),
+  );
   if (rows.length === 0) return "";
-  return `<h3>First escalations by reason</h3><dl id="reason-examples">${rows
-    .map(
-      (row) =>
-        `<dt>${e(row.reason)}</dt>${(row.examples ?? []).map((example) => `<dd>line ${example.line}: ${e(example.detail)}</dd>`).join("")}`,
-    )
-    .join("")}</dl>`;
+  return `<h2>First escalations by reason</h2>
+<table id="reason-examples"><thead><tr><th>reason</th><th class="n">line</th><th>detail</th></tr></thead><tbody>
+${rows.join("\n")}
+</tbody></table>`;
 }
 
 function malformed(report: EscalationReport): string {
@@ -132,22 +137,25 @@ const width = 760;
 const height = 300;
 const margin = { top: 16, right: 16, bottom: 40, left: 48 };
 
-/** The y-axis top: the highest upper bound, rounded up to a tenth, so a low rate is not a flat line at the bottom. */
-function yMax(rows: readonly RateRow[]): number {
-  return Math.min(1, Math.max(0.1, Math.ceil(Math.max(...rows.map((row) => row.high)) * 10) / 10));
-}
+/**
+ * The rate axis: nice ticks up to the highest upper bound, so a low rate is not a flat line at the bottom
+ * and every gridline is a round percentage. At least 1%: an all-zero history still has an axis.
+ */
+const rateAxis = (highs: readonly number[]) => niceTicks(Math.max(0, ...highs), { floor: 0.01, ceiling: 1 });
 
 /** The rate of each day as a line, its 95% interval as a band; days without decisions break both. */
 function dailyChart(days: readonly RateRow[]): string {
   if (days.length === 0) {
     return `<svg id="daily-chart" role="img" aria-label="no dated decisions" viewBox="0 0 ${width} 60" width="${width}" height="60"><text x="${margin.left}" y="35" class="empty">No decision has a time: nothing to show by day.</text></svg>`;
   }
+  if (days.length === 1) return singleDay(days[0] as RateRow);
   const first = Date.parse(`${days[0]?.key}T00:00:00Z`);
   const last = Date.parse(`${days.at(-1)?.key}T00:00:00Z`);
   const span = Math.round((last - first) / dayMs) + 1;
   const plotWidth = width - margin.left - margin.right;
   const plotHeight = height - margin.top - margin.bottom;
-  const top = yMax(days);
+  const axis = rateAxis(days.map((day) => day.high));
+  const top = axis.top;
   const x = (key: string) =>
     margin.left + ((Math.round((Date.parse(`${key}T00:00:00Z`) - first) / dayMs) + 0.5) * plotWidth) / span;
   const y = (value: number) => margin.top + plotHeight * (1 - value / top);
@@ -182,13 +190,7 @@ function dailyChart(days: readonly RateRow[]): string {
         `<circle class="day-point" cx="${f(x(day.key))}" cy="${f(y(day.rate))}" r="3"><title>${e(day.key)}: ${percent(day.rate)} (95% CI ${percent(day.low)}–${percent(day.high)}), ${day.escalated} of ${day.decided}</title></circle>`,
     )
     .join("");
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((fraction) => fraction * top)
-    .map(
-      (value) =>
-        `<line class="grid" x1="${margin.left}" x2="${width - margin.right}" y1="${f(y(value))}" y2="${f(y(value))}"/><text class="tick" x="${margin.left - 6}" y="${f(y(value) + 4)}" text-anchor="end">${percent(value).replace(".0%", "%")}</text>`,
-    )
-    .join("");
+  const ticks = percentGrid(axis, y, margin.left, width - margin.right);
   const labelEvery = Math.max(1, Math.ceil(span / 8));
   const dates: string[] = [];
   for (let index = 0; index < span; index += labelEvery) {
@@ -197,11 +199,26 @@ function dailyChart(days: readonly RateRow[]): string {
       `<text class="tick" x="${f(x(key))}" y="${height - margin.bottom + 18}" text-anchor="middle">${key.slice(5)}</text>`,
     );
   }
-  return `<svg id="daily-chart" role="img" aria-label="daily escalation rate with its 95% interval" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
+  return chartFigure(
+    "daily-chart",
+    [
+      ["band", "95% interval"],
+      ["line", "escalation rate"],
+    ],
+    `<svg id="daily-chart" role="img" aria-label="daily escalation rate with its 95% interval" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
 <g class="axes">${ticks}<line class="axis" x1="${margin.left}" x2="${width - margin.right}" y1="${f(y(0))}" y2="${f(y(0))}"/>${dates.join("")}</g>
 <g class="series">${shapes}${points}</g>
-<g class="legend"><rect class="band" x="${width - 250}" y="${margin.top}" width="14" height="10"/><text class="tick" x="${width - 230}" y="${margin.top + 9}">95% interval</text><line class="rate-line" x1="${width - 150}" x2="${width - 134}" y1="${margin.top + 5}" y2="${margin.top + 5}"/><text class="tick" x="${width - 128}" y="${margin.top + 9}">escalation rate</text></g>
-</svg>`;
+</svg>`,
+  );
+}
+
+/**
+ * One day is no trend: a point alone on a time axis says nothing a reader can take in. It is said in a
+ * sentence with its numbers, and drawn as one labelled bar with its interval like the bars below.
+ */
+function singleDay(day: RateRow): string {
+  return `<p class="single-day" id="daily-single">Only ${e(day.key)} has decisions: <strong>${percent(day.rate)}</strong> escalated (${day.escalated} of ${day.decided}, 95% CI ${percent(day.low)}–${percent(day.high)}). A daily trend needs decisions on two days or more.</p>
+${bars("daily-chart", [{ label: day.key, value: day.rate, low: day.low, high: day.high, note: `${day.escalated} of ${day.decided}` }], "escalated / decided that day")}`;
 }
 
 interface Bar {
@@ -222,7 +239,7 @@ function bars(id: string, rows: readonly Bar[], caption: string): string {
   if (rows.length === 0) {
     return `<svg id="${id}" role="img" aria-label="nothing to show" viewBox="0 0 ${chartWidth} 40" width="${chartWidth}" height="40"><text class="empty" x="0" y="24">Nothing escalated.</text></svg>`;
   }
-  const top = Math.min(1, Math.max(0.1, Math.ceil(Math.max(...rows.map((row) => row.high)) * 10) / 10));
+  const top = rateAxis(rows.map((row) => row.high)).top;
   const x = (value: number) => labelWidth + (barWidth * value) / top;
   const f = (value: number) => value.toFixed(1);
   const body = rows
@@ -232,7 +249,11 @@ function bars(id: string, rows: readonly Bar[], caption: string): string {
       return `<g class="bar-row"><text class="bar-label" x="${labelWidth - 8}" y="${y + 16}" text-anchor="end">${e(label)}</text><rect class="bar" x="${labelWidth}" y="${y + 5}" width="${f(Math.max(1, x(row.value) - labelWidth))}" height="${rowHeight - 10}"><title>${e(row.label)}: ${percent(row.value)} (95% CI ${percent(row.low)}–${percent(row.high)})</title></rect><line class="ci" x1="${f(x(row.low))}" x2="${f(x(row.high))}" y1="${y + 12}" y2="${y + 12}"/><text class="bar-value" x="${f(x(row.high) + 6)}" y="${y + 16}">${percent(row.value)} · ${e(row.note)}</text></g>`;
     })
     .join("");
-  return `<svg id="${id}" role="img" aria-label="${e(caption)}" viewBox="0 0 ${chartWidth} ${chartHeight}" width="${chartWidth}" height="${chartHeight}">${body}<text class="tick" x="${labelWidth}" y="${chartHeight - 6}">${e(caption)}; whiskers: 95% interval</text></svg>`;
+  return chartFigure(
+    id,
+    [],
+    `<svg id="${id}" role="img" aria-label="${e(caption)}" viewBox="0 0 ${chartWidth} ${chartHeight}" width="${chartWidth}" height="${chartHeight}">${body}<text class="tick" x="${labelWidth}" y="${chartHeight - 6}">${e(caption)}; whiskers: 95% interval</text></svg>`,
+  );
 }
 
 const css = `
@@ -249,6 +270,7 @@ h2 { margin: 28px 0 8px; font-size: 16px; }
 .card .note { color: var(--muted); font-size: 12px; }
 .card.warn { border-color: var(--accent); }
 .two { display: flex; gap: 32px; flex-wrap: wrap; }
+.two > div { min-width: 0; max-width: 100%; }
 svg { max-width: 100%; height: auto; display: block; }
 svg text { font: 11px system-ui, sans-serif; fill: var(--ink); }
 svg .tick { fill: var(--muted); }
@@ -265,4 +287,7 @@ th, td { padding: 4px 10px; border-bottom: 1px solid var(--line); text-align: le
 th { font-weight: 600; color: var(--muted); font-size: 12px; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .definition li { color: var(--muted); }
-`;
+#reason-examples td { vertical-align: top; }
+td.detail { overflow-wrap: anywhere; }
+.single-day { margin: 0 0 8px; }
+${chartCss}`;

@@ -2,6 +2,7 @@ import { percent } from "../metrics/summary.js";
 import type { CandidateTemplate } from "../mine/candidate.js";
 import type { CatalogDraft } from "../mine/draft.js";
 import type { MiningReport } from "../mine/mine-history.js";
+import { chartCss, chartFigure, percentGrid } from "./chart-frame.js";
 import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
 import {
   coverageHeaders,
@@ -11,6 +12,7 @@ import {
   perDayBand,
   templateOf,
 } from "./mine-text.js";
+import { niceTicks } from "./nice-ticks.js";
 
 /** What the page says about where the report came from. */
 export type MiningHtmlMeta = HtmlPageMeta;
@@ -118,23 +120,37 @@ function coverageChart(report: MiningReport): string {
         `<circle class="rate-point" cx="${f(x(point.k))}" cy="${f(y(point.escalationRate))}" r="3"><title>k = ${point.k}: predicted escalation ${percent(point.escalationRate)} (95% CI ${percent(point.interval.low)}–${percent(point.interval.high)})</title></circle>`,
     )
     .join("");
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map(
-      (value) =>
-        `<line class="grid" x1="${margin.left}" x2="${width - margin.right}" y1="${f(y(value))}" y2="${f(y(value))}"/><text class="tick" x="${margin.left - 6}" y="${f(y(value) + 4)}" text-anchor="end">${value * 100}%</text>`,
-    )
-    .join("");
+  // Coverage and rate share one 0–100% axis, so both read off the same round gridlines.
+  const ticks = percentGrid(niceTicks(1, { target: 4 }), y, margin.left, width - margin.right);
+  // A single catalog size draws no line and a band of no width: its numbers are written beside it.
+  const single = points.length === 1 ? singleLabels(points[0] as CoveragePoint, x, y) : "";
   const labels = points
     .map(
       (point) =>
         `<text class="tick" x="${f(x(point.k))}" y="${height - margin.bottom + 18}" text-anchor="middle">${point.k}</text>`,
     )
     .join("");
-  return `<svg id="coverage-chart" role="img" aria-label="coverage and predicted escalation rate by catalog size" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
+  return chartFigure(
+    "coverage-chart",
+    [
+      ["bar", "coverage"],
+      ["band", "95% interval"],
+      ["line", "escalation rate"],
+    ],
+    `<svg id="coverage-chart" role="img" aria-label="coverage and predicted escalation rate by catalog size" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">
 <g class="axes">${ticks}${labels}<text class="tick" x="${width / 2}" y="${height - 6}" text-anchor="middle">templates in the catalog (k)</text></g>
-<g class="series">${bars}<polygon class="band" points="${[...upper, ...lower].join(" ")}"/><path class="rate-line" d="${line}"/>${dots}</g>
-<g class="legend"><rect class="bar" x="${width - 330}" y="${margin.top}" width="14" height="10"/><text class="tick" x="${width - 310}" y="${margin.top + 9}">coverage</text><rect class="band" x="${width - 250}" y="${margin.top}" width="14" height="10"/><text class="tick" x="${width - 230}" y="${margin.top + 9}">95% interval</text><line class="rate-line" x1="${width - 150}" x2="${width - 134}" y1="${margin.top + 5}" y2="${margin.top + 5}"/><text class="tick" x="${width - 128}" y="${margin.top + 9}">escalation rate</text></g>
-</svg>`;
+<g class="series">${bars}<polygon class="band" points="${[...upper, ...lower].join(" ")}"/><path class="rate-line" d="${line}"/>${dots}</g>${single}
+</svg>`,
+  );
+}
+
+type CoveragePoint = MiningReport["coverage"][number];
+
+/** The values of a lone catalog size, with the rate's interval as a whisker, next to its bar. */
+function singleLabels(point: CoveragePoint, x: (k: number) => number, y: (value: number) => number): string {
+  const f = (value: number) => value.toFixed(1);
+  const right = x(point.k) + 36;
+  return `<g class="single-values"><line class="ci" x1="${f(x(point.k))}" x2="${f(x(point.k))}" y1="${f(y(point.interval.high))}" y2="${f(y(point.interval.low))}"/><text class="value-label" x="${f(right)}" y="${f(y(point.coverage) + 4)}">coverage ${percent(point.coverage)}</text><text class="value-label" x="${f(right)}" y="${f(y(point.escalationRate) + 4)}">escalation ${percent(point.escalationRate)} (95% CI ${percent(point.interval.low)}–${percent(point.interval.high)})</text></g>`;
 }
 
 const css = `
@@ -168,4 +184,6 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .cluster p { margin: 4px 0; }
 .skeleton { font-family: ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 code { font-family: ui-monospace, monospace; background: #f3f4f6; padding: 0 3px; border-radius: 3px; }
-`;
+.ci { stroke: var(--ink); stroke-width: 1.5; }
+svg .value-label { font-size: 12px; font-weight: 600; }
+${chartCss}`;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EscalationReport } from "../../src/metrics/index.js";
 import { browserAvailable, browserRequired, executablePath, launchChromium } from "./browser.js";
@@ -18,11 +18,33 @@ if (!available && !required) {
 
 const sellerCatalog = fileURLToPath(new URL("../../templates/seller.ts", import.meta.url));
 const tickets = fileURLToPath(new URL("../../examples/data/tickets.jsonl", import.meta.url));
+const corpusModule = fileURLToPath(new URL("../../examples/data/history-corpus.ts", import.meta.url));
+const minedHistory = fileURLToPath(new URL("../../examples/data/history.jsonl", import.meta.url));
 
 let directory: string;
 let html: string;
 let report: EscalationReport;
 let browser: Browser | undefined;
+/** Pages of other histories cut from the bundled one: a single day, two days, a last day that all escalated. */
+let oneDay: string;
+let twoDays: string;
+let hotLastDay: string;
+let mining: string;
+
+interface HistoryLine {
+  readonly at: string;
+  readonly output: unknown;
+}
+
+/** Writes `lines` as a history and replays it into an HTML page, returning the page's path. */
+async function replayPage(name: string, lines: readonly HistoryLine[]): Promise<string> {
+  const history = join(directory, `${name}.jsonl`);
+  writeFileSync(history, lines.map((line) => JSON.stringify(line)).join("\n"));
+  const page = join(directory, `${name}.html`);
+  const result = await cli(["replay", sellerCatalog, history, "--html", page]);
+  expect(result.code, result.stderr).toBe(0);
+  return page;
+}
 
 beforeAll(async () => {
   directory = mkdtempSync(join(tmpdir(), "formletter-html-"));
@@ -30,12 +52,27 @@ beforeAll(async () => {
   const result = await cli(["replay", sellerCatalog, tickets, "--html", html, "--json"]);
   expect(result.code).toBe(0);
   report = JSON.parse(result.stdout);
+  const lines: HistoryLine[] = readFileSync(tickets, "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line));
+  const on = (day: string) => lines.filter((line) => line.at.startsWith(day));
+  oneDay = await replayPage("one-day", on("2026-03-02"));
+  twoDays = await replayPage("two-days", [...on("2026-03-02"), ...on("2026-03-03")]);
+  // Every line where the model escalated, moved to the second day: a 100% day at the plot's top right.
+  const escalating = lines
+    .filter((line) => typeof line.output === "object" && line.output !== null && "escalate" in line.output)
+    .map((line) => ({ ...line, at: "2026-03-03T12:00:00.000Z" }));
+  hotLastDay = await replayPage("hot-last-day", [...on("2026-03-02"), ...escalating]);
+  mining = join(directory, "mine.html");
+  const mined = await cli(["mine", "--records", corpusModule, minedHistory, "--html", mining]);
+  expect(mined.code, mined.stderr).toBe(0);
   if (!available && required)
     throw new Error(`CI=true and no browser at ${executablePath}: apt-get install chromium`);
   if (available) {
     browser = await launchChromium();
   }
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -129,4 +166,152 @@ describe("the HTML report", () => {
     },
     60_000,
   );
+
+  it("puts the daily chart's gridlines on round percentages, 1, 2, 2.5 or 5 × 10^k apart", () => {
+    // Two days whose intervals top out near 62%: an axis cut in quarters of 70% read 17.5% and 52.5%.
+    for (const file of [html, twoDays]) {
+      const page = readFileSync(file, "utf8");
+      const chart = page.slice(
+        page.indexOf('<svg id="daily-chart"'),
+        page.indexOf("</svg>", page.indexOf('<svg id="daily-chart"')),
+      );
+      const ticks = [...chart.matchAll(/<text class="tick"[^>]*text-anchor="end">([\d.]+)%<\/text>/g)].map(
+        (match) => Number(match[1]),
+      );
+      expect(ticks.length, file).toBeGreaterThanOrEqual(3);
+      expect(ticks[0]).toBe(0);
+      const step = Number(((ticks[1] ?? 0) - (ticks[0] ?? 0)).toPrecision(6));
+      const power = 10 ** Math.floor(Math.log10(step));
+      expect([1, 2, 2.5, 5], `step ${step} in ${file}`).toContain(Number((step / power).toPrecision(6)));
+      for (const [index, tick] of ticks.entries()) expect(tick).toBeCloseTo(index * step, 6);
+      const highest = Math.max(...report.byDay.map((day) => day.high)) * 100;
+      if (file === html) expect(ticks.at(-1)).toBeGreaterThanOrEqual(highest);
+    }
+  });
+
+  it("lists the first escalations by reason in a table like the other sections", () => {
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain('<table id="reason-examples">');
+    expect(page).not.toMatch(/<dl|<dt|<dd/);
+    const examples = report.byReason.flatMap((row) => row.examples ?? []);
+    expect(examples.length).toBeGreaterThan(0);
+    const table = page.slice(
+      page.indexOf('<table id="reason-examples">'),
+      page.indexOf("</table>", page.indexOf('<table id="reason-examples">')),
+    );
+    expect(table.match(/<tr>/g)?.length).toBe(examples.length + 1);
+  });
+
+  /** Opens `file` at `width` px, failing on any console error or request other than the page. */
+  async function open(file: string, width: number): Promise<Page> {
+    if (browser === undefined)
+      throw new Error(`no browser at ${executablePath} (CI=true): apt-get install chromium`);
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    expect(problems).toEqual([]);
+    return page;
+  }
+
+  const overlaps = (a: Box, b: Box) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it.skipIf(!available && !required)(
+    "keeps each chart's legend off its data points, at 1280 and 390 px",
+    async () => {
+      const charts = [
+        [html, "daily-chart", ".day-point"],
+        [hotLastDay, "daily-chart", ".day-point"],
+        [mining, "coverage-chart", ".rate-point, .bar"],
+      ] as const;
+      for (const width of [1280, 390]) {
+        for (const [file, id, points] of charts) {
+          const page = await open(file, width);
+          // The legend wherever a page draws it: above the plot, or (as it once was) inside the SVG.
+          const legend = page.locator(`#${id}-legend, svg#${id} .legend`).first();
+          await expect(legend.isVisible(), `${id} legend in ${file}`).resolves.toBe(true);
+          const legendBox = await legend.boundingBox();
+          if (legendBox === null) throw new Error(`${id} legend has no box`);
+          const boxes = await page.locator(`#${id} :is(${points})`).evaluateAll((nodes) =>
+            nodes.map((node) => {
+              const rect = node.getBoundingClientRect();
+              return { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+            }),
+          );
+          expect(boxes.length).toBeGreaterThan(0);
+          for (const box of boxes)
+            expect(overlaps(legendBox, box), `${id} at ${width}px: ${JSON.stringify(box)}`).toBe(false);
+          await page.close();
+        }
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!available && !required)(
+    "shows a one-day history's rate as a sentence and a labelled bar, not a lone dot",
+    async () => {
+      const [day] = JSON.parse(
+        (await cli(["replay", sellerCatalog, join(directory, "one-day.jsonl"), "--json"])).stdout,
+      ).byDay as EscalationReport["byDay"];
+      if (day === undefined) throw new Error("the one-day history has no dated decision");
+      const rate = `${(day.rate * 100).toFixed(1)}%`;
+      for (const width of [1280, 390]) {
+        const page = await open(oneDay, width);
+        const sentence = page.locator("#daily-single");
+        await expect(sentence.isVisible()).resolves.toBe(true);
+        await expect(sentence.textContent()).resolves.toContain(rate);
+        await expect(sentence.textContent()).resolves.toContain(day.key);
+        const label = page.locator("#daily-chart .bar-value");
+        await expect(label.textContent()).resolves.toContain(rate);
+        const labelBox = await label.boundingBox();
+        expect(labelBox?.height).toBeGreaterThan(6);
+        await expect(page.locator("#daily-chart .bar").isVisible()).resolves.toBe(true);
+        await page.close();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!available && !required)(
+    "styles the first escalations like the other tables, and fits every page in a 390 px screen",
+    async () => {
+      const page = await open(html, 1280);
+      const cell = page.locator("#reason-examples td").first();
+      const style = await cell.evaluate((element) => {
+        const computed = (
+          globalThis as unknown as {
+            getComputedStyle(node: unknown): { borderBottomStyle: string; paddingLeft: string };
+          }
+        ).getComputedStyle(element);
+        return { border: computed.borderBottomStyle, padding: computed.paddingLeft };
+      });
+      expect(style).toEqual({ border: "solid", padding: "10px" });
+      await page.close();
+      for (const file of [html, oneDay, mining]) {
+        const narrow = await open(file, 390);
+        // Wide charts and tables scroll inside their own box; the page itself never scrolls sideways.
+        const scrollWidth = await narrow.evaluate(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document
+              .documentElement.scrollWidth,
+        );
+        expect(scrollWidth, file).toBeLessThanOrEqual(390);
+        await narrow.screenshot({ path: `${file}.390.png`, fullPage: true });
+        await narrow.close();
+      }
+    },
+    60_000,
+  );
 });
+
+interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
