@@ -35,14 +35,16 @@ export function templateTool(
         ? ` "${noneValue}" when only one fits.`
         : ` "${noneValue}" leaves it out.`,
     );
+  const description = oneLine(template.description);
+  // A note the author's description already says would only cost tokens twice.
   const notes = [
     sayRoute ? `${template.channel} to the ${template.audience}` : "",
     template.approval === "human" ? "a person approves it first" : "",
-  ].filter((part) => part !== "");
+  ].filter((part) => part !== "" && !description.toLowerCase().includes(part));
   const note = notes.length === 0 ? "" : ` (${notes.join("; ")}.)`;
   return {
     name: template.id,
-    description: `${oneLine(template.description)}.${note}`,
+    description: `${description}.${note}`,
     parameters: objectSchema(properties),
   };
 }
@@ -68,7 +70,7 @@ function slotSchema(
   if (slot.kind === "choice") {
     const meanings = values.values
       .map((key) => [key, oneLine(slot.choices[key] ?? key)] as const)
-      .filter(([key, label]) => !restates(label, key))
+      .filter(([key, label]) => !sameWords(label, key))
       .map(([key, label]) => `${key} = ${label}`);
     const keys = meanings.length === 0 ? "" : ` ${meanings.join("; ")}.`;
     return enumSchema([...values.values, ...none], `${about}${keys}${leaveOut}`.trim());
@@ -113,25 +115,20 @@ export function chooseTool(templates: readonly Template[]): ToolSpec {
   };
 }
 
-/** Words a label may add to its key and still only restate it ("damaged": "the item arrived damaged"). */
-const fillerWords = 4;
-
 /**
- * Whether a choice's label only restates its key: every word of the key is in it, and it adds no more
- * than a few words. The key then says enough to choose by, and the label is left out; a label that
- * draws a distinction ("the outer packaging was crushed…") is kept.
+ * Whether a choice's label is its key written out ("express" for `express`, "Next day" for `next_day`):
+ * then the enum already says it all. A label with any word more is kept whole, however close it is to
+ * the key: "the annual inspection" tells `inspection` from a repair, and only the author knows which
+ * words matter.
  */
-function restates(label: string, key: string): boolean {
+function sameWords(label: string, key: string): boolean {
   const words = (text: string) =>
     text
       .toLowerCase()
       .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => word !== "");
-  const labelWords = words(label);
-  const keyWords = words(key);
-  return (
-    labelWords.length - keyWords.length <= fillerWords && keyWords.every((word) => labelWords.includes(word))
-  );
+      .filter((word) => word !== "")
+      .join(" ");
+  return words(label) === words(key);
 }
 
 // Descriptions are code, but a stray newline or control character would still garble a schema's text.

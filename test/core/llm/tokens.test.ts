@@ -135,11 +135,13 @@ describe("the seller catalog's prompt, with the real tokenizer (the goals of the
     encode(sellerCatalog.describe(ticket, { cache })).length;
   const valid = records.filter((ticket) => sellerCatalog.prepare(ticket).ok);
 
+  // 1,300: every choice key's label is said in full (about 50 tokens of the seller catalog's reasons), as
+  // a key alone ("fit", "defective") can leave the model guessing what the author meant.
   it.each(providers)(
-    "%s: a median ticket costs at most 1,200 input tokens with its own tools",
+    "%s: a median ticket costs at most 1,300 input tokens with its own tools",
     (provider) => {
       const totals = valid.map((ticket) => real(ticket, provider, "ticket")).sort((a, b) => a - b);
-      expect(totals[Math.floor(totals.length / 2)]).toBeLessThanOrEqual(1_200);
+      expect(totals[Math.floor(totals.length / 2)]).toBeLessThanOrEqual(1_300);
     },
   );
 });

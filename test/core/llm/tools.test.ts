@@ -258,7 +258,7 @@ describe("one tool per template the ticket can fill, and escalate_to_human", () 
     expect(catalog.decide(proposal, ticket)).toMatchObject({ outcome: "send" });
   });
 
-  it("says a key's label only when it says more than the key", () => {
+  it("says every key's label, leaving out only one that spells its key", () => {
     const { slot } = records;
     const notice = defineTemplate(records, {
       id: "fee_notice",
@@ -273,16 +273,20 @@ describe("one tool per template the ticket can fill, and escalate_to_human", () 
         appointment: slot.ref("appointments", { show: "room" }),
         fee: slot.choice({
           waived: "the fee is waived",
-          no_show: "a no show fee applies",
+          no_show: "No show",
           late: "you cancelled less than a day before, so half the fee is charged",
+          annual: "the annual fee",
         }),
       },
       limits: { perTicket: 1, perDay: 10 },
     });
     const fees = createCatalog(records, [notice]);
     const fee = openaiParameters(fees.tools(ticket, { provider: "openai" }), "fee_notice")?.properties.fee;
-    expect(fee?.enum).toEqual(["waived", "no_show", "late"]);
-    expect(fee?.description).toBe("late = you cancelled less than a day before, so half the fee is charged.");
+    expect(fee?.enum).toEqual(["waived", "no_show", "late", "annual"]);
+    // A label close to its key still draws a distinction ("the annual fee", not any fee): it is said.
+    expect(fee?.description).toBe(
+      "waived = the fee is waived; late = you cancelled less than a day before, so half the fee is charged; annual = the annual fee.",
+    );
   });
 
   it("never offers derived slots to the model", () => {
