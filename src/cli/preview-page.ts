@@ -1,10 +1,12 @@
 import type { Catalog } from "../core/decision/catalog.js";
-import { reasonDescriptions } from "../core/decision/reasons.js";
 import type { Template } from "../core/definition/template-types.js";
+import type { PreviewDimension } from "../core/preview/combinations.js";
 import type { TemplatePreview, TicketPreview } from "../core/preview/preview.js";
 import { htmlDocument, selfContainedPolicy } from "./html-page.js";
+import type { TicketLink } from "./preview-model.js";
 import { previewCss } from "./preview-style.js";
-import { e, templateReview } from "./preview-template.js";
+import { cellIdent, e, ident, templateReview } from "./preview-template.js";
+import { reasonForReviewer } from "./preview-words.js";
 
 /** How the page is delivered: written as files (no script at all), or served with a reload script. */
 export type PageMode =
@@ -23,8 +25,8 @@ export type PageMode =
 export interface PreviewPage {
   readonly title: string;
   readonly catalog: Pick<Catalog, "templates" | "version">;
-  /** Every ticket the page can switch to, by its ticket id. */
-  readonly tickets: readonly string[];
+  /** Every ticket the page can switch to, by its ticket id and its records' labels. */
+  readonly tickets: readonly TicketLink[];
   /** The index of the ticket shown, with its preview and its records' labels by handle. */
   readonly selected:
     | {
@@ -68,7 +70,7 @@ ${page.warning === undefined ? "" : `<p class="warning" role="alert">${e(page.wa
 <h2 id="tickets">Tickets</h2>
 ${ticketList(page)}
 <h2>Templates</h2>
-<ul class="toc">${catalog.templates.map((template) => `<li><a href="#template-${e(template.id)}">${e(template.id)}</a></li>`).join("")}</ul>
+<ul class="toc">${catalog.templates.map((template) => `<li><a href="#template-${e(template.id)}">${ident(template.id)}</a></li>`).join("")}</ul>
 </nav>
 <main id="main">
 ${mode.kind === "served" ? searchForm(page) : ""}
@@ -89,8 +91,8 @@ function ticketList(page: PreviewPage): string {
     return "<p>No sample ticket: pass --records or --history to see messages.</p>";
   return `<ul class="tickets">${page.tickets
     .map(
-      (ticketId, index) =>
-        `<li><a href="${e(page.link(index))}"${page.selected?.index === index ? ' aria-current="page"' : ""}>${e(ticketId)}</a></li>`,
+      (ticket, index) =>
+        `<li><a href="${e(page.link(index))}"${page.selected?.index === index ? ' aria-current="page"' : ""}><span class="ticket-id">${e(ticket.id)}</span> <span class="ticket-about">${e(ticket.about)}</span></a></li>`,
     )
     .join("")}</ul>`;
 }
@@ -118,7 +120,7 @@ function templateTable(templates: readonly Template[], preview: TicketPreview | 
 ${templates
   .map((template) => {
     const shown = of(template.id);
-    return `<tr><th scope="row"><a href="#template-${e(template.id)}">${e(template.id)}</a></th><td>${e(template.description)}</td><td>${e(template.audience)}</td><td>${e(template.channel)}</td><td>${template.limits.perTicket}/ticket, ${template.limits.perDay}/day</td><td class="effect">${e(template.effect)}</td><td>${template.approval === "human" ? "human" : "—"}</td>${shown === undefined ? "" : `<td class="n">${shown.messages.length}</td><td class="n">${bits(shown.bits)}</td>`}</tr>`;
+    return `<tr><th scope="row"><a href="#template-${e(template.id)}">${cellIdent(template.id)}</a></th><td class="prose">${e(template.description)}</td><td>${e(template.audience)}</td><td>${e(template.channel)}</td><td>${template.limits.perTicket}/ticket, ${template.limits.perDay}/day</td><td class="effect">${e(template.effect)}</td><td>${template.approval === "human" ? "human" : "—"}</td>${shown === undefined ? "" : `<td class="n">${shown.messages.length}</td><td class="n">${bits(shown.bits)}</td>`}</tr>`;
   })
   .join("\n")}
 </tbody></table></div>`;
@@ -128,7 +130,7 @@ function templateSection(page: PreviewPage, template: Template): string {
   const preview = page.selected?.preview;
   const shown = preview?.ok ? preview.templates.find((t) => t.template === template.id) : undefined;
   return `<section class="template" id="template-${e(template.id)}" aria-labelledby="heading-${e(template.id)}">
-<h2 id="heading-${e(template.id)}">${e(template.id)}${template.approval === "human" ? ' <span class="badge approval">needs approval</span>' : ""}</h2>
+<h2 id="heading-${e(template.id)}">${ident(template.id)}${template.approval === "human" ? ' <span class="badge approval">needs approval</span>' : ""}</h2>
 ${templateReview(template)}
 ${shown === undefined || page.selected === undefined ? "" : messagesOf(page, shown, page.selected.labels)}
 </section>`;
@@ -145,11 +147,9 @@ function messagesOf(page: PreviewPage, shown: TemplatePreview, labels: ReadonlyM
     ),
   );
   const id = e(shown.template);
-  const dimensions = shown.dimensions
-    .map((dimension) => `${e(dimension.slot)} ${dimension.options.length}`)
-    .join(" × ");
   return `<h3 id="messages-${id}">Messages on this ticket</h3>
-<p class="counts" data-template="${id}">${count(shown.combinations)} combinations (${dimensions || "no slot"}) · ${count(shown.decided)} decided${shown.more > 0 ? ` · <strong>${count(shown.more)} more not decided</strong>` : ""} · ${shown.messages.length} distinct message${shown.messages.length === 1 ? "" : "s"}${localeCounts(shown.byLocale)} · ${bits(shown.bits)} bits${shown.exact ? "" : " (of those decided)"}${query ? ` · ${messages.length} match the search` : ""}</p>
+${combinationList(shown.dimensions)}
+<p class="counts" data-template="${id}">${count(shown.combinations)} combination${shown.combinations === 1 ? "" : "s"} · ${count(shown.decided)} decided${shown.more > 0 ? ` · <strong>${count(shown.more)} more not decided</strong>` : ""} · ${shown.messages.length} distinct message${shown.messages.length === 1 ? "" : "s"}${localeCounts(shown.byLocale)} · ${bits(shown.bits)} bits${shown.exact ? "" : " (of those decided)"}${query ? ` · ${messages.length} match the search` : ""}</p>
 ${messages.length === 0 ? "<p>No message.</p>" : `<ol class="messages">${messages.map((entry) => messageItem(entry, labels)).join("\n")}</ol>`}
 <h3 id="escalations-${id}">Escalating combinations</h3>
 ${
@@ -158,7 +158,7 @@ ${
     : `<div class="scroll"><table class="escalations"><thead><tr><th scope="col">reason</th><th scope="col" class="n">combinations</th><th scope="col">what it means</th><th scope="col">example</th></tr></thead><tbody>${shown.escalations
         .map(
           (group) =>
-            `<tr data-reason="${e(group.reason)}"><th scope="row">${e(group.reason)}</th><td class="n">${count(group.count)}</td><td>${e(reasonDescriptions[group.reason])}</td><td>${e(group.examples[0]?.detail ?? "")}</td></tr>`,
+            `<tr data-reason="${e(group.reason)}"><th scope="row">${cellIdent(group.reason)}</th><td class="n">${count(group.count)}</td><td class="prose">${e(reasonForReviewer[group.reason])}</td><td class="prose">${e(group.examples[0]?.detail ?? "")}</td></tr>`,
         )
         .join("")}</tbody></table></div>`
 }`;
@@ -172,7 +172,7 @@ function messageItem(
   const chosen = Object.entries(entry.choices)
     .map(([slot, value]) => {
       const label = labels.get(value);
-      return `<li><code>${e(slot)}</code> = <code>${e(value)}</code>${label === undefined ? "" : ` (${e(label)})`}</li>`;
+      return `<li><code>${ident(slot)}</code> = <code>${ident(value)}</code>${label === undefined ? "" : ` (${e(label)})`}</li>`;
     })
     .join("");
   return `<li class="message" id="message-${e(entry.key)}" data-key="${e(entry.key)}" data-outcome="${entry.outcome}">
@@ -180,8 +180,39 @@ function messageItem(
 ${message.subject === undefined ? "" : `<p class="subject-line">subject: <span class="subject">${e(message.subject)}</span></p>`}
 <pre class="text">${e(message.text)}</pre>
 ${message.html === undefined ? "" : `<details><summary>HTML source</summary><pre class="html">${e(message.html)}</pre></details>`}
-<details><summary>chosen records and key</summary><ul class="chosen">${chosen}</ul><p>key <code class="key">${e(entry.key)}</code> · ${entry.combinations} combination${entry.combinations === 1 ? "" : "s"} give it</p></details>
+<details><summary>chosen records and key</summary><ul class="chosen">${chosen}</ul><p>key <code class="key">${ident(entry.key)}</code> · ${entry.combinations} combination${entry.combinations === 1 ? "" : "s"} give it</p></details>
 </li>`;
+}
+
+/**
+ * What the combinations are made of: per slot the model fills, how many values it can give and which,
+ * so "left out" and "none" are counted in the open. The product of the counts is the combinations.
+ */
+function combinationList(dimensions: readonly PreviewDimension[]): string {
+  if (dimensions.length === 0)
+    return '<p class="dimensions">The model fills no slot: one combination, the template itself.</p>';
+  const items = dimensions.map((dimension) => {
+    const records = dimension.options.filter((option) => option.kind === "record").length;
+    const keys = dimension.options.filter((option) => option.kind === "key").length;
+    const parts = [
+      dimension.kind === "ref"
+        ? `${records} ${ident(dimension.collection ?? "")} record${records === 1 ? "" : "s"}`
+        : `${keys} answer${keys === 1 ? "" : "s"}`,
+      ...(dimension.options.some((option) => option.kind === "none") ? ["none"] : []),
+      ...(dimension.options.some((option) => option.kind === "left out") ? ["left out"] : []),
+    ];
+    return `<li data-slot="${e(dimension.slot)}"><code>${ident(dimension.slot)}</code>: ${dimension.options.length} = ${parts.join(" + ")}</li>`;
+  });
+  const legend = [
+    dimensions.some((d) => d.options.some((option) => option.kind === "none"))
+      ? "<em>none</em>: the model leaves an optional slot empty"
+      : undefined,
+    dimensions.some((d) => d.options.some((option) => option.kind === "left out"))
+      ? "<em>left out</em>: the model does not name the slot; it is filled with the ticket's one fitting record when there is exactly one, left empty when optional, and otherwise the combination escalates"
+      : undefined,
+  ].filter((line) => line !== undefined);
+  return `<p class="dimensions">Combinations counted: every value the model can give each slot, multiplied.</p>
+<ul class="dimensions">${items.join("")}</ul>${legend.length === 0 ? "" : `<p class="legend">${legend.join("; ")}.</p>`}`;
 }
 
 function reloadScript(mode: Extract<PageMode, { kind: "served" }>): string {

@@ -7,13 +7,17 @@ header { grid-area: head; }
 nav { grid-area: nav; }
 main { grid-area: main; min-width: 0; }
 @media (max-width: 760px) { body { display: block; padding: 12px; } nav ul.tickets, nav ul.toc { columns: 2; } }
+@media (max-width: 480px) { nav ul.tickets { columns: 1; } dl.meta { grid-template-columns: minmax(0, 1fr); } dl.meta dt { margin-top: 4px; } }
 h1 { margin: 0 0 4px; font-size: 22px; overflow-wrap: anywhere; }
 h2 { margin: 28px 0 8px; font-size: 18px; overflow-wrap: anywhere; }
 h3 { margin: 20px 0 6px; font-size: 16px; }
 h4 { margin: 14px 0 4px; font-size: 14px; color: var(--muted); }
 nav h2 { font-size: 14px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
 nav ul { list-style: none; padding: 0; margin: 0; }
-nav li { margin: 2px 0; overflow-wrap: anywhere; }
+nav li { margin: 4px 0; overflow-wrap: anywhere; }
+nav .ticket-id { display: block; }
+nav .ticket-about { display: block; font-size: 12px; color: var(--muted); }
+nav a[aria-current="page"] .ticket-about { font-weight: 400; }
 a { color: #1d4ed8; }
 a[aria-current="page"] { font-weight: 700; color: var(--ink); }
 a:focus-visible, button:focus-visible, input:focus-visible, summary:focus-visible { outline: 3px solid #2563eb; outline-offset: 2px; }
@@ -28,8 +32,11 @@ a:focus-visible, button:focus-visible, input:focus-visible, summary:focus-visibl
 .card .note { color: var(--muted); font-size: 12px; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; margin: 4px 0 12px; width: 100%; }
-th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; overflow-wrap: anywhere; }
-thead th { font-weight: 600; color: var(--muted); font-size: 12px; overflow-wrap: normal; }
+th, td { padding: 5px 8px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; overflow-wrap: normal; }
+thead th { font-weight: 600; color: var(--muted); font-size: 12px; white-space: nowrap; }
+tbody th { white-space: nowrap; }
+td.prose { min-width: 14em; }
+#template-table td.prose { min-width: 9em; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .template { border-top: 2px solid var(--line); margin-top: 28px; }
 dl.meta { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 14px; margin: 8px 0; }
@@ -38,6 +45,7 @@ dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; margin: 4px 0; font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 figure.source { margin: 6px 0; }
 figure.source figcaption { font-size: 12px; color: var(--muted); }
+mark { overflow-wrap: normal; }
 mark.slot { background: var(--mark); border-radius: 3px; }
 mark.section { background: var(--section); border-radius: 3px; }
 ul.fields, ul.keys, ul.chosen, ul.rules { margin: 0; padding-left: 18px; }
@@ -55,4 +63,11 @@ form.search { margin: 12px 0; display: flex; gap: 8px; flex-wrap: wrap; align-it
 form.search input[type="search"] { font: inherit; padding: 4px 8px; min-width: 0; flex: 1 1 200px; }
 button { font: inherit; padding: 4px 12px; }
 summary { cursor: pointer; color: var(--muted); }
+code { font: 13px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.id { overflow-wrap: normal; word-break: normal; }
+.id.long { overflow-wrap: anywhere; }
+.id.nowrap, td code, th code { white-space: nowrap; }
+ul.dimensions { margin: 0 0 4px; padding-left: 18px; }
+p.dimensions, p.legend { margin: 4px 0; }
+p.legend { color: var(--muted); font-size: 13px; }
 `;

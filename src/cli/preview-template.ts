@@ -3,9 +3,31 @@ import { ceilingText } from "../core/definition/ceilings.js";
 import { maxSubjectLength, whatsappRules } from "../core/definition/channels.js";
 import type { CompiledSlot, Template, TemplateEffect } from "../core/definition/template-types.js";
 import { escapeForPage } from "./html-page.js";
+import { codeSeesText, firstContactText } from "./preview-words.js";
 
 /** Record values and template text are shown as text: escaped, control characters written out. */
 export const e = escapeForPage;
+
+/** Where an identifier may wrap: after the characters that join its words. */
+const joints = /(?<=[_.\-/:@])/;
+/** A part of an identifier longer than this may break anywhere, or it would push the page wider. */
+const longPart = 24;
+
+/**
+ * An identifier (template id, slot, field, key, reason, handle) as page markup: escaped, and wrapping only
+ * after `_`, `.`, `-`, `/`, `:` or `@`, never inside a word, so `service_booking` can never read
+ * `service_boo king`. Only a part too long for any line may break inside. In a table (`wrap: false`) it
+ * does not wrap at all: the table scrolls instead (Chromium breaks at `<wbr>` even in `nowrap`).
+ */
+export function ident(text: string, options: { readonly wrap: boolean } = { wrap: true }): string {
+  if (!options.wrap) return `<span class="id nowrap">${e(text)}</span>`;
+  const parts = text.split(joints);
+  const long = parts.some((part) => Array.from(part).length > longPart);
+  return `<span class="id${long ? " long" : ""}">${parts.map(e).join("<wbr>")}</span>`;
+}
+
+/** An identifier in a table cell: never wrapped. */
+export const cellIdent = (text: string): string => ident(text, { wrap: false });
 
 /**
  * A template's text with each tag marked: `{{order.number}}` as a slot, `{{#x}}…{{/x}}` as a section.
@@ -14,8 +36,9 @@ export const e = escapeForPage;
 export function highlightSource(source: string): string {
   return e(source).replace(
     /\{\{\s*([#^/]?)\s*([^{}]*?)\s*\}\}/g,
-    (whole, sigil: string, tag: string) =>
-      `<mark class="${sigil === "" ? "slot" : "section"}" title="${sigil === "" ? `slot ${tag}` : `section ${tag}`}">${whole}</mark>`,
+    (whole: string, sigil: string, tag: string) =>
+      // The tag wraps only after a dot, like an identifier: `{{order.` then `delivered}}`.
+      `<mark class="${sigil === "" ? "slot" : "section"}" title="${sigil === "" ? `slot ${tag}` : `section ${tag}`}">${whole.replace(/\./g, ".<wbr>")}</mark>`,
   );
 }
 
@@ -71,15 +94,17 @@ const effectText: Readonly<Record<TemplateEffect, string>> = {
 
 function origin(compiled: CompiledSlot): string {
   const { slot } = compiled;
-  if (slot.kind === "choice") return `one of ${compiled.keys.size} keys, labels written in code`;
-  if (slot.kind === "derived") return "computed in code from what the audience may read";
+  if (slot.kind === "choice")
+    return `the model picks one of ${compiled.keys.size} answers; their texts are written in code`;
+  if (slot.kind === "derived")
+    return "computed in code from what the audience may read; the model picks nothing";
   const filters = [
-    slot.where === undefined ? undefined : "a where condition",
-    compiled.joins.length === 0
-      ? undefined
-      : `match ${compiled.joins.map((join) => `${join.field} = ${join.slot}.${join.otherField}`).join(", ")}`,
+    slot.where === undefined ? undefined : "meets a condition written in code",
+    ...compiled.joins.map(
+      (join) => `has ${join.field} equal to ${join.otherField} of the ${join.slot} chosen`,
+    ),
   ].filter((part) => part !== undefined);
-  return `a ${slot.collection} record of the ticket, by handle${filters.length > 0 ? `, with ${filters.join(" and ")}` : ""}`;
+  return `the model picks one of the ticket's ${slot.collection} records${filters.length > 0 ? ` that ${filters.join(" and ")}` : ""}`;
 }
 
 /**
@@ -94,7 +119,7 @@ export function templateReview(template: Template): string {
     const shown =
       slot.kind === "choice"
         ? `<ul class="keys">${Object.entries(slot.choices)
-            .map(([key, label]) => `<li><code>${e(key)}</code>: ${e(label)}</li>`)
+            .map(([key, label]) => `<li><code>${cellIdent(key)}</code>: ${e(label)}</li>`)
             .join("")}</ul>`
         : `<ul class="fields">${compiled.fields
             .map((field) => {
@@ -102,12 +127,15 @@ export function templateReview(template: Template): string {
               const label = exposed === undefined ? "" : labelText(exposed);
               const flag =
                 exposed?.label === "untrusted" || exposed?.label === "private" ? exposed.label : "";
-              const reads = field.reads.length > 0 ? `, also reads ${field.reads.map(e).join(", ")}` : "";
-              return `<li><code>{{${e(field.tag)}}}</code> ← ${e(slot.kind === "ref" ? `${slot.collection}.${field.field}` : "computed")} <span class="format">(${e(field.format.kind === "money" ? (field.format.counts ?? "money") : field.format.kind)}, ≤ ${field.maxLength}${reads})</span> <span class="label ${flag}" data-label="${e(field.tag)}">${e(label)}</span></li>`;
+              const reads =
+                field.reads.length > 0
+                  ? `, also reads ${field.reads.map((read) => cellIdent(read)).join(", ")}`
+                  : "";
+              return `<li><code>{{${cellIdent(field.tag)}}}</code> ← ${slot.kind === "ref" ? cellIdent(`${slot.collection}.${field.field}`) : "computed"} <span class="format">(${e(field.format.kind === "money" ? (field.format.counts ?? "money") : field.format.kind)}, ≤ ${field.maxLength}${reads})</span> <span class="label ${flag}" data-label="${e(field.tag)}">${e(label)}</span></li>`;
             })
             .join("")}</ul>`;
     const role = compiled === template.recipient ? " (recipient)" : "";
-    return `<tr><th scope="row"><code>${e(compiled.name)}</code>${role}</th><td>${e(slot.kind)}${slot.optional ? ", optional" : ""}</td><td>${e(origin(compiled))}</td><td>${shown}</td></tr>`;
+    return `<tr><th scope="row"><code>${cellIdent(compiled.name)}</code>${role}</th><td>${e(slot.kind)}${slot.optional ? ", optional" : ""}</td><td class="prose">${e(origin(compiled))}</td><td class="prose">${shown}</td></tr>`;
   });
   const texts = [
     ["subject", template.source.subject],
@@ -122,7 +150,8 @@ export function templateReview(template: Template): string {
 <dt>ceilings</dt><dd>${template.ceilings.length === 0 ? "none: bounded in messages, not amounts" : `<ul class="ceilings">${template.ceilings.map((ceiling) => `<li>${e(ceilingText(ceiling))}</li>`).join("")}</ul>`}</dd>
 <dt>effect</dt><dd class="effect">${e(effectText[template.effect])}</dd>
 <dt>approval</dt><dd>${template.approval === "human" ? "<strong>a person approves each draft</strong>" : "none: sent as decided"}</dd>
-<dt>code runs with</dt><dd>${e(template.readers.audience.name)} (where, derived); recipient chosen with ${e(template.readers.recipient.name)}</dd>
+<dt>first contact</dt><dd class="first-contact">${e(firstContactText(template))}</dd>
+<dt>its code sees</dt><dd>${e(codeSeesText(template))}</dd>
 </dl>
 <h4>Channel rules</h4>
 <ul class="rules">${channelRules(template)

@@ -8,7 +8,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { loadCatalog } from "./load-catalog.js";
 import { recordLoadedFiles } from "./loaded-files.js";
 import type { FromWorker, PageRequest, WorkerSetup } from "./preview-catalog.js";
-import { selectedTicket } from "./preview-model.js";
+import { selectedTicket, ticketLinks } from "./preview-model.js";
 import { renderPreviewPage } from "./preview-page.js";
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -30,7 +30,7 @@ async function run(port: NonNullable<typeof parentPort>, setup: WorkerSetup): Pr
       const html = renderPreviewPage({
         title: `Catalog preview: ${basename(setup.file)}`,
         catalog,
-        tickets: setup.tickets.ids,
+        tickets: ticketLinks(catalog, setup.tickets),
         selected: selectedTicket(catalog, setup.tickets, request.index, setup.limit),
         warning: request.warning,
         mode: request.mode,

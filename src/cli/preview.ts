@@ -5,7 +5,7 @@ import type { Catalog } from "../core/decision/catalog.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";
-import { selectedTicket } from "./preview-model.js";
+import { selectedTicket, ticketLinks } from "./preview-model.js";
 import { renderPreviewPage } from "./preview-page.js";
 import { startPreviewServer } from "./preview-server.js";
 import { readSampleTickets, type SampleTickets } from "./preview-tickets.js";
@@ -82,13 +82,14 @@ function writeStaticPreview(catalog: Catalog, settings: PreviewSettings): number
   mkdirSync(out, { recursive: true });
   const count = Math.min(settings.pages, settings.tickets.records.length);
   const tickets = { ...settings.tickets, ids: settings.tickets.ids.slice(0, count) };
+  const links = ticketLinks(catalog, tickets);
   const link = (index: number) => (index === 0 ? "index.html" : `ticket-${index}.html`);
   const omitted = settings.tickets.records.length - count;
   for (let index = 0; index < Math.max(1, count); index++) {
     const html = renderPreviewPage({
       title: `Catalog preview: ${basename(settings.catalog)}`,
       catalog,
-      tickets: tickets.ids,
+      tickets: links,
       selected: selectedTicket(catalog, tickets, index, settings.limit),
       warning: omitted > 0 ? `${omitted} more sample tickets not written (raise --pages)` : undefined,
       mode: { kind: "static" },

@@ -316,13 +316,13 @@ describe("formletter preview --out", () => {
     const html = readFileSync(join(out, "index.html"), "utf8");
     expect(html).toContain('<th scope="col">effect</th><th scope="col">approval</th>');
     expect(html).toMatch(
-      /href="#template-refund_request">refund_request<\/a><\/th>.*<td class="effect">irreversible<\/td><td>human<\/td>/,
+      /href="#template-refund_request"><span class="id nowrap">refund_request<\/span><\/a><\/th>.*<td class="effect">irreversible<\/td><td>human<\/td>/,
     );
     expect(html).toMatch(
-      /href="#template-return_authorization">return_authorization<\/a><\/th>.*<td class="effect">reversible<\/td><td>—<\/td>/,
+      /href="#template-return_authorization"><span class="id nowrap">return_authorization<\/span><\/a><\/th>.*<td class="effect">reversible<\/td><td>—<\/td>/,
     );
     expect(html).toMatch(
-      /href="#template-damage_report">damage_report<\/a><\/th>.*<td class="effect">informational<\/td><td>—<\/td>/,
+      /href="#template-damage_report"><span class="id nowrap">damage_report<\/span><\/a><\/th>.*<td class="effect">informational<\/td><td>—<\/td>/,
     );
     expect(html).toContain(
       '<dt>effect</dt><dd class="effect">irreversible: starts something that cannot be taken back</dd>',
