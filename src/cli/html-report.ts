@@ -176,7 +176,14 @@ function dailyChart(days: readonly RateRow[]): string {
       if (run.length === 1) {
         const day = run[0] as RateRow;
         const bandWidth = Math.min(step * 0.6, 24);
-        return `<rect class="band" x="${f(x(day.key) - bandWidth / 2)}" y="${f(y(day.high))}" width="${f(bandWidth)}" height="${f(Math.max(1, y(day.low) - y(day.high)))}"/>`;
+        // A day between days without decisions has no line to read its rate from: it is written beside it, where there is room.
+        // Near the right edge the label goes to the left of the band, so it stays inside the plot.
+        const right = x(day.key) > width - margin.right - 60;
+        const value =
+          step >= 40
+            ? `<text class="point-value" x="${f(x(day.key) + (right ? -1 : 1) * (bandWidth / 2 + 3))}" y="${f(y(day.rate) + 4)}" text-anchor="${right ? "end" : "start"}">${percent(day.rate)}</text>`
+            : "";
+        return `<rect class="band" x="${f(x(day.key) - bandWidth / 2)}" y="${f(y(day.high))}" width="${f(bandWidth)}" height="${f(Math.max(1, y(day.low) - y(day.high)))}"/>${value}`;
       }
       const upper = run.map((day) => `${f(x(day.key))},${f(y(day.high))}`);
       const lower = [...run].reverse().map((day) => `${f(x(day.key))},${f(y(day.low))}`);
@@ -280,6 +287,7 @@ svg .empty { fill: var(--muted); font-size: 13px; }
 .band { fill: var(--band); fill-opacity: .55; stroke: none; }
 .rate-line { fill: none; stroke: var(--accent); stroke-width: 2; }
 .day-point { fill: var(--accent); }
+svg .point-value { font-weight: 600; }
 .bar { fill: var(--bar); fill-opacity: .8; }
 .ci { stroke: var(--ink); stroke-width: 1.5; }
 table { border-collapse: collapse; margin: 4px 0 12px; min-width: 480px; }

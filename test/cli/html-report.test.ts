@@ -4,7 +4,9 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderMiningHtml } from "../../src/cli/mine-html.js";
 import type { EscalationReport } from "../../src/metrics/index.js";
+import type { MiningReport } from "../../src/mine/mine-history.js";
 import { browserAvailable, browserRequired, executablePath, launchChromium } from "./browser.js";
 import { cli } from "./run.js";
 
@@ -29,6 +31,7 @@ let browser: Browser | undefined;
 let oneDay: string;
 let twoDays: string;
 let hotLastDay: string;
+let apart: string;
 let mining: string;
 
 interface HistoryLine {
@@ -63,6 +66,7 @@ beforeAll(async () => {
   const escalating = lines
     .filter((line) => typeof line.output === "object" && line.output !== null && "escalate" in line.output)
     .map((line) => ({ ...line, at: "2026-03-03T12:00:00.000Z" }));
+  apart = await replayPage("days-apart", [...on("2026-03-02"), ...on("2026-03-10")]);
   hotLastDay = await replayPage("hot-last-day", [...on("2026-03-02"), ...escalating]);
   mining = join(directory, "mine.html");
   const mined = await cli(["mine", "--records", corpusModule, minedHistory, "--html", mining]);
@@ -200,6 +204,34 @@ describe("the HTML report", () => {
       page.indexOf("</table>", page.indexOf('<table id="reason-examples">')),
     );
     expect(table.match(/<tr>/g)?.length).toBe(examples.length + 1);
+  });
+
+  it("writes the rate beside a day that has no neighbour to draw a line to", async () => {
+    const page = readFileSync(apart, "utf8");
+    const { byDay } = JSON.parse(
+      (await cli(["replay", sellerCatalog, join(directory, "days-apart.jsonl"), "--json"])).stdout,
+    ) as EscalationReport;
+    expect(byDay.map((day) => day.key)).toEqual(["2026-03-02", "2026-03-10"]);
+    const values = [...page.matchAll(/<text class="point-value"[^>]*>([^<]+)<\/text>/g)].map(
+      (match) => match[1],
+    );
+    expect(values).toEqual(byDay.map((day) => `${(day.rate * 100).toFixed(1)}%`));
+  });
+
+  it("writes the numbers of a mining report's only catalog size beside its bar", () => {
+    const point = { k: 1, coverage: 0.42, escalationRate: 0.58, interval: { low: 0.43, high: 0.72 } };
+    const mined = {
+      messages: 40,
+      malformed: 0,
+      problems: [],
+      candidates: [],
+      messagesPerDay: 4,
+      newRecipients: { count: 4, rate: 0.1, interval: { low: 0.03, high: 0.2 } },
+      coverage: [point],
+    } as unknown as MiningReport;
+    const page = renderMiningHtml(mined, { title: "t", subtitle: "s", generatedAt: new Date(0) });
+    expect(page).toContain(">coverage 42.0%</text>");
+    expect(page).toContain(">escalation 58.0% (95% CI 43.0%–72.0%)</text>");
   });
 
   /** Opens `file` at `width` px, failing on any console error or request other than the page. */
