@@ -122,21 +122,33 @@ function fieldsItem(template: Template, reads: readonly FieldRead[]): ItemFields
     .filter((compiled) => compiled.slot.kind === "choice")
     .map((compiled) => `${compiled.name}: one of ${compiled.keys.size} labels written in code`);
   // The recipient's fields are listed under the recipient item; their labels are checked here too.
-  const evidence = [...reads.filter((read) => !read.decidesRecipient).map(describe), ...derived, ...choices];
+  const listed = reads.filter((read) => !read.decidesRecipient).map(describe);
+  const evidence = [...listed, ...derived, ...choices];
   if (problems.length > 0) {
     return {
       check: "fields",
       status: "fail",
-      summary: `a label problem: ${problems.length} field${problems.length === 1 ? "" : "s"} the ${template.audience} may not see`,
+      summary: `a label problem: ${counted(problems.length, "field")} the ${template.audience} may not see`,
       evidence: [...problems, ...evidence],
     };
   }
-  return {
-    check: "fields",
-    status: "pass",
-    summary: `${reads.length} field read${reads.length === 1 ? "" : "s"}, each one the ${template.audience} may see`,
-    evidence,
-  };
+  // The summary counts each kind of line listed below it, so the numbers add up to the list; the
+  // recipient's reads are counted apart, as they are listed under the recipient item.
+  const recipientReads = reads.length - listed.length;
+  const parts = [
+    `${counted(listed.length, "field read")}, each one the ${template.audience} may see`,
+    ...(derived.length > 0 ? [counted(derived.length, "computed slot")] : []),
+    ...(choices.length > 0 ? [counted(choices.length, "choice slot")] : []),
+  ];
+  const apart =
+    recipientReads > 0
+      ? ` (the recipient's ${counted(recipientReads, "read")} are listed under recipient)`
+      : "";
+  return { check: "fields", status: "pass", summary: `${parts.join("; ")}${apart}`, evidence };
+}
+
+function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 function effectItem(template: Template): ItemFields {
