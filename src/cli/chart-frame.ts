@@ -49,8 +49,4 @@ export const chartCss = `
 .swatch.band { background: var(--band); opacity: .55; }
 .swatch.bar { background: var(--bar); opacity: .35; }
 .swatch.line { height: 2px; background: var(--accent); }
-@media (max-width: 640px) {
-  body { padding: 12px; }
-  table { display: block; overflow-x: auto; min-width: 0; }
-}
 `;

@@ -15,6 +15,18 @@ export const escapeForPage = (text: string | number): string => escapeHtml(print
 /** A page that forbids loading anything: no script, no font, no request, only its own inline style. */
 export const selfContainedPolicy = "default-src 'none'; style-src 'unsafe-inline'";
 
+/**
+ * A report page's rules for a phone-width screen, for pages to add to their own style: the page never
+ * scrolls sideways (a wide table scrolls inside its own box) and cards take the whole row.
+ */
+export const narrowScreenCss = `
+@media (max-width: 640px) {
+  body { padding: 12px; }
+  table { display: block; overflow-x: auto; min-width: 0; }
+  .cards .card { flex: 1 1 100%; min-width: 0; }
+}
+`;
+
 /** The document around `body`: its policy, viewport and inline style. Every argument is already safe. */
 export function htmlDocument(title: string, policy: string, css: string, body: string): string {
   return `<!doctype html>

@@ -2,7 +2,7 @@ import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
 import { chartCss, chartFigure, percentGrid } from "./chart-frame.js";
-import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
+import { escapeForPage, type HtmlPageMeta, htmlPage, narrowScreenCss } from "./html-page.js";
 import { niceTicks } from "./nice-ticks.js";
 import type { TemplateEffects } from "./report-text.js";
 
@@ -298,4 +298,4 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 #reason-examples td { vertical-align: top; }
 td.detail { overflow-wrap: anywhere; }
 .single-day { margin: 0 0 8px; }
-${chartCss}`;
+${chartCss}${narrowScreenCss}`;

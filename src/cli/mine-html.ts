@@ -3,7 +3,7 @@ import type { CandidateTemplate } from "../mine/candidate.js";
 import type { CatalogDraft } from "../mine/draft.js";
 import type { MiningReport } from "../mine/mine-history.js";
 import { chartCss, chartFigure, percentGrid } from "./chart-frame.js";
-import { escapeForPage, type HtmlPageMeta, htmlPage } from "./html-page.js";
+import { escapeForPage, type HtmlPageMeta, htmlPage, narrowScreenCss } from "./html-page.js";
 import {
   coverageHeaders,
   coverageRows,
@@ -186,4 +186,4 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-family: ui-monospace, monospace; background: #f3f4f6; padding: 0 3px; border-radius: 3px; }
 .ci { stroke: var(--ink); stroke-width: 1.5; }
 svg .value-label { font-size: 12px; font-weight: 600; }
-${chartCss}`;
+${chartCss}${narrowScreenCss}`;
