@@ -1,14 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PreviewServer, startPreviewServer } from "../../src/cli/preview-server.js";
-import { readSampleTickets } from "../../src/cli/preview-tickets.js";
-import type { Catalog } from "../../src/index.js";
-import { browserAvailable, browserRequired, launchChromium } from "./browser.js";
+import { browserAvailable, browserRequired } from "./browser.js";
+import { type ServedPreview, servePreview } from "./served-preview.js";
 
 const runBrowser = browserAvailable || browserRequired;
 if (!runBrowser)
@@ -102,37 +97,20 @@ const tickets = [
   { ticketId: `G-${"9".repeat(78)}`, bookings: [], customers: [] },
 ];
 
-let directory: string;
-let catalog: Catalog;
-let server: PreviewServer | undefined;
-let browser: Browser | undefined;
+let served: ServedPreview | undefined;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "formletter-preview-layout-"));
-  const moduleFile = join(directory, "garage.ts");
-  writeFileSync(moduleFile, catalogModule);
-  const samples = join(directory, "samples.json");
-  writeFileSync(samples, JSON.stringify(tickets));
-  catalog = ((await import(pathToFileURL(moduleFile).href)) as { catalog: Catalog }).catalog;
-  server = await startPreviewServer({
-    file: moduleFile,
-    tickets: readSampleTickets({ records: samples }),
-    limit: 500,
-    port: 0,
-  });
-  if (runBrowser) browser = await launchChromium();
+  served = await servePreview("garage.ts", catalogModule, tickets, runBrowser);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(directory, { recursive: true, force: true });
+  await served?.close();
 });
 
 async function open(width: number): Promise<Page> {
-  if (browser === undefined) throw new Error("no browser: apt-get install chromium");
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  await page.goto(`${server?.url}/?ticket=0`);
+  if (served?.browser === undefined) throw new Error("no browser: apt-get install chromium");
+  const page = await served.browser.newPage({ viewport: { width, height: 900 } });
+  await page.goto(`${served.server.url}/?ticket=0`);
   return page;
 }
 
@@ -241,7 +219,8 @@ describe("formletter preview: layout and wording for a reviewer", () => {
         "replacement_vehicle_preference: 3 = 2 answers + none",
         "to: 2 = 1 customers record + left out",
       ]);
-      const preview = catalog.preview(tickets[0], { limit: 500 });
+      const preview = served?.catalog.preview(tickets[0], { limit: 500 });
+      if (preview === undefined) throw new Error("the preview is not served");
       if (!preview.ok) throw new Error(preview.problem);
       const shown = preview.templates.find((t) => t.template === "service_booking_confirmation");
       expect(shown?.combinations).toBe(3 * 3 * 2);

@@ -1,17 +1,17 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type PreviewServer, startPreviewServer } from "../../src/cli/preview-server.js";
+import type { PreviewServer } from "../../src/cli/preview-server.js";
 import { readSampleTickets } from "../../src/cli/preview-tickets.js";
 import type { TemplatePreview } from "../../src/core/preview/index.js";
 import type { Catalog } from "../../src/index.js";
 import { sellerCatalog } from "../../templates/seller.js";
-import { browserAvailable, browserRequired, launchChromium } from "./browser.js";
+import { browserAvailable, browserRequired } from "./browser.js";
 import { cli } from "./run.js";
+import { type ServedPreview, servePreview } from "./served-preview.js";
 
 const runBrowser = browserAvailable || browserRequired;
 if (!runBrowser) process.stderr.write("preview.test.ts: browser checks skipped, no /usr/bin/chromium\n");
@@ -80,6 +80,7 @@ const tickets = [
   },
 ];
 
+let served: ServedPreview;
 let directory: string;
 let moduleFile: string;
 let catalog: Catalog;
@@ -87,25 +88,12 @@ let server: PreviewServer | undefined;
 let browser: Browser | undefined;
 
 beforeAll(async () => {
-  directory = mkdtempSync(join(tmpdir(), "formletter-preview-"));
-  moduleFile = join(directory, "catalog.ts");
-  writeFileSync(moduleFile, catalogModule("Hello,"));
-  const samples = join(directory, "samples.json");
-  writeFileSync(samples, JSON.stringify(tickets));
-  catalog = ((await import(pathToFileURL(moduleFile).href)) as { catalog: Catalog }).catalog;
-  server = await startPreviewServer({
-    file: moduleFile,
-    tickets: readSampleTickets({ records: samples }),
-    limit: 500,
-    port: 0,
-  });
-  if (runBrowser) browser = await launchChromium();
+  served = await servePreview("catalog.ts", catalogModule("Hello,"), tickets, runBrowser);
+  ({ directory, moduleFile, catalog, server, browser } = served);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  rmSync(directory, { recursive: true, force: true });
+  await served?.close();
 });
 
 /** A page that records every console problem, script error, dialog and request. */
