@@ -12,7 +12,7 @@ import { webhookTransport } from "../transport/webhook.js";
 import { importModule, isCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError, terminalSafe } from "./output.js";
-import { secretFromEnv } from "./token.js";
+import { type SecretName, secretFromEnv } from "./token.js";
 
 /** What `formletter serve` was asked for. */
 export interface ServeOptions {
@@ -37,7 +37,7 @@ async function loadRelayModule(file: string): Promise<RelayModule> {
 }
 
 /** A secret from the environment, checked before anything is opened, and named by its variable. */
-function checkedSecret(env: NodeJS.ProcessEnv, name: string): string {
+function checkedSecret(env: NodeJS.ProcessEnv, name: SecretName): string {
   const secret = secretFromEnv(env, name);
   try {
     secretBytes(secret, name);

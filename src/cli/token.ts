@@ -13,12 +13,32 @@ function parseTtl(text: string): number {
   return Number(match[1]) * (units[match[2] || "s"] as number);
 }
 
+/**
+ * Each secret the command line reads, with what it is for and how to make one: a missing secret's
+ * message says which one it is, so the fix it gives is the one for that secret (a webhook receiver's
+ * key is not the relay's token secret). A new secret cannot be read without a line here.
+ */
+const secretPurposes = {
+  FORMLETTER_SECRET:
+    "the relay's secret that signs agents' task tokens, the same value for `formletter serve` and `formletter token mint` (at least 32 random bytes, e.g. openssl rand -base64 48)",
+  FORMLETTER_OPERATOR_SECRET:
+    "the relay's secret that signs operator tokens, different from FORMLETTER_SECRET (at least 32 random bytes, e.g. openssl rand -base64 48)",
+  FORMLETTER_CONTACT_KEY:
+    "the key destinations are recorded under for first contact (docs/controls.md), the same value for every process of one store (at least 32 random bytes)",
+  WEBHOOK_SECRET:
+    'WEBHOOK_URL is set, so webhook deliveries are signed: set it to the Standard Webhooks secret your receiver verifies with ("whsec_" then 24 to 64 random bytes in base64; two separated by a space while rotating)',
+} as const;
+
+/** The name of a secret the command line reads from the environment. */
+export type SecretName = keyof typeof secretPurposes;
+
 /** The secret in `name`, from the environment only: a flag would leave it in shell history and `ps`. */
-export function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string {
+export function secretFromEnv(env: NodeJS.ProcessEnv, name: SecretName): string {
   const secret = env[name];
-  if (secret === undefined || secret === "")
-    throw new CliError(`${name} is not set; put the relay's secret in the environment (never in a flag)`);
-  return secret;
+  if (secret !== undefined && secret !== "") return secret;
+  // A caller the type did not hold (JavaScript, a cast) still gets a message that names no other secret.
+  const purpose = Object.hasOwn(secretPurposes, name) ? secretPurposes[name] : "a secret formletter reads";
+  throw new CliError(`${name} is not set: ${purpose}. Put it in the environment, never in a flag`);
 }
 
 /**
