@@ -196,7 +196,7 @@ function combinationList(dimensions: readonly PreviewDimension[]): string {
     const keys = dimension.options.filter((option) => option.kind === "key").length;
     const parts = [
       dimension.kind === "ref"
-        ? `${records} ${ident(dimension.collection ?? "")} record${records === 1 ? "" : "s"}`
+        ? `${records} record${records === 1 ? "" : "s"} of ${ident(dimension.collection ?? "")}`
         : `${keys} answer${keys === 1 ? "" : "s"}`,
       ...(dimension.options.some((option) => option.kind === "none") ? ["none"] : []),
       ...(dimension.options.some((option) => option.kind === "left out") ? ["left out"] : []),

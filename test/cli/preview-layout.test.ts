@@ -215,9 +215,9 @@ describe("formletter preview: layout and wording for a reviewer", () => {
         .locator("#template-service_booking_confirmation ul.dimensions li")
         .allTextContents();
       expect(items).toEqual([
-        "service_booking: 3 = 2 bookings records + left out",
+        "service_booking: 3 = 2 records of bookings + left out",
         "replacement_vehicle_preference: 3 = 2 answers + none",
-        "to: 2 = 1 customers record + left out",
+        "to: 2 = 1 record of customers + left out",
       ]);
       const preview = served?.catalog.preview(tickets[0], { limit: 500 });
       if (preview === undefined) throw new Error("the preview is not served");
