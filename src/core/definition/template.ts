@@ -9,6 +9,7 @@ import type { CollectionSchemas, RecordsDefinition } from "./define-records.js";
 import { markDefined } from "./defined-templates.js";
 import { checkHtml } from "./html-template.js";
 import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./label-checks.js";
+import { suggestionText } from "./name-suggestion.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
 import { checkChannel, checkEffect, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
 import type { CompiledField, CompiledSlot, Join, Template, TemplateConfig } from "./template-types.js";
@@ -40,7 +41,7 @@ export function defineTemplate<S extends CollectionSchemas>(
   if (!idPattern.test(id)) {
     templateError(
       id,
-      'id must be lower-case letters, digits and "_", starting with a letter, at most 64 characters',
+      `id must be lower-case letters, digits and "_", starting with a letter, at most 64 characters${suggestionText(id, idPattern)}`,
     );
   }
   if (reservedNames.has(id)) {
@@ -61,7 +62,10 @@ export function defineTemplate<S extends CollectionSchemas>(
     );
   }
   if (typeof config.audience !== "string" || !slotName.test(config.audience)) {
-    templateError(id, 'audience must be a lower-case role name such as "seller" or "customer"');
+    templateError(
+      id,
+      `audience must be a lower-case role name such as "seller" or "customer"${suggestionText(String(config.audience), slotName)}`,
+    );
   }
   if (!channels.includes(config.channel)) {
     templateError(id, `channel must be one of ${channels.join(", ")}`);
@@ -77,9 +81,10 @@ export function defineTemplate<S extends CollectionSchemas>(
   const slots: CompiledSlot[] = [];
   for (const name of Object.keys(declared)) {
     if (!slotName.test(name) || name === "to") {
+      const suggestion = name === "to" ? "" : suggestionText(name, slotName);
       templateError(
         id,
-        'slot names are lower-case letters, digits and "_", starting with a letter; "to" is the recipient',
+        `slot names are lower-case letters, digits and "_", starting with a letter, at most 40 characters; "to" is the recipient${suggestion}`,
         name,
       );
     }
