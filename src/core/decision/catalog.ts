@@ -28,8 +28,16 @@ export interface CatalogOptions {
   /** The closed list of codes the model may escalate with. @default ["no_template_fits", "needs_human", "suspicious_request"] */
   readonly escalationCodes?: readonly string[];
   /**
-   * Secret keying the handle hash. Handles stay stable for a record as long as the secret does, so
-   * recorded outputs replay; set your own to make handles unguessable from ids. @default "formletter"
+   * Secret keying the handle hash (docs/reference.md, "Handle secret"). What it is for: a record gets the
+   * same handle in every process with the same secret, so recorded outputs replay and one instance can
+   * decide what another's tools offered; keep it the same everywhere, as changing it changes every handle.
+   * What it does not protect: with the default, the same in every installation, anyone who knows or
+   * guesses a record's id can compute its handle, so a handle in a provider's logs or cached schemas can
+   * be matched to its record. No secret lets a handle reach another ticket's records: handles resolve
+   * against this ticket's records only. Set one (32 random bytes or more, from your secret store) when
+   * schemas, transcripts or logs leave your systems and your ids are guessable or say something.
+   *
+   * @default "formletter"
    */
   readonly handleSecret?: string | Uint8Array;
 }
