@@ -2,7 +2,9 @@
  * OpenTelemetry spans, through `@opentelemetry/api` only: the application registers a tracer provider
  * (or none, and every span is the API's no-op). Spans carry names, ids, counts and outcomes, never
  * content: no message text, subject, recipient, record value, model output or note, since traces are
- * shipped to systems with wider access than the audit log.
+ * shipped to systems with wider access than the audit log. The API is a required peer dependency, so
+ * this module shares the application's one copy of it, and with it the registered provider
+ * (docs/observability.md, "One copy of the API").
  */
 import {
   type Attributes,

@@ -2,9 +2,9 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { extractSnippets } from "../docs/snippets.js";
 import { labelledCatalogModule } from "../fixtures/labelled-catalog-module.js";
-import { installPackedPackage, root, run } from "./scratch-project.js";
+import { quickStart } from "./readme.js";
+import { installPackedPackage, run } from "./scratch-project.js";
 
 // The packed tarball, installed as a user would with `npm install formletter zod` and nothing else.
 let project: string;
@@ -53,12 +53,10 @@ const sqliteMissing =
 
 describe("the packed package, installed without its optional peers", () => {
   it("runs the README's quick start as written there", async () => {
-    const readme = readFileSync(join(root, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("\n## Quick start\n"));
-    const quickStart = extractSnippets("README.md", section)[0]?.code ?? "";
-    expect(quickStart).toContain("catalog.decide(");
+    const source = quickStart();
+    expect(source).toContain("catalog.decide(");
     // The reader runs it with tsx; here the types are stripped and node runs what remains.
-    const javascript = ts.transpileModule(quickStart, {
+    const javascript = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     }).outputText;
     const printed = await script("quick-start.mjs", javascript);

@@ -1,7 +1,19 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
@@ -13,6 +25,8 @@ interface Manifest {
   readonly version: string;
   readonly dependencies?: Record<string, string>;
   readonly optionalDependencies?: Record<string, string>;
+  readonly peerDependencies?: Record<string, string>;
+  readonly peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
 const manifestOf = (directory: string): Manifest =>
@@ -50,20 +64,108 @@ function dependencyClosure(names: readonly string[]): string[] {
   return [...found];
 }
 
+/** The peers a user must install beside formletter (zod, the OpenTelemetry API), with their ranges. */
+export function requiredPeers(): Record<string, string> {
+  const { peerDependencies = {}, peerDependenciesMeta = {} } = manifestOf(root);
+  return Object.fromEntries(
+    Object.entries(peerDependencies).filter(([name]) => peerDependenciesMeta[name]?.optional !== true),
+  );
+}
+
+/** What the packed package is built from: a change to any of these files makes the tarball stale. */
+function sourceFingerprint(): string {
+  const hash = createHash("sha256");
+  const visit = (path: string) => {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (stat === undefined) return;
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path).sort()) visit(join(path, entry));
+      return;
+    }
+    hash.update(`${relative(root, path)}\0${stat.size}\0${stat.mtimeMs}\n`);
+  };
+  for (const input of [
+    "src",
+    "package.json",
+    "tsup.config.ts",
+    "subpaths.ts",
+    "tsconfig.json",
+    "LICENSE",
+    "README.md",
+  ])
+    visit(join(root, input));
+  return hash.digest("hex");
+}
+
+/** Runs `work` holding a lock folder, so test files running side by side build and pack one at a time. */
+async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left by a killed run is older than any build takes.
+      const age = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 15 * 60_000) rmSync(lock, { recursive: true, force: true });
+      await sleep(500);
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /**
- * Builds and packs formletter, then installs the tarball with zod into a new project outside this
+ * Copies formletter's packed tarball into `destination` and returns its path. The build (a minute and
+ * more) and `npm pack` run once for all the test files of a run, and again only when a source changed.
+ */
+export async function packFormletter(destination: string): Promise<string> {
+  const cache = join(
+    tmpdir(),
+    `formletter-pack-${createHash("sha256").update(root).digest("hex").slice(0, 12)}`,
+  );
+  return withLock(`${cache}.lock`, async () => {
+    const fingerprint = sourceFingerprint();
+    const stamp = join(cache, "fingerprint");
+    const cached = () => readdirSync(cache).find((file) => file.endsWith(".tgz"));
+    if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== fingerprint || cached() === undefined) {
+      rmSync(cache, { recursive: true, force: true });
+      mkdirSync(cache, { recursive: true });
+      await run("npm", ["run", "build"], { cwd: root });
+      await run("npm", ["pack", "--pack-destination", cache, "--silent"], { cwd: root });
+      writeFileSync(stamp, fingerprint);
+    }
+    const tarball = join(cache, cached() ?? "");
+    const copy = join(destination, basename(tarball));
+    copyFileSync(tarball, copy);
+    return copy;
+  });
+}
+
+/** A new folder outside this checkout holding an ESM `package.json`, as `npm init` and `"type": "module"` make. */
+export function scratchProject(prefix: string): string {
+  const project = mkdtempSync(join(tmpdir(), prefix));
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "scratch", private: true, type: "module" }),
+  );
+  return project;
+}
+
+/**
+ * Packs formletter, then installs the tarball with its required peers into a new project outside this
  * checkout, as a user's `npm install formletter zod` would, offline: the dependencies come as tarballs
  * made from this checkout's node_modules. The optional peers (better-sqlite3, pg, nodemailer) are not
  * installed, and nothing above the project's folder can provide them.
  */
 export async function installPackedPackage(): Promise<string> {
-  await run("npm", ["run", "build"], { cwd: root });
-  const project = mkdtempSync(join(tmpdir(), "formletter-installed-"));
+  const project = scratchProject("formletter-installed-");
   const tarballs = join(project, "tarballs");
   mkdirSync(tarballs);
-  const { stdout } = await run("npm", ["pack", "--pack-destination", tarballs, "--silent"], { cwd: root });
-  const packed = [`./tarballs/${stdout.trim().split("\n").at(-1)}`];
-  const runtime = [...Object.keys(manifestOf(root).dependencies ?? {}), "zod"];
+  const packed = [`./tarballs/${basename(await packFormletter(tarballs))}`];
+  const runtime = [...Object.keys(manifestOf(root).dependencies ?? {}), ...Object.keys(requiredPeers())];
   for (const directory of dependencyClosure(runtime)) {
     const { name, version } = manifestOf(directory);
     const file = `${name.replace(/[@/]/g, "_")}-${version}.tgz`;
@@ -71,10 +173,6 @@ export async function installPackedPackage(): Promise<string> {
     await run("tar", ["czf", join(tarballs, file), "-C", directory, "--transform", "s,^\\.,package,", "."]);
     packed.push(`./tarballs/${file}`);
   }
-  writeFileSync(
-    join(project, "package.json"),
-    JSON.stringify({ name: "scratch", private: true, type: "module" }),
-  );
   await run(
     "npm",
     ["install", "--offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", ...packed],
