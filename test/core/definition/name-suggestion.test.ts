@@ -4,29 +4,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { snakeCaseSuggestion } from "../../../src/core/definition/name-suggestion.js";
-import { defineTemplate, format, isFormletterError, type TemplateConfig } from "../../../src/index.js";
+import { defineTemplate, isFormletterError } from "../../../src/index.js";
 import { records } from "../../fixtures/clinic.js";
+import { config, type Overrides } from "../../fixtures/visit-note-config.js";
 
 const { slot } = records;
 const slotRule = /^[a-z][a-z0-9_]{0,39}$/;
 
-function config(overrides: Partial<Record<keyof TemplateConfig, unknown>>): TemplateConfig {
-  return {
-    id: "visit_note",
-    description: "Tell a patient which room their visit is in",
-    audience: "patient",
-    effect: "informational",
-    channel: "email",
-    to: slot.ref("patients", { show: "email", as: format.email() }),
-    subject: "Your visit",
-    body: "Your visit is in room {{room}}.",
-    slots: { room: slot.ref("appointments", { show: "room" }) },
-    limits: { perTicket: 1, perDay: 10 },
-    ...overrides,
-  } as unknown as TemplateConfig;
-}
-
-function messageOf(overrides: Partial<Record<keyof TemplateConfig, unknown>>): string {
+function messageOf(overrides: Overrides): string {
   try {
     defineTemplate(records, config(overrides));
   } catch (error) {

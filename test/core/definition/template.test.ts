@@ -11,30 +11,9 @@ import {
 } from "../../../src/index.js";
 import { records } from "../../fixtures/clinic.js";
 import { thrown } from "../../fixtures/expect.js";
+import { config } from "../../fixtures/visit-note-config.js";
 
 const { slot } = records;
-
-/** Overrides of the base template; `undefined` removes a property (e.g. the subject of an SMS). */
-type Overrides = { [K in keyof TemplateConfig]?: TemplateConfig[K] | undefined };
-
-/** A valid template; each case below breaks exactly one thing. */
-function config(overrides: Overrides = {}): TemplateConfig {
-  const merged: Record<string, unknown> = {
-    id: "visit_note",
-    description: "Tell a patient which room their visit is in",
-    audience: "patient",
-    effect: "informational",
-    channel: "email",
-    to: slot.ref("patients", { show: "email", as: format.email() }),
-    subject: "Your visit",
-    body: "Your visit is in room {{room}}.",
-    slots: { room: slot.ref("appointments", { show: "room" }) },
-    limits: { perTicket: 1, perDay: 10 },
-    ...overrides,
-  };
-  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
-  return merged as unknown as TemplateConfig;
-}
 
 const phoneTo = slot.ref("patients", { show: "phone", as: format.phone({ defaultCountry: "DE" }) });
 
