@@ -9,6 +9,60 @@ export interface CliIo {
 }
 
 /**
+ * The exit status of a command whose reader closed its output before it was all written: 128 + SIGPIPE
+ * (13), the status a shell reports for `seq 1e9 | head -1`, so scripts and `set -o pipefail` treat
+ * formletter as they treat any Unix tool whose reader went away.
+ */
+export const closedOutputStatus = 141;
+
+/** A process's output streams: what {@link processIo} writes to. */
+export interface OutputStreams {
+  readonly stdout: NodeJS.WriteStream;
+  readonly stderr: NodeJS.WriteStream;
+}
+
+/** {@link CliIo} on the process's own streams, and whether a reader closed one of them. */
+export interface ProcessIo {
+  readonly io: CliIo;
+  /** True once a write met a closed reader (EPIPE) on stdout or stderr. */
+  readonly closed: () => boolean;
+}
+
+/**
+ * The one place the command line meets the process's stdout and stderr. When a reader goes away
+ * (`formletter queue list | head -1`), a write fails with EPIPE, which Node reports as an `'error'`
+ * event on the stream, and a stream with no listener for it ends the process with a stack trace. The
+ * listener here is on the streams themselves, so it covers every writer: the commands, commander's
+ * help, pino's log lines in `serve`, a progress bar, a catalog module's own console calls and preview
+ * workers' output. A closed stream is never written again; the command goes on to its end (an
+ * approval already under way is finished, a running server keeps serving with its log dropped) and
+ * the process exits with {@link closedOutputStatus}. Any other error on a stream is thrown as Node
+ * would throw it: a full disk must not look like a reader that left.
+ */
+export function processIo(streams: OutputStreams = process): ProcessIo {
+  const closed = new Set<NodeJS.WriteStream>();
+  // A failed write sets `errored` as it returns and emits 'error' a tick later, when the command may
+  // already have returned: both are watched, and what they saw is kept (Node clears `errored` later).
+  const check = (stream: NodeJS.WriteStream) => {
+    if ((stream.errored as NodeJS.ErrnoException | null)?.code === "EPIPE") closed.add(stream);
+    return closed.has(stream);
+  };
+  const writer = (stream: NodeJS.WriteStream) => {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      closed.add(stream);
+    });
+    return (text: string) => {
+      if (!check(stream) && !stream.destroyed) stream.write(text);
+    };
+  };
+  return {
+    io: { stdout: writer(streams.stdout), stderr: writer(streams.stderr), progress: streams.stderr },
+    closed: () => check(streams.stdout) || check(streams.stderr),
+  };
+}
+
+/**
  * `io` with every write passed through {@link printable}: the one path by which the CLI reaches a
  * terminal. Whatever an agent, a record, a ticket, an operator or a history file put in a value, no
  * escape sequence, bidi override or other control character is written raw; JSON stays valid JSON.

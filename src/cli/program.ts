@@ -7,7 +7,7 @@ import { registerChecklistCommand } from "./checklist.js";
 import { registerCostCommand } from "./cost.js";
 import { registerMineCommand } from "./mine.js";
 import type { CliIo } from "./output.js";
-import { CliError, terminalSafe } from "./output.js";
+import { CliError, closedOutputStatus, terminalSafe } from "./output.js";
 import { registerPreviewCommand } from "./preview.js";
 import { registerQueueCommands } from "./queue.js";
 import { registerReplayCommand } from "./replay.js";
@@ -16,16 +16,19 @@ import { registerServeCommand } from "./serve.js";
 import { registerTokenCommand } from "./token.js";
 
 /**
- * Runs the `formletter` command line with `argv` (without node and the script) and returns the exit
- * code. Usage mistakes and refused actions are one line on stderr and exit code 1, never a stack trace.
+ * The `formletter` program: every command, writing through `io` (already made terminal-safe). Exported
+ * so tests can walk the commands it defines.
  */
-export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
-  const io = terminalSafe(given);
+export function createProgram(io: CliIo): Command {
   const program = new Command("formletter")
     .description("formletter: templates in code, a model that only chooses, and a human queue")
     .version(packageVersion(), "-v, --version")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .addHelpText(
+      "after",
+      `\nExit status: 0 done, 1 refused or misused, 2 unexpected error, ${closedOutputStatus} the reader closed the output early (as \`| head\`; 128 + SIGPIPE).`,
+    );
   registerQueueCommands(program, io);
   registerReplayCommand(program, io);
   registerReportCommand(program, io);
@@ -37,6 +40,17 @@ export async function runCli(argv: readonly string[], given: CliIo): Promise<num
   registerTokenCommand(program, io);
   registerMineCommand(program, io);
   registerPreviewCommand(program, io);
+  return program;
+}
+
+/**
+ * Runs the `formletter` command line with `argv` (without node and the script) and returns the exit
+ * code. Usage mistakes and refused actions are one line on stderr and exit code 1, never a stack trace.
+ * What happens when a reader closes the output is the caller's: see `processIo` in output.ts.
+ */
+export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
+  const io = terminalSafe(given);
+  const program = createProgram(io);
   try {
     await program.parseAsync([...argv], { from: "user" });
     return 0;

@@ -1,0 +1,255 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { closedOutputStatus } from "../../src/cli/output.js";
+import { createProgram } from "../../src/cli/program.js";
+import {
+  createCatalog,
+  createOutbox,
+  defineRecords,
+  defineTemplate,
+  memoryTransport,
+} from "../../src/index.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
+
+// `formletter … | head -1`: the reader of the output goes away before the command has written. Each
+// command runs as its own process with the read end of its stdout closed at once, so its first write
+// fails with EPIPE; it must end with 141 (128 + SIGPIPE) and nothing on stderr but its own words.
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const at = (relative: string) => join(root, relative);
+const secret = "closed-output test secret, 32 bytes or more";
+
+let directory: string;
+let db: string;
+let history: string;
+const items = { first: "", second: "", approval: "", otherApproval: "" };
+
+// A lettings agency's contractors: escalations and approvals for the queue commands to act on.
+const records = defineRecords({
+  jobs: z.object({ id: z.string(), ref: z.string(), contractorId: z.string() }),
+  contractors: z.object({ id: z.string(), email: z.email() }),
+});
+const catalog = createCatalog(records, [
+  defineTemplate(records, {
+    id: "accept_quote",
+    description: "Accept the quote",
+    effect: "irreversible",
+    audience: "contractor",
+    channel: "email",
+    to: records.slot.ref("contractors", { show: "email", match: { id: "job.contractorId" } }),
+    subject: "Quote for {{job}}",
+    body: "We accept your quote for job {{job}}.",
+    slots: { job: records.slot.ref("jobs", { show: "ref" }) },
+    limits: { perTicket: 1, perDay: 100 },
+    approval: "human",
+  }),
+]);
+const ticket = (id: string) => ({
+  ticketId: id,
+  jobs: [{ id: `j-${id}`, ref: `R-${id}`, contractorId: "c1" }],
+  contractors: [{ id: "c1", email: "fix@plumbers.example.com" }],
+});
+
+/** Two escalations and two drafts awaiting approval, as a running outbox leaves them. */
+async function populate(file: string): Promise<void> {
+  const outbox = createOutbox({
+    catalog,
+    load: ticket,
+    store: sqliteStore(file),
+    transports: { email: memoryTransport() },
+  });
+  const ids: string[] = [];
+  for (const [index, output] of [
+    { escalate: "needs_human" },
+    { escalate: "needs_human" },
+    { template: "accept_quote", slots: {} },
+    { template: "accept_quote", slots: {} },
+  ].entries()) {
+    const result = await outbox.handle({ ticketId: `T${index}`, output, runId: `r${index}` });
+    ids.push(result.queueItemId ?? "");
+  }
+  await outbox.close();
+  [items.first, items.second, items.approval, items.otherApproval] = ids as [string, string, string, string];
+}
+
+/** A free TCP port on 127.0.0.1, so a server whose output is closed can still be found. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, "127.0.0.1", listening));
+  const address = server.address();
+  await new Promise((closed) => server.close(closed));
+  return typeof address === "object" && address !== null ? address.port : 0;
+}
+
+/** Waits for the server on `port` to answer anything, while the process is still running. */
+async function answers(port: number, child: ChildProcess): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error("the server ended");
+    const status = await fetch(`http://127.0.0.1:${port}/`).then(
+      (response) => response.status,
+      () => undefined,
+    );
+    if (status !== undefined) return status;
+    await new Promise((wait) => setTimeout(wait, 100));
+  }
+}
+
+interface Case {
+  readonly argv: () => readonly string[];
+  /** The status when it ends; a command refused on its own terms keeps its 1. */
+  readonly code?: number;
+  /** A long-running command: the port it serves on, checked while its output is closed, then stopped. */
+  readonly serves?: () => number;
+}
+
+let servePort = 0;
+let previewPort = 0;
+
+// Every command of the program needs a case here, with arguments it succeeds with, as in its own tests.
+const cases: Readonly<Record<string, Case>> = {
+  "queue list": { argv: () => ["--db", db] },
+  "queue show": { argv: () => [items.first, "--db", db] },
+  "queue claim": { argv: () => [items.first, "--db", db, "--by", "ana"] },
+  "queue release": { argv: () => [items.approval, "--db", db, "--by", "ana"] },
+  "queue approve": { argv: () => [items.otherApproval, "--db", db, "--by", "ana"], code: 1 },
+  "queue reject": { argv: () => [items.otherApproval, "--db", db, "--by", "ben", "--note", "too high"] },
+  "queue resolve": { argv: () => [items.second, "--db", db, "--by", "ana", "--resolution", "phoned"] },
+  replay: { argv: () => [at("templates/seller.ts"), history] },
+  report: { argv: () => ["--db", db] },
+  capacity: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
+  cost: { argv: () => [at("templates/seller.ts"), "--tickets", history] },
+  check: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
+  checklist: {
+    argv: () => [
+      "--catalog",
+      at("templates/seller.ts"),
+      "--records",
+      at("examples/data/seller-sample-ticket.json"),
+      "--runs",
+      "20",
+    ],
+  },
+  serve: {
+    argv: () => [
+      "--catalog",
+      at("test/relay/fixtures/relay-module.ts"),
+      "--db",
+      join(directory, "relay.db"),
+      "--port",
+      String(servePort),
+    ],
+    serves: () => servePort,
+  },
+  "token mint": { argv: () => ["--ticket", "T-1", "--run", "run-1"] },
+  mine: {
+    argv: () => ["--records", at("examples/data/history-corpus.ts"), at("examples/data/history.jsonl")],
+  },
+  preview: {
+    argv: () => ["--catalog", at("templates/seller.ts"), "--port", String(previewPort)],
+    serves: () => previewPort,
+  },
+};
+
+/** The runnable commands of the program as typed ("queue list"), read from its definition. */
+function leaves(command: Command, prefix: readonly string[] = []): string[] {
+  return command.commands.flatMap((sub) =>
+    sub.commands.length === 0 ? [[...prefix, sub.name()].join(" ")] : leaves(sub, [...prefix, sub.name()]),
+  );
+}
+const commands = leaves(createProgram({ stdout: () => undefined, stderr: () => undefined }));
+
+/**
+ * Runs `formletter argv` as a process whose stdout reader (or stderr's, or both) has gone before it
+ * starts; a serving command is checked to answer and then stopped as an operator would.
+ */
+async function runClosed(
+  argv: readonly string[],
+  options: { close?: "stdout" | "stderr" | "both"; serves?: number } = {},
+) {
+  const child = spawn(process.execPath, ["--import", "tsx", at("src/cli/index.ts"), ...argv], {
+    cwd: root,
+    env: { ...process.env, FORMLETTER_SECRET: secret },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const close = options.close ?? "stdout";
+  let stdout = "";
+  let stderr = "";
+  if (close === "stderr") child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  else child.stdout.destroy();
+  if (close === "stdout") child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  else child.stderr.destroy();
+  // 'close' comes after 'exit', once the streams still read have ended too.
+  const ended = new Promise<number | string | null>((done) =>
+    child.on("close", (code, signal) => done(code ?? signal)),
+  );
+  let status: number | undefined;
+  if (options.serves !== undefined) {
+    status = await answers(options.serves, child);
+    child.kill("SIGTERM");
+  }
+  const code = await ended;
+  return { code, stdout, stderr, status };
+}
+
+// Node's own report of an unhandled stream error, or any stack frame.
+const crash = /EPIPE|Unhandled 'error'|\n\s+at /;
+
+beforeAll(async () => {
+  directory = mkdtempSync(join(tmpdir(), "formletter-closed-output-"));
+  db = join(directory, "outbox.db");
+  history = join(directory, "history.jsonl");
+  const lines = readFileSync(at("examples/data/tickets.jsonl"), "utf8").split("\n").slice(0, 20);
+  writeFileSync(history, `${lines.join("\n")}\n`);
+  await populate(db);
+  servePort = await freePort();
+  previewPort = await freePort();
+});
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("a command whose output is closed by its reader", () => {
+  it("has a case for every command the program defines", () => {
+    expect(commands.length).toBeGreaterThan(10);
+    expect(commands.filter((command) => cases[command] === undefined)).toEqual([]);
+  });
+
+  it.each(commands)(
+    "formletter %s ends quietly: 141, or its own refusal",
+    async (command) => {
+      const given = cases[command];
+      if (given === undefined) throw new Error(`give \`formletter ${command}\` arguments in cases above`);
+      const serves = given.serves?.();
+      const { code, stderr, status } = await runClosed([...command.split(" "), ...given.argv()], {
+        ...(serves === undefined ? {} : { serves }),
+      });
+      expect(stderr).not.toMatch(crash);
+      expect(code).toBe(given.code ?? closedOutputStatus);
+      // A server keeps serving while its log has nowhere to go, and stops cleanly when asked.
+      if (serves !== undefined) expect(status).toBeGreaterThanOrEqual(200);
+    },
+    60_000,
+  );
+
+  it.each([["--help"], ["--version"], ["check", at("test/fixtures/capacity-catalog.ts")]])(
+    "formletter %s ends quietly with stdout and stderr both closed",
+    async (...argv) => {
+      // Without a reader for either stream, only the status tells a clean end from a crash (1).
+      expect((await runClosed(argv, { close: "both" })).code).toBe(closedOutputStatus);
+    },
+    60_000,
+  );
+
+  it("writes all of stdout when only stderr's reader is gone, and still says output was lost", async () => {
+    // report --html: the table on stdout, then the line naming the HTML file on stderr.
+    const html = join(directory, "report.html");
+    const { code, stdout } = await runClosed(["report", "--db", db, "--html", html], { close: "stderr" });
+    expect(stdout).toContain("escalat");
+    expect(code).toBe(closedOutputStatus);
+  }, 60_000);
+});
