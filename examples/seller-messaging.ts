@@ -211,7 +211,8 @@ async function main(): Promise<void> {
   const path = process.argv[2] ?? fileURLToPath(new URL("./data/tickets.jsonl", import.meta.url));
   // A fresh database each run, so the demo's numbers are the file's, not the last run's.
   for (const file of [database, `${database}-wal`, `${database}-shm`, sentLog]) rmSync(file, { force: true });
-  let shown = false;
+  // The first message delivered, shown after the table: printed when delivered, it would land between rows.
+  let firstMessage: string | undefined;
   // The first message delivered in each language, as it went out: sellers read their own language.
   const firstByLocale = new Map<string, string>();
   const current: { records: unknown } = { records: undefined };
@@ -231,27 +232,30 @@ async function main(): Promise<void> {
           appendFileSync(sentLog, text);
           const locale = /^locale:\s+(\S+)$/m.exec(text)?.[1];
           if (locale !== undefined && !firstByLocale.has(locale)) firstByLocale.set(locale, text);
-          if (!shown)
-            process.stdout.write(`\nThe first message delivered, exactly as it went out:\n\n${text}`);
-          shown = true;
+          firstMessage ??= text;
         },
       }),
     },
   });
   const tally = new Tally();
-  console.log(
+  // The table is collected and printed whole: nothing else the run prints (a delivered message, a
+  // library's warning) can land between its rows. One short line a ticket is what it holds.
+  const table = [
     `${"ticket".padEnd(8)} ${"outcome".padEnd(8)} ${"template / reason".padEnd(21)} ${"recipient / category".padEnd(36)} detail`,
-  );
+  ];
   try {
     for await (const result of handleHistory(path, outbox, current, span)) {
       if ("problem" in result) {
         tally.malformed.push(result);
-        console.log(`line ${result.line}: skipped, ${result.problem}`);
+        table.push(`line ${result.line}: skipped, ${result.problem}`);
         continue;
       }
       tally.add(result);
-      console.log(formatRow(result));
+      table.push(formatRow(result));
     }
+    console.log(table.join("\n"));
+    if (firstMessage !== undefined)
+      process.stdout.write(`\nThe first message delivered, exactly as it went out:\n\n${firstMessage}`);
     tally.print();
     printLocales(tally, firstByLocale);
     await printQueue(outbox);
