@@ -245,6 +245,17 @@ describe("a command whose output is closed by its reader", () => {
     60_000,
   );
 
+  it("ends quietly when the catalog module itself prints, past the command's own writer", async () => {
+    const noisy = join(directory, "noisy-catalog.ts");
+    writeFileSync(
+      noisy,
+      `export * from ${JSON.stringify(at("test/fixtures/capacity-catalog.ts"))};\nfor (let i = 0; i < 3; i++) console.log("loaded", i);\n`,
+    );
+    const { code, stderr } = await runClosed(["check", noisy]);
+    expect(stderr).not.toMatch(crash);
+    expect(code).toBe(closedOutputStatus);
+  }, 60_000);
+
   it("writes all of stdout when only stderr's reader is gone, and still says output was lost", async () => {
     // report --html: the table on stdout, then the line naming the HTML file on stderr.
     const html = join(directory, "report.html");
