@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import ts from "typescript";
 import { extractSnippets } from "../docs/snippets.js";
 import { root } from "./scratch-project.js";
 
@@ -31,3 +32,24 @@ export function shellCommands(heading: string): string[] {
     .map((line) => line.trim())
     .filter((line) => line !== "" && !line.startsWith("#"));
 }
+
+/** The quick start with its types stripped, for node to run where a reader would use tsx. */
+export function quickStartJavaScript(): string {
+  return ts.transpileModule(quickStart(), {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+  }).outputText;
+}
+
+/**
+ * Code that carries the quick start on (it reads its `catalog`, `ticket` and `order`): the same proposal
+ * through an outbox on `store` (a source expression), awaited at the top level as a script does, then one
+ * JSON line with the outcome and the recipients the transport was handed.
+ */
+export const quickStartThroughOutbox = (store: string): string => `
+import * as formletterRuntime from "formletter";
+const transport = formletterRuntime.memoryTransport();
+const outbox = formletterRuntime.createOutbox({ catalog, load: () => ticket, store: ${store}, transports: { email: transport } });
+const handled = await outbox.handle({ ticketId: ticket.ticketId, output: { template: "tracking_request", slots: { order } }, runId: "run-1" });
+await outbox.close();
+console.log(JSON.stringify({ handled: handled.decision.outcome, sent: transport.sent.map((sent) => sent.message.to) }));
+`;
