@@ -1,6 +1,6 @@
 import type { Catalog } from "../core/decision/catalog.js";
 import { previewTicket } from "../core/preview/preview.js";
-import type { PreviewPage } from "./preview-page.js";
+import type { PreviewPage, TicketLink } from "./preview-page.js";
 import type { SampleTickets } from "./preview-tickets.js";
 
 /**
@@ -25,13 +25,6 @@ export function selectedTicket(
     }
   }
   return { index, preview, labels };
-}
-
-/** One entry of the page's ticket list: the ticket's id and what its records are, in their labels. */
-export interface TicketLink {
-  readonly id: string;
-  /** The first record of the first collections, by label, and how many records in all. */
-  readonly about: string;
 }
 
 /** Collections named in a ticket's line, and characters of each label: enough to tell tickets apart. */

@@ -3,7 +3,6 @@ import type { Template } from "../core/definition/template-types.js";
 import type { PreviewDimension } from "../core/preview/combinations.js";
 import type { TemplatePreview, TicketPreview } from "../core/preview/preview.js";
 import { htmlDocument, selfContainedPolicy } from "./html-page.js";
-import type { TicketLink } from "./preview-model.js";
 import { previewCss } from "./preview-style.js";
 import { cellIdent, e, ident, templateReview } from "./preview-template.js";
 import { reasonForReviewer } from "./preview-words.js";
@@ -20,6 +19,13 @@ export type PageMode =
       /** The served page's search, done on the server: messages holding this text. */
       readonly query: string | undefined;
     };
+
+/** One entry of the page's ticket list: the ticket's id and what its records are, in their labels. */
+export interface TicketLink {
+  readonly id: string;
+  /** The first record of the first collections, by label, and how many records in all. */
+  readonly about: string;
+}
 
 /** What one page shows. */
 export interface PreviewPage {
