@@ -4,6 +4,7 @@ import type { CountryCode } from "libphonenumber-js";
 import { merged } from "../merged.js";
 import { currencyDigits, numberScale, toSignedUnits, toUnits, unitsText } from "./amounts.js";
 import { parsePhone } from "./phone.js";
+import { clip } from "./sanitize.js";
 
 /** The outcome of formatting one value: the text to render, or what is wrong with the value. */
 export type FormatResult =
@@ -414,7 +415,7 @@ function money(options: MoneyFormatOptions): Format {
     const code = currency.toUpperCase();
     const digits = currencyDigits(code);
     if (digits === undefined)
-      return { ok: false, problem: `has currency "${clipped(currency)}", which is not an ISO 4217 code` };
+      return { ok: false, problem: `has currency "${clip(currency, 8)}", which is not an ISO 4217 code` };
     // A record in minor units (cents, yen, fils) moves the point by the currency's own minor digits.
     const units = toSignedUnits(value, digits, shift ? digits : 0);
     if (!units.ok) return { ok: false, problem: `is not an amount: it ${units.problem}` };
@@ -451,9 +452,6 @@ function money(options: MoneyFormatOptions): Format {
 type MoneyRead =
   | { readonly ok: true; code: string; digits: number; negative: boolean; units: number }
   | { readonly ok: false; readonly problem: string };
-
-/** A record's currency text as a detail may quote it: short, printable ASCII. */
-const clipped = (text: string): string => text.slice(0, 8).replace(/[^\x20-\x7E]/g, "?");
 
 /** Signed whole units as the exact decimal Intl formats: { negative, units: 12345, digits: 2 } → "-123.45". */
 function decimalOf(amount: { negative: boolean; units: number; digits: number }): string {
