@@ -18,7 +18,7 @@ type Neighbour =
 // multiplier ("12k"). CJK, Thai and other scripts without spaces write words against numbers, so only
 // their number words are refused.
 const spacedLetter = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
-const numberWord = /[十百千万萬亿億兆拾佰仟萬]/u;
+const numberWord = /[十百千万萬亿億兆拾佰仟]/u;
 const digitLike = /[\p{N}]/u;
 const sign = /[-+\u2212\u2012-\u2015\uFE63\uFF0B\uFF0D]/u;
 const invisible = /[\p{Cf}\p{Mn}\p{Me}]/gu;
@@ -93,15 +93,15 @@ function neighboursAfter(
 }
 
 /**
- * The first problem of `parts` (one text of a template), as a sentence naming the value and what touches
- * it, or undefined when every amount of `tags` stands apart.
+ * The first problem of `parts` (one text of a template): the counted value's tag and a sentence naming
+ * what touches it, or undefined when every amount of `tags` stands apart.
  */
 export function amountNeighbourProblem(
   parts: readonly Part[],
   tags: ReadonlySet<string>,
-): string | undefined {
+): { readonly tag: string; readonly message: string } | undefined {
   if (tags.size === 0) return undefined;
-  let problem: string | undefined;
+  let problem: { tag: string; message: string } | undefined;
   for (const side of ["after", "before"] as const) {
     neighboursAfter(side === "after" ? parts : reversed(parts), tags, (tag, neighbour) => {
       if (problem !== undefined) return;
@@ -110,7 +110,10 @@ export function amountNeighbourProblem(
           ? `the value {{${neighbour.tag}}}`
           : gluedBy(neighbour.character, neighbour.following, side);
       if (why !== undefined)
-        problem = `{{${tag}}} is counted by a ceiling, and ${why} is written right ${side} it, so the message would show another amount than the one counted; put a space or a word between them`;
+        problem = {
+          tag,
+          message: `{{${tag}}} is counted by a ceiling, and ${why} is written right ${side} it, so the message would show another amount than the one counted; put a space or a word between them`,
+        };
     });
   }
   return problem;
@@ -128,6 +131,7 @@ export function checkAmountsApart(
   const tags = new Set(ceilings.flatMap((ceiling) => ceiling.values));
   for (const parts of texts) {
     const problem = parts === undefined ? undefined : amountNeighbourProblem(parts, tags);
-    if (problem !== undefined) templateError(id, problem, problem.slice(2).split(/[.}]/)[0]);
+    // A ceiling's value is "<slot>.<field>": the slot is what the error names.
+    if (problem !== undefined) templateError(id, problem.message, problem.tag.split(".")[0]);
   }
 }

@@ -3,7 +3,7 @@ import { amountNeighbourProblem } from "../../../src/core/definition/amount-neig
 import { compileBody } from "../../../src/core/definition/text-parts.js";
 
 const counted = new Set(["refund.amount"]);
-const problemOf = (text: string) => amountNeighbourProblem(compileBody(text, "body").parts, counted);
+const problemOf = (text: string) => amountNeighbourProblem(compileBody(text, "body").parts, counted)?.message;
 
 describe("an amount a ceiling counts stands apart from the template's own text", () => {
   it.each([
