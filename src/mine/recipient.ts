@@ -5,7 +5,9 @@ import { singular } from "./mask.js";
 /**
  * Where a message's recipient is found in its ticket's records: the collection and field whose value is
  * the address (e-mail compared lower-cased, phone numbers as E.164), or undefined when no record holds it —
- * a message a template could not send, since recipients come only from records.
+ * a message a template could not send, since recipients come only from records. Both the recipient and
+ * the record values are read as addresses, in the forms mail systems export them: `Name <addr>`,
+ * `"Name" <addr>`, `<addr>`, `mailto:addr?subject=…`, `tel:+49…`, with any case and surrounding spaces.
  */
 export function recipientSource<S extends CollectionSchemas>(
   definition: RecordsDefinition<S>,
@@ -35,16 +37,76 @@ export function recipientSource<S extends CollectionSchemas>(
 
 function addressForms(value: string): Set<string> {
   const forms = new Set<string>();
-  const trimmed = value.trim();
-  if (trimmed === "") return forms;
-  if (trimmed.includes("@")) {
-    forms.add(`email:${trimmed.toLowerCase()}`);
+  const address = bareAddress(value);
+  if (address === undefined) return forms;
+  if (address.includes("@")) {
+    forms.add(`email:${address.toLowerCase()}`);
     return forms;
   }
-  if (/^\+?[\d\s().-]{7,24}$/.test(trimmed)) {
-    const phone = parsePhone(trimmed, undefined);
+  if (/^\+?[\d\s().-]{7,24}$/.test(address)) {
+    const phone = parsePhone(address, undefined);
     if (phone.ok) forms.add(`phone:${phone.e164}`);
-    forms.add(`phone:${trimmed.replace(/[^\d+]/g, "")}`);
+    forms.add(`phone:${address.replace(/[^\d+]/g, "")}`);
   }
   return forms;
+}
+
+/**
+ * The one address a recipient field names, without display name, angle brackets, URI scheme or mailto
+ * header fields; undefined when it names none or several (a template sends to exactly one). A display
+ * name is never read as the address: `"shop@a.example" <other@b.example>` goes to other@b.example.
+ */
+function bareAddress(value: string): string | undefined {
+  let text = value.trim();
+  if (text.length === 0 || text.length > 320) return undefined;
+  const unquoted = withoutQuotedName(text);
+  if (unquoted === undefined) return undefined;
+  text = unquoted;
+  const open = text.indexOf("<");
+  if (open !== -1) {
+    const close = text.indexOf(">", open + 1);
+    // One bracketed address, and nothing after it: two would be two recipients.
+    if (close === -1 || text.indexOf("<", open + 1) !== -1 || text.slice(close + 1).trim() !== "")
+      return undefined;
+    text = text.slice(open + 1, close).trim();
+  }
+  const scheme = /^(mailto|tel):/i.exec(text);
+  if (scheme !== null) {
+    text = text.slice(scheme[0].length);
+    // mailto:addr?subject=…&cc=… and tel:+49…;ext=1: what follows is not the address.
+    const end = text.search(scheme[1]?.toLowerCase() === "mailto" ? /\?/ : /;/);
+    if (end !== -1) text = text.slice(0, end);
+    text = percentDecoded(text).trim();
+  }
+  if (!text.includes("@")) return text === "" ? undefined : text;
+  // An address without brackets beside a name or comment ("Shop shop@a.example", "shop@a.example (Shop)"):
+  // the one word holding an "@".
+  const words = text.split(/[\s,;]+/).filter((word) => word.includes("@"));
+  if (words.length !== 1) return undefined;
+  const address = (words[0] as string).replace(/^[("'<]+|[)"'>.]+$/g, "");
+  const at = address.indexOf("@");
+  if (at <= 0 || at !== address.lastIndexOf("@") || at === address.length - 1) return undefined;
+  return address;
+}
+
+/**
+ * The text with a leading quoted display name (`"Doe, Jane" <…>`, escapes honoured) removed; undefined
+ * when the quote is never closed.
+ */
+function withoutQuotedName(text: string): string | undefined {
+  if (!text.startsWith('"')) return text;
+  for (let i = 1; i < text.length; i++) {
+    if (text[i] === "\\") i += 1;
+    else if (text[i] === '"') return text.slice(i + 1).trim();
+  }
+  return undefined;
+}
+
+function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

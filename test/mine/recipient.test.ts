@@ -1,0 +1,72 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineRecords } from "../../src/index.js";
+import { recipientSource } from "../../src/mine/index.js";
+import { hostileStrings } from "../../src/testing/index.js";
+
+const records = defineRecords({
+  sellers: z.object({ id: z.string(), email: z.string(), phone: z.string() }),
+  partners: z.object({ id: z.string(), contact: z.string() }),
+});
+const ticket = {
+  sellers: [{ id: "s1", email: "Shop@Lumen.example", phone: "+49 151 2345678" }],
+  // A record that stores the address the way a mail system exports it.
+  partners: [{ id: "p1", contact: '"Kurier, Nord" <Dispatch@Kurier-Nord.example>' }],
+};
+
+describe("recipients compared as addresses", () => {
+  it.each([
+    ["Lumen Shop <shop@lumen.example>", "seller.email"],
+    ['"Lumen, Shop" <SHOP@lumen.example>', "seller.email"],
+    ['"Jane \\"Shop\\" Doe" <shop@lumen.example>', "seller.email"],
+    ["<shop@lumen.example>", "seller.email"],
+    ["  < Shop@Lumen.Example >  ", "seller.email"],
+    ["mailto:shop@lumen.example", "seller.email"],
+    ["MAILTO:Shop@Lumen.example?subject=Order%204471&body=hi", "seller.email"],
+    ["mailto:shop%40lumen.example", "seller.email"],
+    ["Lumen <mailto:shop@lumen.example>", "seller.email"],
+    ["shop@lumen.example (Lumen Shop)", "seller.email"],
+    ["tel:+49-151-2345678", "seller.phone"],
+    ["Lumen <+49 151 2345678>", "seller.phone"],
+    ["dispatch@kurier-nord.example", "partner.contact"],
+    ["Nord <DISPATCH@kurier-nord.example>", "partner.contact"],
+  ])("%s → %s", (to, source) => {
+    expect(recipientSource(records, ticket, to)).toBe(source);
+  });
+
+  it.each([
+    // A display name is a name, never the address the message went to.
+    ['"shop@lumen.example" <evil@other.example>'],
+    ["shop@lumen.example <evil@other.example>"],
+    // Several recipients: no template sends to more than one.
+    ["shop@lumen.example, evil@other.example"],
+    ["Shop <shop@lumen.example>, Evil <evil@other.example>"],
+    ["<shop@lumen.example> <evil@other.example>"],
+    ["mailto:evil@other.example?cc=shop@lumen.example"],
+    ["mailto:shop@lumen.example,evil@other.example"],
+    // Malformed brackets and look-alikes.
+    ["Shop <shop@lumen.example"],
+    ["<shop@lumen.example> trailing"],
+    ["shop@@lumen.example"],
+    ["shop@lumen.example.evil"],
+    ["mailto:"],
+    ["<>"],
+    ['"unterminated <shop@lumen.example>'],
+  ])("%s → no record", (to) => {
+    expect(recipientSource(records, ticket, to)).toBeUndefined();
+  });
+
+  it("never throws and finds no record for hostile recipients", () => {
+    for (const to of [...hostileStrings, "<".repeat(20_000), "mailto:%E0%A4%A", `"${"\\".repeat(5_000)}`]) {
+      expect(() => recipientSource(records, ticket, to)).not.toThrow();
+    }
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (to) => {
+        const source = recipientSource(records, ticket, to);
+        // Whatever the text, it resolves only to a declared field.
+        expect([undefined, "seller.email", "seller.phone", "partner.contact"]).toContain(source);
+      }),
+    );
+  });
+});
