@@ -1,0 +1,155 @@
+import { Phrases, type Word, wordsOf } from "./words.js";
+
+/**
+ * Closings as people end a message ("Best regards,", "Viele Grüße", "Cordialement", "Cheers, Sam"), in
+ * the languages of the histories mining reads. A closing is a line that starts with one of these phrases
+ * and holds nothing after it but a name, punctuation or symbols.
+ */
+const closings = new Phrases([
+  // English
+  "best",
+  "best regards",
+  "best wishes",
+  "all the best",
+  "kind regards",
+  "kindest regards",
+  "warm regards",
+  "warmest regards",
+  "warm wishes",
+  "regards",
+  "many thanks",
+  "thanks",
+  "thanks again",
+  "thanks in advance",
+  "thanks so much",
+  "thank you",
+  "thank you again",
+  "thank you in advance",
+  "thank you very much",
+  "thx",
+  "ty",
+  "cheers",
+  "sincerely",
+  "yours sincerely",
+  "sincerely yours",
+  "yours faithfully",
+  "yours truly",
+  "respectfully",
+  "take care",
+  "with thanks",
+  "with best regards",
+  "with kind regards",
+  "br",
+  "kr",
+  // German
+  "viele grüße",
+  "viele grüsse",
+  "vielen dank",
+  "danke",
+  "danke schön",
+  "danke dir",
+  "danke ihnen",
+  "beste grüße",
+  "beste grüsse",
+  "liebe grüße",
+  "liebe grüsse",
+  "herzliche grüße",
+  "herzliche grüsse",
+  "schöne grüße",
+  "freundliche grüße",
+  "freundliche grüsse",
+  "mit freundlichen grüßen",
+  "mit freundlichen grüssen",
+  "mit freundlichem gruß",
+  "mit freundlichem gruss",
+  "mit besten grüßen",
+  "grüße",
+  "grüsse",
+  "gruß",
+  "gruss",
+  "bis bald",
+  "lg",
+  "vg",
+  "mfg",
+  // French
+  "cordialement",
+  "bien cordialement",
+  "bien à vous",
+  "salutations",
+  "meilleures salutations",
+  "sincères salutations",
+  "amicalement",
+  "merci",
+  "merci beaucoup",
+  "merci d'avance",
+  "bonne journée",
+  "bises",
+  // Spanish
+  "saludos",
+  "saludos cordiales",
+  "un saludo",
+  "un cordial saludo",
+  "atentamente",
+  "gracias",
+  "muchas gracias",
+  // Dutch
+  "met vriendelijke groet",
+  "met vriendelijke groeten",
+  "vriendelijke groet",
+  "vriendelijke groeten",
+  "groeten",
+  "groetjes",
+  "hartelijke groet",
+  "mvg",
+  "bedankt",
+  // Italian
+  "distinti saluti",
+  "cordiali saluti",
+  "saluti",
+  "un saluto",
+  "grazie",
+  "grazie mille",
+  // Portuguese
+  "atenciosamente",
+  "cumprimentos",
+  "abraços",
+  "obrigado",
+  "obrigada",
+  // Scandinavian
+  "med vänliga hälsningar",
+  "vänliga hälsningar",
+  "hälsningar",
+  "mvh",
+  "tack",
+]);
+
+const marks = ",.!:;–—-";
+const letter = /\p{L}/u;
+const upper = /\p{Lu}/u;
+
+/**
+ * Whether `line` is a closing: a phrase, then only a name (capitalised words), punctuation or symbols
+ * ("Cheers, Sam", "Thanks! 🙏", "Best, A."). A one-word phrase must be followed by a mark or nothing, so
+ * "Best price we found" or "Thanks, we refunded it" is not one; a longer phrase may go on for a few
+ * words ("Viele Grüße aus Berlin").
+ */
+export function isClosing(line: string): boolean {
+  if (line.length > 80) return false;
+  const words = wordsOf(line, 12);
+  const phrase = closings.prefixOf(words);
+  if (phrase === 0 || words.length > phrase + 4) return false;
+  const rest = words.slice(phrase);
+  if (rest.some((word) => word.last === "?")) return false;
+  const marked = marks.includes((words[phrase - 1] as Word).last) || rest[0]?.text === "";
+  if (marked) return rest.every((word) => !letter.test(word.text.charAt(0)) || isName(line, word));
+  if (phrase === 1) return rest.every((word) => word.text === "");
+  // A longer phrase may go on with a name or a place: "Kind regards Anna", "Viele Grüße aus Berlin";
+  // not with a sentence: "Thank you for your order".
+  return rest.length <= 3 && rest.every((word) => word.text.length <= 3 || isName(line, word));
+}
+
+/** A word written capitalised, as names are ("Sam", "A."). */
+function isName(line: string, word: Word): boolean {
+  const first = line.slice(word.start, word.end).replace(/^[^\p{L}]+/u, "");
+  return upper.test(first.charAt(0));
+}

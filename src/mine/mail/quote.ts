@@ -1,0 +1,265 @@
+import { Phrases, wordsOf } from "./words.js";
+
+/**
+ * Earlier messages inside a mail, found by the conventions clients write them in: lines with quote
+ * markers (`>`, nested `> >`, `|`), an attribution line above them ("On … wrote:", "Am … schrieb …:",
+ * "Le … a écrit :", possibly wrapped over two lines), and the blocks that start an earlier message not
+ * marked line by line (Outlook's "-----Original Message-----" and its translations, a line of
+ * underscores, a "From:/Sent:/To:/Subject:" header block in the client's language, a forwarded-message
+ * marker). Every check reads a bounded part of a line, so the whole is linear in the text.
+ */
+export interface QuoteCut {
+  /** Lines from here on are an earlier message not marked line by line (`lines.length` when none). */
+  readonly end: number;
+  /** Per line: whether it is quoted or the attribution of quoted lines. */
+  readonly quotedLine: readonly boolean[];
+  /** Whether any earlier message was found. */
+  readonly quoted: boolean;
+}
+
+// Longer lines are not headers or separators; checks read no further, so a hostile line costs no more.
+const maxHeader = 300;
+
+// The first words of an attribution line ("On Tue, 3 Mar 2026 …", "Am 03.03.2026 …", "Le mar. 3 mars …").
+const openers = new Phrases([
+  "on",
+  "am",
+  "le",
+  "el",
+  "op",
+  "il",
+  "il giorno",
+  "in data",
+  "em",
+  "no dia",
+  "den",
+  "på",
+  "w dniu",
+  "dnia",
+]);
+
+// The verb of an attribution, near its end: "wrote:", "schrieb Anna:", "a écrit :", "escribió:", "ha scritto:".
+const verbs = new Set([
+  "wrote",
+  "writes",
+  "schrieb",
+  "schreibt",
+  "schreef",
+  "geschreven",
+  "écrit",
+  "ecrit",
+  "escribió",
+  "escribio",
+  "escrito",
+  "scritto",
+  "scrive",
+  "escreveu",
+  "skrev",
+  "kirjoitti",
+  "napisał",
+  "napisała",
+  "napisal",
+  "pisze",
+  "написал",
+  "написала",
+]);
+
+// What Outlook-style separators and forwarded-message markers say between their dashes, or before a colon.
+const separators = new Set([
+  "original message",
+  "original-nachricht",
+  "originalnachricht",
+  "ursprüngliche nachricht",
+  "message d'origine",
+  "message d’origine",
+  "message original",
+  "mensaje original",
+  "mensagem original",
+  "oorspronkelijk bericht",
+  "origineel bericht",
+  "messaggio originale",
+  "ursprungligt meddelande",
+  "oprindelig meddelelse",
+  "opprinnelig melding",
+  "wiadomość oryginalna",
+  "forwarded message",
+  "weitergeleitete nachricht",
+  "message transféré",
+  "mensaje reenviado",
+  "mensagem encaminhada",
+  "doorgestuurd bericht",
+  "messaggio inoltrato",
+  "vidarebefordrat meddelande",
+  "begin forwarded message",
+  "anfang der weitergeleiteten nachricht",
+  "début du message réexpédié",
+  "début du message transféré",
+  "inicio del mensaje reenviado",
+  "comienzo del mensaje reenviado",
+  "início da mensagem encaminhada",
+  "início da mensagem reencaminhada",
+  "inizio messaggio inoltrato",
+  "begin doorgestuurd bericht",
+]);
+
+// Header fields of a quoted message, in the languages clients write them in.
+const fromFields = new Set([
+  "from",
+  "von",
+  "de",
+  "van",
+  "da",
+  "från",
+  "fra",
+  "od",
+  "от",
+  "absender",
+  "expéditeur",
+]);
+const otherFields = new Set([
+  "sent",
+  "date",
+  "to",
+  "cc",
+  "subject",
+  "reply-to",
+  "gesendet",
+  "datum",
+  "an",
+  "betreff",
+  "kopie",
+  "envoyé",
+  "envoye",
+  "à",
+  "a",
+  "objet",
+  "enviado",
+  "enviado el",
+  "enviada em",
+  "fecha",
+  "para",
+  "asunto",
+  "verzonden",
+  "aan",
+  "onderwerp",
+  "inviato",
+  "data",
+  "oggetto",
+  "assunto",
+  "skickat",
+  "till",
+  "ämne",
+  "sendt",
+  "til",
+  "emne",
+  "wysłano",
+  "do",
+  "temat",
+  "отправлено",
+  "кому",
+  "тема",
+]);
+
+/** Whether a line is marked as quoted: `>` or `|` (nested, spaced or not) before its text. */
+export function isQuoteMarked(line: string): boolean {
+  let at = 0;
+  while (at < line.length && (line[at] === " " || line[at] === "\t")) at++;
+  if (line[at] === ">") return true;
+  // "|" also starts a table row ("| a | b |"); a quoted line does not end with one.
+  return line[at] === "|" && !line.trimEnd().endsWith("|");
+}
+
+/** Splits a mail's lines into the writer's own and the earlier messages below or among them. */
+export function cutQuotes(lines: readonly string[]): QuoteCut {
+  const quotedLine = lines.map(isQuoteMarked);
+  // The next line with text at or after each line, in one backward pass.
+  const nextText = new Int32Array(lines.length + 1).fill(-1);
+  for (let i = lines.length - 1; i >= 0; i--)
+    nextText[i] = (lines[i] as string).trim() === "" ? (nextText[i + 1] as number) : i;
+  let quoted = quotedLine.includes(true);
+  for (let i = 0; i < lines.length; i++) {
+    if (quotedLine[i]) continue;
+    if (startsEarlierMessage(lines, i)) return { end: i, quotedLine, quoted: true };
+    const header = attributionAt(lines, i);
+    if (header === undefined) continue;
+    const next = nextText[i + header.lines] as number;
+    if (next !== -1 && quotedLine[next]) {
+      // The attribution of the quoted lines below it: dropped with them (the writer may answer below).
+      for (let j = i; j < i + header.lines; j++) quotedLine[j] = true;
+      quoted = true;
+      i += header.lines - 1;
+    } else if (header.strong) {
+      // An attribution over an earlier message not marked line by line: all below it is that message.
+      return { end: i, quotedLine, quoted: true };
+    }
+  }
+  return { end: lines.length, quotedLine, quoted };
+}
+
+/**
+ * An attribution line at `i`, alone or wrapped onto the next line. `strong` when it names a date
+ * opener or an address, so it is one even with no quote marker below it; otherwise ("Anna wrote:")
+ * it counts only above quoted lines.
+ */
+function attributionAt(lines: readonly string[], i: number): { lines: 1 | 2; strong: boolean } | undefined {
+  const line = lines[i] as string;
+  if (line.length > maxHeader) return undefined;
+  const alone = attribution(line);
+  if (alone !== undefined) return { lines: 1, strong: alone };
+  const next = lines[i + 1];
+  if (next === undefined || next.length > maxHeader || line.trimEnd().endsWith(":")) return undefined;
+  // Clients wrap a long attribution, often inside the address: "… Anna Schmidt <" / "anna@x.example> wrote:".
+  const words = wordsOf(line, 4);
+  if (openers.prefixOf(words) === 0 && !line.includes("@") && !line.includes("<")) return undefined;
+  const joined = attribution(`${line.trimEnd()} ${next.trimStart()}`);
+  return joined === undefined ? undefined : { lines: 2, strong: joined };
+}
+
+/** Whether `line` is an attribution (undefined when not), and whether a strong one. */
+function attribution(line: string): boolean | undefined {
+  const text = line.trimEnd();
+  if (!text.endsWith(":") && !text.endsWith("：")) return undefined;
+  const words = wordsOf(text, 200);
+  let verb = -1;
+  for (let w = Math.max(0, words.length - 8); w < words.length; w++) {
+    if (verbs.has((words[w] as { text: string }).text)) verb = w;
+  }
+  if (verb === -1) return undefined;
+  const opener =
+    openers.prefixOf(words) > 0 || (verb + 1 < words.length && openers.prefixOf(words, verb + 1) > 0);
+  return opener || text.includes("@");
+}
+
+/** Whether line `i` starts an earlier message that is not marked line by line. */
+function startsEarlierMessage(lines: readonly string[], i: number): boolean {
+  const line = (lines[i] as string).trim();
+  if (line.length > maxHeader || line === "") return false;
+  // Outlook's rule above a reply: a line of underscores.
+  if (line.length >= 10 && /^_+$/.test(line)) return true;
+  if (separators.has(undecorated(line))) return true;
+  if (!fromFields.has(fieldName(line) ?? "")) return false;
+  // A "From:" line opens a header block when two more fields of one follow it.
+  let fields = 0;
+  for (let j = i + 1; j < Math.min(lines.length, i + 8) && fields < 2; j++) {
+    if (otherFields.has(fieldName((lines[j] as string).trim()) ?? "")) fields++;
+  }
+  return fields >= 2;
+}
+
+/** A separator's words: dashes, underscores, equals signs, asterisks and a final colon taken off. */
+function undecorated(line: string): string {
+  let from = 0;
+  let to = line.length;
+  const decoration = "-_=*~ \t:";
+  while (from < to && decoration.includes(line.charAt(from))) from++;
+  while (to > from && decoration.includes(line.charAt(to - 1))) to--;
+  return line.slice(from, to).replace(/\s+/g, " ").toLowerCase();
+}
+
+/** The name of a header field line ("Gesendet: …", "*From:* …", "Envoyé : …"), lower-cased. */
+function fieldName(line: string): string | undefined {
+  const text = line.startsWith("*") ? line.slice(1) : line;
+  const colon = text.slice(0, 24).search(/[:：]/);
+  if (colon <= 0) return undefined;
+  return text.slice(0, colon).replace(/\*+$/, "").trim().replace(/\s+/g, " ").toLowerCase();
+}

@@ -1,0 +1,125 @@
+import { forEachAddress, forEachLink, forEachPhoneNumber } from "../../core/scan/identifiers.js";
+import { isClosing } from "./closing.js";
+import { wordsOf } from "./words.js";
+
+/**
+ * Signatures, found by the shapes mail clients and people give them: the "-- " delimiter line, the line
+ * a phone or app adds ("Sent from my iPhone", "Von meinem iPhone gesendet", "Envoyé de mon iPhone"),
+ * and, with no delimiter, a last block of short lines holding a phone number, an address or a link.
+ */
+
+// How the lines a device or app adds begin, in the languages its users set.
+const sentFrom = [
+  "sent from ",
+  "sent via ",
+  "sent with ",
+  "sent using ",
+  "get outlook for ",
+  "von meinem ",
+  "gesendet von ",
+  "gesendet mit ",
+  "gesendet vom ",
+  "envoyé de ",
+  "envoyé depuis ",
+  "envoyé avec ",
+  "enviado desde ",
+  "enviado de ",
+  "enviado do ",
+  "enviado com ",
+  "inviato da ",
+  "inviato dal ",
+  "verzonden vanaf ",
+  "verzonden met ",
+  "verstuurd vanaf ",
+  "verstuurd met ",
+  "skickat från ",
+  "sendt fra ",
+];
+
+// The word after such a beginning: the writer's own device ("my", "meinem", "mon"…) or a product's name.
+const possessive = new Set([
+  "my",
+  "meinem",
+  "meiner",
+  "mon",
+  "ma",
+  "mi",
+  "meu",
+  "minha",
+  "mijn",
+  "min",
+  "mio",
+  "mia",
+]);
+const upper = /\p{Lu}/u;
+
+/**
+ * Whether a line is the one a device or app adds under a message ("Sent from my iPhone", "Inviato da
+ * iPhone"): one of the beginnings above, then a possessive or a name written with a capital, in a short
+ * line that is not a sentence ("Sent from our warehouse this morning." is text).
+ */
+export function isSentFrom(line: string): boolean {
+  const text = line.trim();
+  if (text.length > 80 || ".!?".includes(text.charAt(text.length - 1))) return false;
+  const lower = `${text.toLowerCase().replace(/\s+/g, " ")} `;
+  const prefix = sentFrom.find((start) => lower.startsWith(start));
+  if (prefix === undefined) return false;
+  const words = text.replace(/\s+/g, " ").slice(prefix.length).split(" ");
+  const next = words[0] ?? "";
+  return words.length <= 6 && (possessive.has(next.toLowerCase()) || upper.test(next));
+}
+
+/** Whether a line holds contact data: an e-mail address, a URL or host, or a phone number. */
+export function holdsContact(line: string): boolean {
+  let found = false;
+  const stop = () => {
+    found = true;
+    return true;
+  };
+  forEachAddress(line, stop);
+  if (!found) forEachLink(line, stop);
+  if (!found) forEachPhoneNumber(line, stop);
+  return found;
+}
+
+/** A line of a signature block: short, and not a sentence ("Head of Support", "+49 30 1234567"). */
+export function isSignatureLine(line: string): boolean {
+  const text = line.trim();
+  if (text.length > 60 || text.endsWith("?")) return false;
+  return !(".!".includes(text.charAt(text.length - 1)) && wordsOf(text, 5).length > 3);
+}
+
+/**
+ * Where a signature starts among a message's own lines (quoted lines already out), or undefined: the
+ * "-- " delimiter ("--" alone when at most ten signature lines follow), a device line among the last three lines,
+ * or a last block, after an empty line, of two to eight signature lines one of which holds contact data.
+ */
+export function signatureStart(lines: readonly string[]): number | undefined {
+  const textAfter = new Int32Array(lines.length + 1);
+  for (let i = lines.length - 1; i >= 0; i--)
+    textAfter[i] = (textAfter[i + 1] as number) + ((lines[i] as string).trim() === "" ? 0 : 1);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line === "-- " || line === "--\u00a0") return i;
+    // Without its space (many clients trim it) "--" is a rule as often: a signature only when short
+    // lines that are not sentences follow it.
+    if (
+      line.trimEnd() === "--" &&
+      (textAfter[i + 1] as number) <= 10 &&
+      lines.slice(i + 1).every(isSignatureLine)
+    )
+      return i;
+    if ((textAfter[i] as number) <= 3 && line.trim() !== "" && isSentFrom(line)) return i;
+  }
+  let end = lines.length;
+  while (end > 0 && (lines[end - 1] as string).trim() === "") end--;
+  let start = end;
+  while (start > 0 && (lines[start - 1] as string).trim() !== "" && end - start <= 8) start--;
+  const block = lines.slice(start, end);
+  // Only a block with an empty line above it: a signature is set apart from the text.
+  if (start === 0 || block.length < 2 || block.length > 8) return undefined;
+  if (!block.every(isSignatureLine) || !block.some(holdsContact)) return undefined;
+  // "Best regards,\nAnna\n+49 …" is a closing with a signature under it: the closing is read as one.
+  if (block.some(isClosing)) return undefined;
+  return start;
+}

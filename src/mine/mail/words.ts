@@ -1,0 +1,73 @@
+/**
+ * The words of a line as the mail conventions compare them: split at white space (no-break spaces
+ * included), lower-cased, with punctuation and symbols trimmed from both ends, each with where it is in
+ * the line, so a matched phrase can be cut from the text as written. One pass, no regular expression
+ * that could backtrack: a 20,000-character line of ">" or "." costs its length.
+ */
+export interface Word {
+  /** Lower-cased, punctuation and symbols trimmed from both ends ("Lune," → "lune"); may be "". */
+  readonly text: string;
+  /** Where the word as written starts and ends in the line. */
+  readonly start: number;
+  readonly end: number;
+  /** The last character of the word as written ("," of "Lune,"). */
+  readonly last: string;
+}
+
+const space = /\s/;
+const letterOrDigit = /[\p{L}\p{N}]/u;
+
+/** The words of `line`, at most `limit` of them (greetings and closings are short). */
+export function wordsOf(line: string, limit = 16): Word[] {
+  const words: Word[] = [];
+  let at = 0;
+  while (at < line.length && words.length < limit) {
+    while (at < line.length && space.test(line.charAt(at))) at++;
+    if (at >= line.length) break;
+    const start = at;
+    while (at < line.length && !space.test(line.charAt(at))) at++;
+    words.push({ text: trimmed(line.slice(start, at)), start, end: at, last: line.charAt(at - 1) });
+  }
+  return words;
+}
+
+/** A word without the punctuation and symbols at its ends, lower-cased. */
+function trimmed(word: string): string {
+  let from = 0;
+  let to = word.length;
+  while (from < to && !letterOrDigit.test(word.charAt(from))) from++;
+  while (to > from && !letterOrDigit.test(word.charAt(to - 1))) to--;
+  return word.slice(from, to).toLowerCase();
+}
+
+/** A closed list of phrases, each a sequence of words, found at the start of a list of words. */
+export class Phrases {
+  readonly #byFirst = new Map<string, string[][]>();
+
+  constructor(phrases: readonly string[]) {
+    for (const phrase of phrases) {
+      const words = phrase.split(" ");
+      const first = words[0] as string;
+      const list = this.#byFirst.get(first) ?? [];
+      list.push(words);
+      // Longest first: "best regards" before "best".
+      list.sort((a, b) => b.length - a.length);
+      this.#byFirst.set(first, list);
+    }
+  }
+
+  /** How many of `words` (from `from`) the longest phrase that starts them covers; 0 when none does. */
+  prefixOf(words: readonly Word[], from = 0): number {
+    const candidates = this.#byFirst.get(words[from]?.text ?? "");
+    if (candidates === undefined) return 0;
+    for (const phrase of candidates) {
+      if (phrase.every((word, i) => words[from + i]?.text === word)) return phrase.length;
+    }
+    return 0;
+  }
+
+  /** Whether `word` is one of the phrases of one word. */
+  has(word: string): boolean {
+    return this.#byFirst.get(word)?.some((phrase) => phrase.length === 1) ?? false;
+  }
+}
