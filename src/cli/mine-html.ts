@@ -9,6 +9,7 @@ import {
   coverageRows,
   identifierRows,
   identifierText,
+  notTemplatableText,
   perDayBand,
   templateOf,
 } from "./mine-text.js";
@@ -67,7 +68,7 @@ function cluster(candidate: CandidateTemplate, draft: CatalogDraft | undefined):
   const identifiers = identifierRows(candidate, draft);
   const choices = candidate.choiceWords.map((choice) => `${e(choice.word)} (${choice.count})`).join(", ");
   return `<article class="cluster${candidate.templatable ? "" : " dim"}">
-<h3>#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : "not templatable"} · residue ${percent(candidate.residue)}</h3>
+<h3>#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : `not templatable (${notTemplatableText[candidate.notTemplatable ?? "too-few-messages"]})`} · residue ${percent(candidate.residue)}</h3>
 <p class="skeleton">${e(candidate.skeleton || "(a single message)")}</p>
 ${candidate.slots.length > 0 ? `<p>slots: ${candidate.slots.map((slot) => `<code>${e(slot)}</code>`).join(" ")}</p>` : ""}
 ${choices === "" ? "" : `<p>choice candidates: ${choices}</p>`}

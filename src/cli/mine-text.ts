@@ -117,9 +117,12 @@ export function formatMining(report: MiningReport, title: string, draft?: Catalo
   if (report.coverage.length === 0) lines.push("  no cluster is big and regular enough to be a template");
   else lines.push(table(coverageHeaders, coverageRows(report.coverage)).trimEnd());
   const templatable = report.candidates.filter((candidate) => candidate.templatable).length;
+  const noRecipient = report.candidates.filter(
+    (candidate) => candidate.notTemplatable === "recipient-not-in-records",
+  ).length;
   lines.push(
     "",
-    `Clusters: ${count(report.candidates.length)}, of which ${count(templatable)} templatable (biggest first)`,
+    `Clusters: ${count(report.candidates.length)}, of which ${count(templatable)} templatable (biggest first)${noRecipient === 0 ? "" : `; ${count(noRecipient)} more big enough but sent to recipients no record holds`}`,
   );
   for (const candidate of report.candidates.slice(0, listedClusters))
     lines.push(...clusterLines(candidate, draft));
@@ -132,7 +135,7 @@ export function formatMining(report: MiningReport, title: string, draft?: Catalo
 function clusterLines(candidate: CandidateTemplate, draft: CatalogDraft | undefined): string[] {
   const lines = [
     "",
-    `#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : "not templatable"} · residue ${percent(candidate.residue)} · recipients in records ${count(candidate.recipientsResolved)}${candidate.recipient === undefined ? "" : ` (${printableLine(candidate.recipient.source)})`}`,
+    `#${candidate.id} · ${count(candidate.size)} messages · ${candidate.templatable ? "templatable" : `not templatable (${notTemplatableText[candidate.notTemplatable ?? "too-few-messages"]})`} · residue ${percent(candidate.residue)} · recipients in records ${count(candidate.recipientsResolved)}${candidate.recipient === undefined ? "" : ` (${printableLine(candidate.recipient.source)})`}`,
     `  skeleton: ${printableLine(clip(candidate.skeleton || candidate.examples[0] || "", 240))}`,
   ];
   if (candidate.slots.length > 0) lines.push(`  slots: ${candidate.slots.map(printableLine).join(", ")}`);
@@ -152,3 +155,10 @@ function clusterLines(candidate: CandidateTemplate, draft: CatalogDraft | undefi
 function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** Why a cluster is not templatable, as the report says it. */
+export const notTemplatableText = {
+  "too-few-messages": "too few messages",
+  "too-much-residue": "too much free text",
+  "recipient-not-in-records": "no recipient in the records",
+} as const;

@@ -1,5 +1,6 @@
-import { type ClusterState, wordKey } from "./clusters.js";
+import type { ClusterState } from "./clusters.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
+import { wordKey } from "./tokens.js";
 
 /**
  * An identifier seen in history and left out of the skeleton (and so of any draft): no record of the
@@ -20,6 +21,11 @@ export interface IdentifierLeftOut {
 export interface CandidateTemplate {
   /** The cluster's number, as given to `onMessage` when its first member was read. */
   readonly id: number;
+  /**
+   * The numbers of the clusters merged into this one once the history was read (its own `id` first):
+   * a message `onMessage` gave one of them is a member of this candidate.
+   */
+  readonly clusters: readonly number[];
   /** Messages in the cluster. */
   readonly size: number;
   /**
@@ -42,8 +48,16 @@ export interface CandidateTemplate {
   readonly recipient: { readonly source: string; readonly channel: "email" | "sms" } | undefined;
   /** A few members' skeletons as read: record values masked, every other word as written. */
   readonly examples: readonly string[];
-  /** Big enough and with little enough residue to be written as a template. */
+  /**
+   * Big enough, with little enough residue, and sent to a recipient the records hold: what could be
+   * written as a template.
+   */
   readonly templatable: boolean;
+  /**
+   * Why a cluster is not templatable: fewer messages than `minSize`, more residue than `maxResidue`, or
+   * no member's recipient in the records (a template finds its recipient only there); undefined when it is.
+   */
+  readonly notTemplatable: "too-few-messages" | "too-much-residue" | "recipient-not-in-records" | undefined;
   /** Identifiers seen in the members' history and left out, most frequent first (at most 10). */
   readonly identifiersLeftOut: readonly IdentifierLeftOut[];
 }
@@ -87,17 +101,28 @@ export function candidateOf(
     .map(([word]) => word)
     .sort();
   const residue = total === 0 ? 0 : residueCount / total;
+  const recipient = mostFrequentRecipient(cluster.recipients);
+  const notTemplatable =
+    size < minSize
+      ? "too-few-messages"
+      : residue > maxResidue
+        ? "too-much-residue"
+        : recipient === undefined
+          ? "recipient-not-in-records"
+          : undefined;
   return {
     id: cluster.id,
+    clusters: [...cluster.merged],
     size,
     skeleton: size >= 2 ? display(cluster.examples, fixed) : "",
     slots,
     choiceWords: choiceWords.slice(0, maxChoiceWords),
     residue,
     recipientsResolved: cluster.resolved,
-    recipient: mostFrequentRecipient(cluster.recipients),
+    recipient,
     examples: [...cluster.examples],
-    templatable: size >= minSize && residue <= maxResidue,
+    templatable: notTemplatable === undefined,
+    notTemplatable,
     identifiersLeftOut: [...cluster.identifiers.values()]
       .sort((a, b) => b.count - a.count || (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
       .slice(0, maxIdentifiersListed)

@@ -1,10 +1,15 @@
 import type { IdentifierSeen } from "./history-identifiers.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
+import { tokensOf } from "./tokens.js";
 
 /** Options of {@link Clusters}. */
 export interface ClusterOptions {
-  /** Estimated Jaccard similarity of word sets above which a skeleton joins a cluster. @default 0.5 */
+  /**
+   * Share of words a skeleton and a cluster's shared words must have in common (Dice) for the skeleton
+   * to join the cluster as it is read; clusters of one template split here are merged at the end.
+   * @default 0.6
+   */
   readonly threshold?: number;
   /** Example skeletons kept per cluster. @default 5 */
   readonly examples?: number;
@@ -20,17 +25,26 @@ export interface ClusterState {
   resolved: number;
   /** Where those recipients came from (`seller.email`), with how many members each. */
   readonly recipients: Map<string, number>;
-  /** Signatures of members unlike the others: a message like any of them joins. */
+  /** Signatures of members unlike the others: a message like any of them is compared with the cluster. */
   readonly signatures: Uint32Array[];
   /** In how many members each word or placeholder appears. */
   readonly words: Map<string, number>;
+  /**
+   * In how many members each pair of neighbouring words appears: messages of one template share their
+   * words in order, while messages that only share a vocabulary do not.
+   */
+  readonly pairs: Map<string, number>;
   readonly examples: string[];
+  /** A few members' subjects, masked as their texts are. */
+  readonly subjects: string[];
   /**
    * Identifiers members held that no record holds, left out of their skeletons: by kind and shown form
    * (defanged), with how many members held each. Bounded: past {@link maxIdentifiers} distinct ones, a
    * new one is counted under its kind's {@link othersShown}.
    */
   readonly identifiers: Map<string, { readonly kind: IdentifierKind; readonly shown: string; count: number }>;
+  /** The ids of the clusters merged into this one at the end of the reading, its own first. */
+  readonly merged: number[];
 }
 
 /** Distinct identifiers a cluster keeps by name; the rest are counted by kind. */
@@ -38,26 +52,23 @@ export const maxIdentifiers = 32;
 /** How the identifiers counted past {@link maxIdentifiers} are shown: no identifier reads so. */
 export const othersShown = "(others)";
 
-/** Below this similarity to every kept signature, a joining message is kept as a variant. */
+/** Below this estimated similarity to every kept signature, a joining message is kept as a variant. */
 const variantSimilarity = 0.75;
 /** Most signatures kept per cluster: memory stays bounded by clusters. */
 const maxVariants = 8;
+/** Most candidate clusters scored for one message: the index finds the near ones first. */
+const maxScored = 64;
 
-const wordPattern = /\{\{[a-z_][\w.]*\}\}|[\p{L}\p{N}]+/giu;
-
-/** The words (lower-cased) and placeholders (as declared) of a skeleton, in order. */
-export function tokensOf(skeleton: string): string[] {
-  return (skeleton.match(wordPattern) ?? []).map(wordKey);
-}
-
-/** How a word is compared: placeholders as declared, other words lower-cased. */
-export function wordKey(word: string): string {
-  return word.startsWith("{{") ? word : word.toLowerCase();
-}
+/** A word is shared by a cluster when at least this share of its members hold it. */
+export const sharedShare = 0.5;
 
 /**
- * Incremental clustering of skeletons: each joins the most similar cluster found through the MinHash
- * index, or starts one. Time is linear in the messages; memory grows with clusters, not messages.
+ * Reading a history's skeletons into clusters, one message at a time: each joins the cluster whose
+ * shared words it holds most of (found through a MinHash index, so a message is compared only with
+ * clusters likely to be near it), or starts one. Strict on purpose: a wrong join cannot be undone,
+ * while clusters of one template split by a greeting, a sign-off or an optional sentence are merged
+ * once every message has been read (see `mergeClusters`). Time is linear in the messages; memory grows
+ * with clusters, not messages.
  */
 export class Clusters {
   readonly all: ClusterState[] = [];
@@ -65,47 +76,49 @@ export class Clusters {
   private readonly threshold: number;
   private readonly keep: number;
   private readonly vocabulary: number;
+  /** Per cluster, how many words it shares and at which size that was counted. */
+  private readonly sharedCounts = new WeakMap<ClusterState, { size: number; shared: number }>();
 
   constructor(options: ClusterOptions = {}) {
-    this.threshold = options.threshold ?? 0.5;
+    this.threshold = options.threshold ?? 0.6;
     this.keep = options.examples ?? 5;
     this.vocabulary = options.vocabulary ?? 2000;
   }
 
-  /** Adds a skeleton; `recipient` is where its recipient was found in the records, if anywhere. */
-  add(skeleton: string, recipient: string | undefined): ClusterState {
-    const sequence = tokensOf(skeleton);
+  /**
+   * Adds a skeleton; `recipient` is where its recipient was found in the records, if anywhere, and
+   * `identity` the words it is compared by when other than all of its own (a mail's greeting and
+   * closing are not what a message is about).
+   */
+  add(
+    skeleton: string,
+    recipient: string | undefined,
+    more: { readonly identity?: string; readonly subject?: string } = {},
+  ): ClusterState {
+    const sequence = tokensOf(more.identity ?? skeleton);
     const words = new Set(sequence);
-    // Word pairs too: the same words in another order or sense are a different template.
-    const shingles = new Set(words);
-    for (let i = 1; i < sequence.length; i++) shingles.add(`${sequence[i - 1]} ${sequence[i]}`);
-    const of = signature(shingles);
+    const pairs = pairsOf(sequence);
+    const of = signature(words);
     let best: ClusterState | undefined;
-    let bestSimilarity = this.threshold;
+    let bestScore = this.threshold;
+    let scored = 0;
     for (const candidate of this.index.candidates(of)) {
-      for (const known of candidate.signatures) {
-        const score = similarity(of, known);
-        if (score >= bestSimilarity) {
-          best = candidate;
-          bestSimilarity = score;
-        }
+      if (scored++ >= maxScored) break;
+      const score = this.score(words, pairs, candidate);
+      if (score >= bestScore) {
+        best = candidate;
+        bestScore = score;
       }
     }
     if (best === undefined) {
-      best = {
-        id: this.all.length,
-        size: 0,
-        resolved: 0,
-        recipients: new Map(),
-        signatures: [of],
-        words: new Map(),
-        examples: [],
-        identifiers: new Map(),
-      };
+      best = newCluster(this.all.length, of);
       this.all.push(best);
       this.index.add(of, best);
-    } else if (bestSimilarity < variantSimilarity && best.signatures.length < maxVariants) {
-      // A variant (another choice, greeting or sign-off): kept, so the next message like it joins too.
+    } else if (
+      best.signatures.length < maxVariants &&
+      best.signatures.every((kept) => similarity(of, kept) < variantSimilarity)
+    ) {
+      // A variant (another choice, greeting or sign-off): kept, so the next message like it is found too.
       best.signatures.push(of);
       this.index.add(of, best);
     }
@@ -115,14 +128,72 @@ export class Clusters {
       // Sources are collection.field names of the records definition: a bounded set.
       best.recipients.set(recipient, (best.recipients.get(recipient) ?? 0) + 1);
     }
-    for (const word of words) {
-      const count = best.words.get(word);
-      if (count !== undefined) best.words.set(word, count + 1);
-      else if (best.words.size < this.vocabulary) best.words.set(word, 1);
-    }
+    count(best.words, words, this.vocabulary);
+    count(best.pairs, pairs, this.vocabulary);
     if (best.examples.length < this.keep) best.examples.push(skeleton);
+    if (more.subject !== undefined && best.subjects.length < this.keep) best.subjects.push(more.subject);
     return best;
   }
+
+  /**
+   * Dice of the message's words and word pairs with those the cluster shares (all of its own while it
+   * has one member).
+   */
+  private score(words: ReadonlySet<string>, pairs: ReadonlySet<string>, cluster: ClusterState): number {
+    const floor = sharedShare * cluster.size;
+    let held = 0;
+    for (const word of words) if ((cluster.words.get(word) ?? 0) >= floor) held++;
+    for (const pair of pairs) if ((cluster.pairs.get(pair) ?? 0) >= floor) held++;
+    return (2 * held) / (words.size + pairs.size + this.sharedOf(cluster));
+  }
+
+  /** How many words the cluster shares: counted again while it is small, then every 16 members. */
+  private sharedOf(cluster: ClusterState): number {
+    const known = this.sharedCounts.get(cluster);
+    if (
+      known !== undefined &&
+      (known.size === cluster.size || (cluster.size > 64 && cluster.size - known.size < 16))
+    )
+      return known.shared;
+    const floor = sharedShare * cluster.size;
+    let shared = 0;
+    for (const count of cluster.words.values()) if (count >= floor) shared++;
+    for (const count of cluster.pairs.values()) if (count >= floor) shared++;
+    this.sharedCounts.set(cluster, { size: cluster.size, shared });
+    return shared;
+  }
+}
+
+/** The pairs of neighbouring tokens of a sequence. */
+export function pairsOf(sequence: readonly string[]): Set<string> {
+  const pairs = new Set<string>();
+  for (let i = 1; i < sequence.length; i++) pairs.add(`${sequence[i - 1]} ${sequence[i]}`);
+  return pairs;
+}
+
+/** Counts each item once more, new items only while the map holds fewer than `bound`. */
+export function count(counts: Map<string, number>, items: Iterable<string>, bound: number): void {
+  for (const item of items) {
+    const known = counts.get(item);
+    if (known !== undefined) counts.set(item, known + 1);
+    else if (counts.size < bound) counts.set(item, 1);
+  }
+}
+
+function newCluster(id: number, of: Uint32Array): ClusterState {
+  return {
+    id,
+    size: 0,
+    resolved: 0,
+    recipients: new Map(),
+    signatures: [of],
+    words: new Map(),
+    pairs: new Map(),
+    examples: [],
+    subjects: [],
+    identifiers: new Map(),
+    merged: [id],
+  };
 }
 
 /** Counts the identifiers one member held (each once, however often the message wrote it). */

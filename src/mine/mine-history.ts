@@ -1,15 +1,20 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { type Interval, wilsonInterval } from "../metrics/wilson.js";
+import { boilerplateWords } from "./boilerplate.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
 import { cleanText } from "./clean-text.js";
 import { type ClusterOptions, Clusters, noteIdentifiers } from "./clusters.js";
 import { resolveIdentifiers } from "./history-identifiers.js";
 import { parseSentMessage } from "./history-line.js";
 import { maskMessage, valueIndex } from "./mask.js";
+import { type MergeOptions, mergeClusters } from "./merge-clusters.js";
 import { recipientSource } from "./recipient.js";
 
 /** Options of {@link mineHistory}. */
-export interface MineOptions extends ClusterOptions, CandidateOptions {
+export interface MineOptions
+  extends ClusterOptions,
+    CandidateOptions,
+    Pick<MergeOptions, "recall" | "precision"> {
   /** The zone dates are rendered in when looking for them in the text. @default "UTC" */
   readonly timeZone?: string;
   /** Most catalog sizes on the coverage curve. @default 20 */
@@ -58,29 +63,6 @@ export interface MiningReport {
 const day = 86_400_000;
 
 /**
- * Words that vary inside many clusters (sign-offs, names of the staff who wrote): boilerplate of the
- * history, not a choice a template would offer.
- */
-function boilerplateOf(
-  clusters: readonly { size: number; words: Map<string, number> }[],
-  minSize: number,
-): Set<string> {
-  const spread = new Map<string, number>();
-  let counted = 0;
-  for (const cluster of clusters) {
-    if (cluster.size < minSize) continue;
-    counted += 1;
-    for (const [word, count] of cluster.words) {
-      if (count >= 2 && count < 0.6 * cluster.size) spread.set(word, (spread.get(word) ?? 0) + 1);
-    }
-  }
-  const boilerplate = new Set<string>();
-  for (const [word, clustersWithIt] of spread)
-    if (counted >= 3 && clustersWithIt >= counted / 3) boilerplate.add(word);
-  return boilerplate;
-}
-
-/**
  * Mines a history of free-text messages (JSON lines, see {@link parseSentMessage}; a reader may hand a
  * line it could not read as a {@link LineProblem}) for the templates
  * that would replace them: masks each ticket's record values into placeholders, clusters the skeletons,
@@ -107,15 +89,15 @@ export async function mineHistory<S extends CollectionSchemas>(
   let newRecipients = 0;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for await (const text of lines) {
+  for await (const read of lines) {
     lineNumber += 1;
-    if (typeof text !== "string") {
+    if (typeof read !== "string") {
       malformed += 1;
-      if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: text.problem });
+      if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: read.problem });
       continue;
     }
-    if (text.trim() === "") continue;
-    const line = parseSentMessage(text);
+    if (read.trim() === "") continue;
+    const line = parseSentMessage(read);
     if ("problem" in line) {
       malformed += 1;
       if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: line.problem });
@@ -126,22 +108,33 @@ export async function mineHistory<S extends CollectionSchemas>(
       first = Math.min(first, line.at);
       last = Math.max(last, line.at);
     }
-    const body = cleanText(line.subject === undefined ? line.text : `${line.subject}\n${line.text}`);
-    const index = valueIndex(records, line.records, { ...options, text: body });
+    const text = cleanText(line.text);
+    const subject = line.subject === undefined ? undefined : cleanText(line.subject);
+    const index = valueIndex(records, line.records, {
+      ...options,
+      text: subject === undefined ? text : `${subject}\n${text}`,
+    });
     // An identifier masking did not make a placeholder is either a record's value written another way
     // (it becomes the placeholder) or one no record holds: it never reaches a skeleton, so no draft.
-    const { skeleton, leftOut } = resolveIdentifiers(maskMessage(body, index).skeleton, index);
+    const masked = resolveIdentifiers(maskMessage(text, index).skeleton, index);
+    const maskedSubject =
+      subject === undefined ? undefined : resolveIdentifiers(maskMessage(subject, index).skeleton, index);
     const source = recipientSource(records, line.records, line.to);
     if (source === undefined) newRecipients += 1;
     else sources.set(source, (sources.get(source) ?? 0) + 1);
     const channel = line.to.includes("@") ? "email" : "sms";
-    const cluster = clusters.add(skeleton, source === undefined ? undefined : `${channel}:${source}`);
+    const cluster = clusters.add(masked.skeleton, source === undefined ? undefined : `${channel}:${source}`, {
+      ...(maskedSubject === undefined ? {} : { subject: maskedSubject.skeleton }),
+    });
+    const leftOut = [...masked.leftOut, ...(maskedSubject?.leftOut ?? [])];
     if (leftOut.length > 0) noteIdentifiers(cluster, leftOut);
     options.onMessage?.(lineNumber, cluster.id);
   }
 
-  const candidates = clusters.all
-    .map((cluster) => candidateOf(cluster, options, boilerplateOf(clusters.all, options.minSize ?? 3)))
+  const merged = mergeClusters(clusters.all, options);
+  const boilerplate = boilerplateWords(merged, options.minSize ?? 3);
+  const candidates = merged
+    .map((cluster) => candidateOf(cluster, options, boilerplate))
     .sort((a, b) => b.size - a.size || (a.skeleton < b.skeleton ? -1 : 1));
   const span = last - first;
   const messagesPerDay = messages > 1 && span > 0 ? (messages / span) * day : undefined;

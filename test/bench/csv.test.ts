@@ -36,6 +36,14 @@ describe("parseCsv", () => {
     },
     { name: "empty fields and a blank line", text: ",,\n\n,x", rows: [["", "", ""], [""], ["", "x"]] },
     { name: "a quote inside an unquoted field", text: 'tag=a"b,c', rows: [['tag=a"b', "c"]] },
+    {
+      name: "old Mac line breaks",
+      text: 'a,"b\rc"\r1,2',
+      rows: [
+        ["a", "b\rc"],
+        ["1", "2"],
+      ],
+    },
     { name: "nothing", text: "", rows: [] },
   ])("reads $name", ({ text, rows }) => {
     expect(parseCsv(text)).toEqual(rows);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  checkLoghubFolder,
   LoghubDataError,
   labelledLines,
   loghubSystems,
@@ -87,6 +88,16 @@ describe("Loghub reader", () => {
   it("finds a system under its former folder name", () => {
     writeSystem("Andriod", "Content,EventId\nhello,E1\n");
     expect(readLoghubSystem(folder, system("Android")).contents).toEqual(["hello"]);
+  });
+
+  it("names a folder that is a file, and a file that is a folder, with the fix", () => {
+    const file = join(folder, "plain-file");
+    writeFileSync(file, "");
+    expect(() => checkLoghubFolder(file)).toThrow(`${file} is not a folder`);
+    const odd = join(folder, "Linux", "Linux_2k.log_structured.csv");
+    mkdirSync(odd, { recursive: true });
+    expect(() => readLoghubSystem(folder, system("Linux"))).toThrow(`${odd} cannot be read`);
+    expect(() => readLoghubSystem(folder, system("Linux"))).toThrow("git clone");
   });
 
   it("names the missing file and says how to get the data", () => {

@@ -117,6 +117,7 @@ describe("formletter mine on the bundled history", () => {
       [
         "id",
         "size",
+        "clusters",
         "skeleton",
         "slots",
         "choiceWords",
@@ -126,6 +127,7 @@ describe("formletter mine on the bundled history", () => {
         "examples",
         "templatable",
         "identifiersLeftOut",
+        "notTemplatable",
       ].sort(),
     );
     expect(report.candidates[0].recipient).toEqual({ source: "seller.email", channel: "email" });

@@ -117,14 +117,15 @@ describe("draftTemplates", () => {
     ]);
   });
 
-  it("lists a cluster whose recipients no record holds as left out, never drafting it", async () => {
+  it("never drafts a cluster whose recipients no record holds: the report says why it is not templatable", async () => {
     const records = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
     const lines = history(5, (n) => ({
       records: { people: [{ id: "p", email: `p${n}@mail.example` }] },
       message: { to: `stranger${n}@else.example`, text: "Your parcel arrived and we are sorry about it." },
     }));
-    const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
+    const { report, draft } = await drafted(records as unknown as RecordsDefinition, lines);
     expect(draft.templates).toEqual([]);
-    expect(draft.leftOut).toEqual([{ cluster: 0, reason: "no recipient of its messages is in the records" }]);
+    expect(report.candidates.map((candidate) => candidate.notTemplatable)).toEqual(["recipient-not-in-records"]);
+    expect(report.coverage).toEqual([]);
   });
 });
