@@ -1,0 +1,448 @@
+import { describe, expect, it } from "vitest";
+import {
+  type CorpusLine,
+  type CorpusOptions,
+  corpusDomains,
+  generateCorpus,
+  noVariation,
+  onlyVariations,
+  trueEscalationShare,
+  type VariationKind,
+  variationKinds,
+} from "../fixtures/corpora/corpus.js";
+import { writtenForms } from "../fixtures/corpora/written-values.js";
+
+type Row = Readonly<Record<string, unknown>>;
+
+function lines(options: CorpusOptions): CorpusLine[] {
+  return [...generateCorpus(options).lines()];
+}
+
+function recordOf(line: CorpusLine, collection: string): Row {
+  const id = line.focus[collection];
+  const found = line.line.records[collection]?.find((row) => row.id === id);
+  if (found === undefined) throw new Error(`line ${line.line.ticketId}: no ${collection} record ${id}`);
+  return found;
+}
+
+/** The template's text filled with this line's values and choice: what is written with nothing varied. */
+function filled(text: string, line: CorpusLine): string {
+  return text
+    .replace(/\{\{choice\}\}/g, () => line.choices[0] ?? "")
+    .replace(/\{\{([a-z_]+\.[A-Za-z]+)\}\}/g, (_, field: string) => line.values[field] ?? "");
+}
+
+/** The address a recipient names, read as a mail client reads it. */
+function bareAddress(to: string): string {
+  const bracketed = /<([^>]+)>\s*$/.exec(to);
+  const address = bracketed?.[1] ?? to.replace(/^mailto:/i, "");
+  return address.toLowerCase();
+}
+
+const everything = { style: "mail", languages: ["en", "de"] } as const;
+
+/** Evidence of a kind in the text itself, where a kind leaves a mark that can be seen without the truth. */
+const marks: Partial<Record<VariationKind, (line: CorpusLine) => boolean>> = {
+  emoji: (line) => /\p{Extended_Pictographic}/u.test(line.line.message.text),
+  "quoted-replies": (line) =>
+    /^> |^-----(Original Message|Ursprüngliche Nachricht)-----$/m.test(line.line.message.text),
+  signatures: (line) => /^--\s*$|iPhone|Outlook (for|für) Android|^T \+\d/m.test(line.line.message.text),
+  "team-line": (line) => /(support team|Serviceteam) · /.test(line.line.message.text),
+  "recipient-forms": (line) => /[<A-Z]|mailto:/.test(line.line.message.to),
+};
+
+describe("generated message corpora", () => {
+  it("gives the same lines for the same seed, other lines for another, and builds them as they are read", () => {
+    const options = { domain: "travel", messages: 300, seed: 11, ...everything } as const;
+    const first = JSON.stringify(lines(options));
+    const corpus = generateCorpus(options);
+    expect(JSON.stringify([...corpus.lines()])).toBe(first);
+    expect(JSON.stringify([...corpus.lines()])).toBe(first);
+    expect(JSON.stringify(lines({ ...options, seed: 12 }))).not.toBe(first);
+    // A million lines are read one at a time: asking for the first builds only the first.
+    const huge = generateCorpus({ ...options, messages: 1_000_000 }).lines();
+    const head = huge.next();
+    expect(head.done).toBe(false);
+    expect(JSON.stringify(head.value)).toBe(JSON.stringify(lines(options)[0]));
+  });
+
+  it.each(corpusDomains)(
+    "%s: its records pass the domain's schema, and keys point at records of the ticket",
+    (domain) => {
+      const corpus = generateCorpus({ domain, messages: 300, seed: 3 });
+      let several = 0;
+      let tickets = 0;
+      for (const line of corpus.lines()) {
+        tickets++;
+        const records = line.line.records;
+        expect(Object.keys(records).sort()).toEqual([...corpus.records.names].sort());
+        for (const [collection, rows] of Object.entries(records)) {
+          const schema = corpus.records.collections[collection] as {
+            safeParse: (v: unknown) => { success: boolean };
+          };
+          for (const row of rows)
+            expect(schema.safeParse(row).success, `${collection} ${String(row.id)}`).toBe(true);
+          expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+        }
+        if (Object.values(records).filter((rows) => rows.length >= 2).length >= 2) several++;
+        for (const [key, target] of Object.entries(corpus.joins)) {
+          const [collection, field] = key.split(".") as [string, string];
+          const ids = new Set(records[target]?.map((row) => row.id));
+          for (const row of records[collection] ?? [])
+            expect(ids.has(row[field]), `${key} ${String(row[field])}`).toBe(true);
+          // The records a message is about belong together.
+          expect(recordOf(line, collection)[field]).toBe(line.focus[target]);
+        }
+      }
+      expect(several / tickets).toBeGreaterThan(0.5);
+    },
+  );
+
+  it.each(corpusDomains)(
+    "%s: 5 to 8 templates, two sharing a pool, one that moves money or cancels",
+    (domain) => {
+      const { templates } = generateCorpus({ domain, messages: 0, languages: ["en", "de"] });
+      const english = templates.filter((template) => template.language === "en");
+      expect(english.length).toBeGreaterThanOrEqual(5);
+      expect(english.length).toBeLessThanOrEqual(8);
+      const pools = english.map((template) => template.pool);
+      expect(new Set(pools).size).toBeLessThan(pools.length);
+      expect(english.some((template) => template.effect !== "informational")).toBe(true);
+      for (const twin of templates.filter((template) => template.language === "de")) {
+        const original = english.find((template) => template.id === twin.twinOf);
+        expect(original?.fields.slice().sort()).toEqual(twin.fields.slice().sort());
+        expect(twin.id).not.toBe(original?.id);
+      }
+    },
+  );
+
+  it("has hard negatives: templates of one domain that differ in a few words", () => {
+    const words = (text: string) =>
+      new Set(
+        text
+          .replace(/\{\{[^}]+\}\}/g, " ")
+          .toLowerCase()
+          .match(/\p{L}+/gu),
+      );
+    let pairs = 0;
+    for (const domain of corpusDomains) {
+      const templates = generateCorpus({ domain, messages: 0 }).templates;
+      for (const [index, a] of templates.entries()) {
+        for (const b of templates.slice(index + 1)) {
+          const [x, y] = [words(a.text), words(b.text)];
+          const differ = [...x].filter((w) => !y.has(w)).length + [...y].filter((w) => !x.has(w)).length;
+          if (differ <= 8) pairs++;
+        }
+      }
+    }
+    expect(pairs).toBeGreaterThanOrEqual(2);
+  });
+
+  it.each(corpusDomains)(
+    "%s: with every variation off, a template's message is exactly its text",
+    (domain) => {
+      for (const style of ["plain", "mail"] as const) {
+        const corpus = generateCorpus({ domain, style, messages: 400, seed: 5, variations: noVariation });
+        const templates = new Map(corpus.templates.map((template) => [template.id, template]));
+        let checked = 0;
+        for (const line of corpus.lines()) {
+          expect(line.variations).toEqual([]);
+          expect(line.quoted).toBe(false);
+          if (line.template === undefined) continue;
+          const template = templates.get(line.template);
+          if (template === undefined) throw new Error(`no template ${line.template}`);
+          const { message } = line.line;
+          expect(message.text).toBe(
+            `${template.greeting}\n\n${filled(template.text, line)}\n\n${template.signOff}`,
+          );
+          if (style === "mail" && template.subject !== undefined)
+            expect(message.subject).toBe(filled(template.subject, line));
+          else expect(message.subject).toBeUndefined();
+          if (!line.newRecipient) {
+            const address = String(recordOf(line, template.audience)[template.recipientField]);
+            expect(message.to).toBe(
+              template.recipientField === "phone" ? address.replace(/\s/g, "") : address,
+            );
+          }
+          checked++;
+        }
+        expect(checked).toBeGreaterThan(250);
+      }
+    },
+  );
+
+  it.each(variationKinds)("%s appears when switched on, alone, and changes only what it says", (kind) => {
+    const shown = new Set<string>();
+    for (const domain of corpusDomains) {
+      const corpus = generateCorpus({
+        domain,
+        messages: 160,
+        seed: 9,
+        ...everything,
+        variations: onlyVariations(kind),
+      });
+      const templates = new Map(corpus.templates.map((template) => [template.id, template]));
+      for (const line of corpus.lines()) {
+        expect(line.variations.every((each) => each === kind)).toBe(true);
+        if (line.variations.includes(kind)) shown.add(domain);
+        const mark = marks[kind];
+        if (mark !== undefined)
+          expect(mark(line), line.line.message.text).toBe(line.variations.includes(kind));
+        const template = line.template === undefined ? undefined : templates.get(line.template);
+        // Unflagged English lines are written exactly as their template (German tickets may borrow pools).
+        if (template === undefined || line.variations.length > 0 || line.language !== template.language)
+          continue;
+        expect(line.line.message.text).toBe(
+          `${template.greeting}\n\n${filled(template.text, line)}\n\n${template.signOff}`,
+        );
+      }
+    }
+    expect([...shown].sort()).toEqual([...corpusDomains].sort());
+  });
+
+  it.each(variationKinds)("%s never appears when switched off, all others on", (kind) => {
+    for (const domain of corpusDomains) {
+      for (const line of generateCorpus({
+        domain,
+        messages: 160,
+        seed: 2,
+        ...everything,
+        variations: { [kind]: false },
+      }).lines()) {
+        expect(line.variations).not.toContain(kind);
+        const mark = marks[kind];
+        if (mark !== undefined) expect(mark(line), line.line.message.text).toBe(false);
+      }
+    }
+  });
+
+  it("writes values unvaried when value formats are off, and in their other forms when on", () => {
+    for (const domain of corpusDomains) {
+      const off = generateCorpus({
+        domain,
+        messages: 300,
+        seed: 4,
+        languages: ["en", "de"],
+        variations: { "value-formats": false },
+      });
+      const on = generateCorpus({ domain, messages: 300, seed: 4, languages: ["en", "de"] });
+      for (const [corpus, varied] of [
+        [off, false],
+        [on, true],
+      ] as const) {
+        let other = 0;
+        for (const line of corpus.lines()) {
+          for (const [field, text] of Object.entries(line.values)) {
+            const [collection, name] = field.split(".") as [string, string];
+            const record = recordOf(line, collection);
+            const forms = writtenForms(corpus.kinds[field] ?? "text", record[name], record, line.language);
+            expect(forms).toContain(text);
+            if (text !== forms[0]) other++;
+          }
+        }
+        if (varied) expect(other).toBeGreaterThan(0);
+        else expect(other).toBe(0);
+      }
+    }
+  });
+
+  it.each(corpusDomains)("%s: every template's message holds its records' values as written", (domain) => {
+    const corpus = generateCorpus({ domain, messages: 500, seed: 8, ...everything });
+    const templates = new Map(corpus.templates.map((template) => [template.id, template]));
+    for (const line of corpus.lines()) {
+      if (line.template === undefined) {
+        expect(line.values).toEqual({});
+        continue;
+      }
+      const template = templates.get(line.template);
+      expect(Object.keys(line.values).sort()).toEqual([...(template?.fields ?? [])].sort());
+      for (const text of Object.values(line.values)) expect(line.line.message.text).toContain(text);
+      for (const choice of line.choices) expect(template?.choices.flat()).toContain(choice);
+      expect(line.choices).toHaveLength(template?.choices.length ?? 0);
+    }
+  });
+
+  it("holds the values that collide: an amount two fields hold, phones with +, ISO dates and timestamps, times with an en dash", () => {
+    for (const domain of corpusDomains) {
+      let same = 0;
+      const all = lines({ domain, messages: 300, seed: 6 });
+      for (const line of all) {
+        const numbers = Object.keys(line.focus).flatMap((collection) =>
+          Object.values(recordOf(line, collection)).filter((value) => typeof value === "number"),
+        );
+        if (new Set(numbers).size < numbers.length) same++;
+        for (const rows of Object.values(line.line.records)) {
+          for (const row of rows) if (typeof row.phone === "string") expect(row.phone).toMatch(/^\+\d/);
+        }
+      }
+      expect(same, domain).toBeGreaterThan(50);
+      const text = JSON.stringify(all.map((line) => line.line.records));
+      expect(text).toMatch(/"\d{4}-\d{2}-\d{2}"/);
+      expect(text).toMatch(/"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z"/);
+    }
+    const times = lines({ domain: "rentals", messages: 300, seed: 6 }).filter((line) =>
+      /\b\d{1,2}:\d{2}–\d{1,2}:\d{2}\b/.test(line.line.message.text),
+    );
+    expect(times.length).toBeGreaterThan(10);
+  });
+
+  it("keeps the shares of free-form messages and new recipients, and the escalation share follows from them", () => {
+    const all = lines({
+      domain: "insurance",
+      messages: 4000,
+      seed: 21,
+      freeFormShare: 0.2,
+      newRecipientShare: 0.08,
+    });
+    const free = all.filter((line) => line.template === undefined).length / all.length;
+    const fresh = all.filter((line) => line.newRecipient).length / all.length;
+    expect(Math.abs(free - 0.2)).toBeLessThan(0.025);
+    expect(Math.abs(fresh - 0.08)).toBeLessThan(0.02);
+    const either = all.filter((line) => line.template === undefined || line.newRecipient).length / all.length;
+    expect(trueEscalationShare(all)).toBe(either);
+    expect(Math.abs(either - (1 - 0.8 * 0.92))).toBeLessThan(0.03);
+    expect(trueEscalationShare([])).toBe(0);
+    expect(
+      trueEscalationShare(lines({ domain: "travel", messages: 300, freeFormShare: 0, newRecipientShare: 0 })),
+    ).toBe(0);
+  });
+
+  it("sends to records' addresses however written, and new recipients to addresses no record holds", () => {
+    let forms = 0;
+    for (const domain of corpusDomains) {
+      const corpus = generateCorpus({
+        domain,
+        messages: 500,
+        seed: 13,
+        style: "mail",
+        newRecipientShare: 0.1,
+      });
+      const templates = new Map(corpus.templates.map((template) => [template.id, template]));
+      for (const line of corpus.lines()) {
+        const template = templates.get(line.template ?? "");
+        const held = Object.values(line.line.records).flatMap((rows) =>
+          rows.flatMap((row) =>
+            Object.values(row).filter((value): value is string => typeof value === "string"),
+          ),
+        );
+        const address = bareAddress(line.line.message.to);
+        const known = held.some(
+          (value) =>
+            value.toLowerCase() === address || value.replace(/\s/g, "") === address.replace(/\s/g, ""),
+        );
+        expect(known, line.line.message.to).toBe(!line.newRecipient);
+        if (template !== undefined && !line.newRecipient) {
+          const record = String(recordOf(line, template.audience)[template.recipientField]);
+          expect(address.replace(/\s/g, "")).toBe(record.toLowerCase().replace(/\s/g, ""));
+          if (address !== line.line.message.to) forms++;
+        }
+      }
+    }
+    expect(forms).toBeGreaterThan(50);
+  });
+
+  it("writes German twins, German dates and German quote headers only with German among the languages", () => {
+    const germanDate =
+      /\b\d{1,2}\. (Januar|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember) \d{4}\b/;
+    for (const domain of corpusDomains) {
+      const english = generateCorpus({ domain, messages: 400, seed: 17, style: "mail" });
+      expect(english.templates.every((template) => template.language === "en")).toBe(true);
+      for (const line of english.lines()) {
+        expect(line.language).toBe("en");
+        expect(line.template ?? "").not.toMatch(/_de$/);
+        expect(line.line.message.text).not.toMatch(germanDate);
+        expect(line.line.message.text).not.toMatch(/schrieb|Ursprüngliche Nachricht|Viele Grüße/);
+      }
+      const both = generateCorpus({
+        domain,
+        messages: 400,
+        seed: 17,
+        style: "mail",
+        languages: ["en", "de"],
+      });
+      const twins = new Set(
+        both.templates.filter((template) => template.twinOf !== undefined).map((t) => t.id),
+      );
+      expect(twins.size).toBeGreaterThanOrEqual(2);
+      const all = [...both.lines()];
+      const used = all.filter((line) => twins.has(line.template ?? ""));
+      expect(used.length).toBeGreaterThan(20);
+      expect(used.every((line) => line.language === "de")).toBe(true);
+      expect(all.some((line) => germanDate.test(line.line.message.text))).toBe(true);
+      expect(all.some((line) => /^Am .* schrieb .*:$/m.test(line.line.message.text))).toBe(true);
+    }
+  });
+
+  it("writes a mail export: subjects, reply prefixes on quoted replies, client quote headers, nested quotes", () => {
+    const all = corpusDomains.flatMap((domain) =>
+      lines({ domain, messages: 400, seed: 19, style: "mail", languages: ["en", "de"] }),
+    );
+    const email = all.filter((line) => line.line.message.channel === "email");
+    expect(email.every((line) => typeof line.line.message.subject === "string")).toBe(true);
+    for (const line of email) {
+      expect(/^(Re|RE|AW|Fwd|FW|WG): /.test(line.line.message.subject ?? "")).toBe(line.quoted);
+    }
+    const texts = all.map((line) => line.line.message.text).join("\n");
+    for (const header of [
+      /^On \w{3}, \d{1,2} \w{3} \d{4} at \d{2}:\d{2}, .+ <[^>]+> wrote:$/m,
+      /^Am \d{2}\.\d{2}\.\d{4} um \d{2}:\d{2} schrieb .+ <[^>]+>:$/m,
+      /^-----Original Message-----\nFrom: .+\nSent: /m,
+      /^-----Ursprüngliche Nachricht-----\nVon: .+\nGesendet: /m,
+      /^> > /m,
+      /^-- $/m,
+      /^Sent from my iPhone$/m,
+      /^Von meinem iPhone gesendet$/m,
+    ]) {
+      expect(texts).toMatch(header);
+    }
+    const share = all.filter((line) => line.quoted).length / email.length;
+    expect(share).toBeGreaterThan(0.2);
+    expect(lines({ domain: "travel", messages: 200, style: "plain" }).some((line) => line.quoted)).toBe(
+      false,
+    );
+  });
+
+  it("writes free-form messages that share little with one another", () => {
+    const words = (text: string) => new Set(text.toLowerCase().match(/[\p{L}\p{N}]+/gu));
+    for (const domain of corpusDomains) {
+      const free = lines({ domain, messages: 600, seed: 23, freeFormShare: 0.3, variations: noVariation })
+        .filter((line) => line.template === undefined)
+        .slice(0, 120)
+        .map((line) => words(line.line.message.text));
+      let sum = 0;
+      let pairs = 0;
+      for (const [index, a] of free.entries()) {
+        for (const b of free.slice(index + 1)) {
+          const shared = [...a].filter((word) => b.has(word)).length;
+          const jaccard = shared / (a.size + b.size - shared);
+          expect(jaccard).toBeLessThan(0.7);
+          sum += jaccard;
+          pairs++;
+        }
+      }
+      expect(sum / pairs).toBeLessThan(0.3);
+    }
+  });
+
+  it("refuses options it cannot honour, naming the option and what to give", () => {
+    expect(() => generateCorpus({ domain: "marketplace" as never, messages: 1 })).toThrow(
+      /domain "marketplace".*car-repair/,
+    );
+    expect(() => generateCorpus({ domain: "travel", messages: -1 })).toThrow(
+      /messages must be a whole number/,
+    );
+    expect(() => generateCorpus({ domain: "travel", messages: 1.5 })).toThrow(/messages/);
+    expect(() => generateCorpus({ domain: "travel", messages: 1, freeFormShare: 2 })).toThrow(
+      /freeFormShare .* between 0 and 1/,
+    );
+    expect(() => generateCorpus({ domain: "travel", messages: 1, newRecipientShare: Number.NaN })).toThrow(
+      /newRecipientShare/,
+    );
+    expect(() =>
+      generateCorpus({ domain: "travel", messages: 1, variations: { tpyos: true } as never }),
+    ).toThrow(/"tpyos" is no variation kind/);
+    expect(() => generateCorpus({ domain: "travel", messages: 1, variations: { typos: 3 } })).toThrow(
+      /variations.typos/,
+    );
+  });
+});
