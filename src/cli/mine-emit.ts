@@ -1,5 +1,6 @@
 import { dirname, extname, relative, sep } from "node:path";
-import type { CatalogDraft, DraftRefSlot, DraftTemplate } from "../mine/draft.js";
+import { type CatalogDraft, type DraftRefSlot, type DraftTemplate, recipientFormat } from "../mine/draft.js";
+import { formatSource } from "../mine/draft-formats.js";
 
 /** Where the emitted catalog finds the records definition. */
 export interface RecordsImport {
@@ -90,14 +91,37 @@ function templateSource(template: DraftTemplate): string {
       const show = Object.entries(slot.show)
         .map(([alias, shown]) => `${literal(alias)}: ${shownSource(shown)}`)
         .join(", ");
-      return `${indent}${slot.name}: slot.ref(${literal(slot.collection)}, { show: { ${show} } }),`;
+      const link = slot.link
+        ? [
+            `${indent}// Shows nothing: it joins the records around it (the section in the body is empty). Left out,`,
+            `${indent}// it is the one record the joins allow; given as none, the joins fail and the message escalates.`,
+          ]
+        : [];
+      const options = [
+        `show: { ${show} }`,
+        ...(slot.match === undefined ? [] : [`match: ${matchSource(slot.match)}`]),
+        ...(slot.link ? ["optional: true"] : []),
+      ];
+      return [
+        ...link,
+        `${indent}${slot.name}: slot.ref(${literal(slot.collection)}, { ${options.join(", ")} }),`,
+      ].join("\n");
     }
     const choices = Object.entries(slot.choices)
       .map(([key, label]) => `${indent}  ${literal(key)}: ${literal(label)},`)
       .join("\n");
     return `${indent}${slot.name}: slot.choice({\n${choices}\n${indent}}),`;
   });
-  const as = template.to.as === undefined ? "" : `, as: format.${template.to.as}()`;
+  const to = recipientFormat(template);
+  const as = to === undefined ? "" : `, as: ${to === "email" ? "format.email()" : formatSource(to, literal)}`;
+  const match = template.to.match === undefined ? "" : `, match: ${matchSource(template.to.match)}`;
+  const recipient =
+    template.to.match === undefined
+      ? [
+          "    // Review: no key the history's records share joins the recipient to the other records, so the",
+          "    // model chooses among this ticket's recipients. Add a `match` (or a `where`) that names the one.",
+        ]
+      : [];
   const lines = [
     `  // Cluster ${template.cluster}: ${template.size} messages.${template.identifiersLeftOut === 0 ? "" : ` ${template.identifiersLeftOut} identifier(s) seen in them left out (see the mining report).`}`,
     "  defineTemplate(records, {",
@@ -105,14 +129,13 @@ function templateSource(template: DraftTemplate): string {
     `    description: ${literal(template.description)},`,
     `    audience: ${literal(template.audience)},`,
     `    channel: ${literal(template.channel)},`,
-    `    to: slot.ref(${literal(template.to.collection)}, { show: ${literal(template.to.field)}${as} }),`,
+    ...recipient,
+    `    to: slot.ref(${literal(template.to.collection)}, { show: ${literal(template.to.field)}${as}${match} }),`,
     ...(template.subject === undefined ? [] : [`    subject: ${literal(template.subject)},`]),
     `    body: ${literal(template.body)},`,
     ...(slots.length === 0 ? [] : ["    slots: {", ...slots, "    },"]),
     `    limits: { perTicket: ${template.limits.perTicket}, perDay: ${template.limits.perDay} },`,
-    '    // Review: "reversible" if a message starts something that can be called back; "irreversible"',
-    '    // (with approval: "human") if it cannot. History shows what was said, not what it caused.',
-    '    effect: "informational",',
+    ...effectSource(template),
     ...(template.maxSegments === undefined ? [] : [`    maxSegments: ${template.maxSegments},`]),
     "  })",
   ];
@@ -121,11 +144,37 @@ function templateSource(template: DraftTemplate): string {
 
 function shownSource(shown: DraftRefSlot["show"][string]): string {
   if (shown.as === undefined) return literal(shown.field);
-  const as =
-    shown.as.kind === "money"
-      ? `format.money({ currencyField: ${literal(shown.as.currencyField)} })`
-      : "format.number()";
-  return `{ field: ${literal(shown.field)}, as: ${as} }`;
+  return `{ field: ${literal(shown.field)}, as: ${formatSource(shown.as, literal)} }`;
+}
+
+function matchSource(match: Readonly<Record<string, string>>): string {
+  const entries = Object.entries(match).map(([field, path]) => `${literal(field)}: ${literal(path)}`);
+  return `{ ${entries.join(", ")} }`;
+}
+
+/** The effect as declared, with why and what to review: the same `configOf` gives `defineTemplate`. */
+function effectSource(template: DraftTemplate): string[] {
+  const { effect } = template;
+  if (effect.effect === "informational") {
+    return [
+      '    // Review: drafted "informational" as its messages name no money, refund, cancellation, payment or',
+      '    // authorisation. "reversible" if a message starts something that can be called back; "irreversible"',
+      '    // (with approval: "human") if it cannot. History shows what was said, not what it caused.',
+      '    effect: "informational",',
+    ];
+  }
+  const why = [
+    ...(effect.because.money ? ["it shows an amount of money"] : []),
+    ...(effect.because.stems.length > 0
+      ? [`its messages hold words of ${effect.because.stems.map((stem) => `"${stem}"`).join(", ")}`]
+      : []),
+  ].join(" and ");
+  return [
+    `    // Review: drafted "irreversible" with a person's approval because ${why}. Keep it so if a message`,
+    "    // moves money or starts what cannot be called back; lower it only when it does neither.",
+    '    effect: "irreversible",',
+    '    approval: "human",',
+  ];
 }
 
 /** A file name for a comment: printable ASCII, and never the end of the comment. */

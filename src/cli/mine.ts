@@ -2,6 +2,7 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import type { Command } from "commander";
 import { type CatalogDraft, draftTemplates } from "../mine/draft.js";
+import { countryCode } from "../mine/draft-formats.js";
 import { type MiningReport, mineHistory } from "../mine/mine-history.js";
 import { emitCatalog } from "./mine-emit.js";
 import { renderMiningHtml } from "./mine-html.js";
@@ -28,6 +29,10 @@ export function registerMineCommand(program: Command, io: CliIo): void {
     .option("--emit <file>", "write a starting catalog in code (TypeScript) from the biggest clusters")
     .option("--top <k>", "most templates on the coverage curve and in --emit", "10")
     .option("--time-zone <zone>", "the zone dates were written in", "UTC")
+    .option(
+      "--country <code>",
+      "with --emit: the country of phone numbers written without a + (ISO 3166-1 alpha-2, e.g. DE); inferred from the records without it",
+    )
     .action(async (history: string, options) => {
       const top = Number(options.top);
       if (!Number.isInteger(top) || top < 1 || top > 200)
@@ -36,6 +41,11 @@ export function registerMineCommand(program: Command, io: CliIo): void {
         throw new CliError(`no history file at ${history}`);
       if (!isTimeZone(options.timeZone))
         throw new CliError(`--time-zone ${options.timeZone}: give an IANA zone such as UTC or Europe/Berlin`);
+      const country = options.country === undefined ? undefined : countryCode(String(options.country));
+      if (options.country !== undefined && country === undefined)
+        throw new CliError(
+          `--country ${String(options.country).slice(0, 40)}: give a two-letter ISO 3166-1 country code such as DE, US or FR`,
+        );
       const loaded = await loadRecords(options.records);
       const bar = progressBar(io, "mine");
       let report: MiningReport;
@@ -54,7 +64,11 @@ export function registerMineCommand(program: Command, io: CliIo): void {
       const subtitle = `${basename(history)} with records from ${basename(loaded.file)} (export ${loaded.exportName})`;
       let draft: CatalogDraft | undefined;
       if (options.emit !== undefined) {
-        draft = draftTemplates(loaded.records, report, { top });
+        draft = draftTemplates(loaded.records, report, {
+          top,
+          timeZone: options.timeZone,
+          ...(country === undefined ? {} : { country }),
+        });
         if (draft.templates.length === 0) {
           throw new CliError(
             `--emit: no cluster could become a template (${report.coverage.length} templatable); nothing written`,

@@ -7,6 +7,9 @@ import type { TemplateConfig } from "../core/definition/template-types.js";
 import { isFormletterError } from "../core/errors.js";
 import { format } from "../core/message/format.js";
 import type { CandidateTemplate } from "./candidate.js";
+import { type DraftEffect, draftEffect } from "./draft-effect.js";
+import { type DraftFormat, draftFormat, formatOf, phoneCountry } from "./draft-formats.js";
+import { planJoins } from "./draft-joins.js";
 import {
   type IdentifierKind,
   kindName,
@@ -17,6 +20,9 @@ import {
 import { singular } from "./mask.js";
 import type { MiningReport } from "./mine-history.js";
 
+export type { DraftEffect } from "./draft-effect.js";
+export type { DraftFormat } from "./draft-formats.js";
+
 /** A ref slot of a drafted template: one record of `collection`, showing fields by alias. */
 export interface DraftRefSlot {
   readonly kind: "ref";
@@ -24,12 +30,15 @@ export interface DraftRefSlot {
   readonly collection: string;
   /** Alias in the template (`{{order.number}}`) → field of the collection, and its format if not text. */
   readonly show: Readonly<Record<string, { readonly field: string; readonly as: DraftFormat | undefined }>>;
+  /** Joins to earlier slots (`slot.ref`'s `match`): own field → "slot.field"; undefined without one. */
+  readonly match: Readonly<Record<string, string>> | undefined;
+  /**
+   * A record the text does not show, declared only to join two others (a damage's vehicle, between the
+   * damage and the garage receiving the message). Optional and used in an empty section: left out, it is
+   * the one record the joins allow; given as none, the joins fail and the message escalates.
+   */
+  readonly link: boolean;
 }
-
-/** The format of a shown number: money when its record has a readable `currency` field. */
-export type DraftFormat =
-  | { readonly kind: "number" }
-  | { readonly kind: "money"; readonly currencyField: string };
 
 /** A choice slot of a drafted template: the words that varied between the cluster's messages. */
 export interface DraftChoiceSlot {
@@ -53,6 +62,10 @@ export interface DraftTemplate {
     readonly collection: string;
     readonly field: string;
     readonly as: "email" | "phone" | undefined;
+    /** Phone recipients: the country of numbers written without a `+` (inferred, or `--country`). */
+    readonly country: string | undefined;
+    /** The join to the chosen records; undefined when none exists, so the model chooses the recipient. */
+    readonly match: Readonly<Record<string, string>> | undefined;
   };
   readonly subject: string | undefined;
   readonly body: string;
@@ -65,6 +78,8 @@ export interface DraftTemplate {
    * mining report): a reviewer may want some of them back, as a record field's slot.
    */
   readonly identifiersLeftOut: number;
+  /** Declared effect: `irreversible` (with human approval) when it shows money or names such an action. */
+  readonly effect: DraftEffect;
 }
 
 /** What {@link draftTemplates} made of a report's candidates. */
@@ -95,6 +110,10 @@ export interface DraftIdentifier {
 export interface DraftOptions {
   /** Most templates drafted: the biggest templatable clusters. @default 10 */
   readonly top?: number;
+  /** Country of phone numbers written without a `+` (ISO 3166-1 alpha-2); inferred from the records without it. */
+  readonly country?: string;
+  /** The zone dates are shown in and offset-less timestamps read in. @default "UTC" */
+  readonly timeZone?: string;
 }
 
 const slotName = /^[a-z][a-z0-9_]{0,39}$/;
@@ -123,7 +142,7 @@ export function draftTemplates<S extends CollectionSchemas>(
   const ids = new Set<string>();
   const candidates = report.candidates.filter((candidate) => candidate.templatable);
   for (const candidate of candidates.slice(0, options.top ?? 10)) {
-    const drafted = draftOne(records, candidate, report, ids);
+    const drafted = draftOne(records, candidate, report, ids, options);
     if ("reason" in drafted) leftOut.push({ cluster: candidate.id, reason: drafted.reason });
     else {
       ids.add(drafted.template.id);
@@ -153,6 +172,7 @@ function draftOne(
   candidate: CandidateTemplate,
   report: MiningReport,
   taken: ReadonlySet<string>,
+  options: DraftOptions,
 ): { template: DraftTemplate; identifiers: DraftIdentifier[] } | { reason: string } {
   const recipient = candidate.recipient;
   if (recipient === undefined) return { reason: "no recipient of its messages is in the records" };
@@ -176,6 +196,45 @@ function draftOne(
   } catch {
     return { reason: `recipient field ${recipient.source} is written by an outsider` };
   }
+
+  const profile = report.profile as MiningReport["profile"] | undefined;
+  // Fields the history texted messages to hold phone numbers, however they are written.
+  const texted = new Set<string>();
+  for (const { recipient: sent } of report.candidates) {
+    if (sent?.channel !== "sms") continue;
+    const [sentPrefix = "", sentField = ""] = sent.source.split(".");
+    const sentCollection = collectionOf(records, sentPrefix);
+    if (sentCollection !== undefined) texted.add(`${sentCollection}.${sentField}`);
+  }
+  const formatChoices = {
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
+    ...(options.country === undefined ? {} : { country: options.country }),
+  };
+  // Money needs its currency from the same record: a field the history filled with currency codes, or
+  // one the schema calls `currency`, as long as the audience may read it.
+  const currencyFieldOf = (collection: string): string | undefined => {
+    const fields = fieldsOf(records, collection);
+    const profiled = profile?.fields.find(
+      (entry) =>
+        entry.collection === collection &&
+        entry.kind === "currency" &&
+        isStringField(fields[entry.field]) &&
+        readable(collection, entry.field),
+    );
+    if (profiled !== undefined) return profiled.field;
+    return isStringField(fields.currency) && readable(collection, "currency") ? "currency" : undefined;
+  };
+  // A join field must be one the audience may read and no outsider writes: an outsider's field would let
+  // its writer pick which record is "the" one.
+  const joinable = (collection: string, joined: string): boolean => {
+    if (!Object.hasOwn(fieldsOf(records, collection), joined) || !readable(collection, joined)) return false;
+    try {
+      checkNotUntrusted("draft", "to", records, collection, joined, "joins on");
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   type Shown = { field: string; as: DraftFormat | undefined };
   const refs = new Map<string, { collection: string; show: Record<string, Shown> }>();
@@ -203,11 +262,17 @@ function draftOne(
     const fields = fieldsOf(records, collection);
     ref.show[tagField] = {
       field: tagField,
-      as: !isNumberField(fields[tagField])
-        ? undefined
-        : isStringField(fields.currency) && readable(collection, "currency")
-          ? { kind: "money", currencyField: "currency" }
-          : { kind: "number" },
+      as: draftFormat(
+        {
+          collection,
+          field: tagField,
+          number: isNumberField(fields[tagField]),
+          currencyField: currencyFieldOf(collection),
+          texted: texted.has(`${collection}.${tagField}`),
+        },
+        profile,
+        formatChoices,
+      ),
     };
     return { slot: name, alias: tagField };
   });
@@ -235,12 +300,12 @@ function draftOne(
           return ` ${tags.join(" ")} `;
         }),
       );
-    const body = withoutIdentifiers(bodyOf(pieces, dropped, choiceName));
-    const literal = body
+    const text = withoutIdentifiers(bodyOf(pieces, dropped, choiceName));
+    const literal = text
       .replace(/\{\{[^}]*\}\}/g, " ")
       .replace(/\s+/g, " ")
       .trim();
-    const topic = topicWords(body);
+    const topic = topicWords(text);
     const id = uniqueId(idOf(topic), taken);
     const channel = recipient.channel;
     const size = channel === "sms" ? smsSize(literal).segments : 0;
@@ -248,25 +313,65 @@ function draftOne(
       report.messagesPerDay === undefined || report.messages === 0
         ? 100
         : Math.max(10, Math.ceil((2 * report.messagesPerDay * candidate.size) / report.messages));
-    const slots: (DraftRefSlot | DraftChoiceSlot)[] = [];
-    for (const [name, ref] of refs) {
-      if (!dropped.has(name) && Object.keys(ref.show).length > 0)
-        slots.push({ kind: "ref", name, collection: ref.collection, show: { ...ref.show } });
+    const shownRefs = [...refs].filter(
+      ([name, ref]) => !dropped.has(name) && Object.keys(ref.show).length > 0,
+    );
+    const names = new Set([...refs.keys(), "to", "choice"]);
+    const plan = planJoins(
+      shownRefs.map(([name, ref]) => ({ name, collection: ref.collection })),
+      toCollection,
+      profile?.keys ?? [],
+      {
+        joinable,
+        nameFor: (collection) => {
+          let name = sanitizeName(singular(collection), "record");
+          while (names.has(name)) name = `${name}_2`;
+          names.add(name);
+          return name;
+        },
+        identity: (collection) => (Object.hasOwn(fieldsOf(records, collection), "id") ? "id" : undefined),
+      },
+    );
+    const slots: (DraftRefSlot | DraftChoiceSlot)[] = shownRefs.map(([name, ref]) => ({
+      kind: "ref",
+      name,
+      collection: ref.collection,
+      show: { ...ref.show },
+      match: plan.match.get(name),
+      link: false,
+    }));
+    for (const link of plan.links) {
+      const [shown = "id"] = link.fields;
+      slots.push({
+        kind: "ref",
+        name: link.name,
+        collection: link.collection,
+        show: { [shown]: { field: shown, as: undefined } },
+        match: plan.match.get(link.name),
+        link: true,
+      });
     }
     if (
       choices !== undefined &&
       choiceName !== undefined &&
       !dropped.has(choiceName) &&
-      body.includes(`{{${choiceName}}}`)
+      text.includes(`{{${choiceName}}}`)
     )
       slots.push({ kind: "choice", name: choiceName, choices });
+    // A link shows nothing; an empty section is how the body uses it.
+    const body = text + plan.links.map((link) => `{{#${link.name}}}{{/${link.name}}}`).join("");
     const recipientField = fieldsOf(records, toCollection)[field];
+    const money = slots.some(
+      (slot) => slot.kind === "ref" && Object.values(slot.show).some((shown) => shown.as?.kind === "money"),
+    );
+    const subject =
+      channel === "email" ? withoutIdentifiers(subjectOf(firstSentence(text))) || "Message" : undefined;
     const draft: DraftTemplate = {
       id,
       cluster: candidate.id,
       size: candidate.size,
       description: withoutIdentifiers(
-        `Mined from ${candidate.size} past messages: ${firstSentence(body).join(" ")}`,
+        `Mined from ${candidate.size} past messages: ${firstSentence(text).join(" ")}`,
       ).slice(0, 300),
       audience,
       channel,
@@ -274,14 +379,28 @@ function draftOne(
         collection: toCollection,
         field,
         as: channel === "sms" ? "phone" : isEmailField(recipientField) ? undefined : "email",
+        country:
+          channel === "sms"
+            ? phoneCountry(profile, { collection: toCollection, field }, options.country)
+            : undefined,
+        match: plan.match.get("to"),
       },
-      subject:
-        channel === "email" ? withoutIdentifiers(subjectOf(firstSentence(body))) || "Message" : undefined,
+      subject,
       body,
       slots,
       limits: { perTicket: 1, perDay },
       maxSegments: size > 3 ? Math.min(10, size + 1) : undefined,
       identifiersLeftOut: candidate.identifiersLeftOut.length + found.size,
+      effect: draftEffect(
+        [
+          candidate.skeleton,
+          text,
+          subject ?? "",
+          ...candidate.choiceWords.map((choice) => choice.word),
+          ...candidate.examples,
+        ],
+        { money },
+      ),
     };
     // The outbound scan's own reading, with nothing allowed, as the last word on what is written text.
     const texts = [draft.subject ?? "", literal, draft.description];
@@ -506,16 +625,15 @@ function isEmailField(schema: unknown): boolean {
 
 function shownOf(slot: DraftRefSlot): Record<string, string | ShownField<Record<string, unknown>>> {
   const show: Record<string, string | ShownField<Record<string, unknown>>> = {};
-  for (const [alias, { field, as }] of Object.entries(slot.show)) {
-    show[alias] =
-      as === undefined
-        ? field
-        : {
-            field,
-            as: as.kind === "money" ? format.money({ currencyField: as.currencyField }) : format.number(),
-          };
-  }
+  for (const [alias, { field, as }] of Object.entries(slot.show))
+    show[alias] = as === undefined ? field : { field, as: formatOf(as) };
   return show;
+}
+
+/** The recipient's format: a phone with the draft's default country, an e-mail, or the field's own. */
+export function recipientFormat(draft: DraftTemplate): DraftFormat | "email" | undefined {
+  if (draft.to.as === "phone") return { kind: "phone", defaultCountry: draft.to.country };
+  return draft.to.as;
 }
 
 /** The draft as `defineTemplate` takes it: built with the records' own slot builder, as the emitted code does. */
@@ -524,22 +642,33 @@ export function configOf(records: RecordsDefinition, draft: DraftTemplate): Temp
   for (const slot of draft.slots) {
     slots[slot.name] =
       slot.kind === "ref"
-        ? records.slot.ref(slot.collection, { show: shownOf(slot) })
+        ? records.slot.ref(slot.collection, {
+            show: shownOf(slot),
+            ...(slot.match === undefined ? {} : { match: slot.match }),
+            ...(slot.link ? { optional: true } : {}),
+          })
         : records.slot.choice(slot.choices);
   }
-  const as = draft.to.as === "email" ? format.email() : draft.to.as === "phone" ? format.phone() : undefined;
+  const to = recipientFormat(draft);
+  const as = to === undefined ? undefined : to === "email" ? format.email() : formatOf(to);
   return {
     id: draft.id,
     description: draft.description,
     audience: draft.audience,
     channel: draft.channel,
-    to: records.slot.ref(draft.to.collection, { show: draft.to.field, ...(as === undefined ? {} : { as }) }),
+    to: records.slot.ref(draft.to.collection, {
+      show: draft.to.field,
+      ...(as === undefined ? {} : { as }),
+      ...(draft.to.match === undefined ? {} : { match: draft.to.match }),
+    }),
     ...(draft.subject === undefined ? {} : { subject: draft.subject }),
     body: draft.body,
     slots,
     limits: draft.limits,
-    // As the emitted code declares it, for the reviewer to change: history says nothing of effects.
-    effect: "informational",
+    // As the emitted code declares it, for the reviewer to change.
+    ...(draft.effect.effect === "irreversible"
+      ? { effect: "irreversible", approval: "human" }
+      : { effect: "informational" }),
     ...(draft.maxSegments === undefined ? {} : { maxSegments: draft.maxSegments }),
   };
 }

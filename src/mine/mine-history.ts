@@ -9,6 +9,7 @@ import { parseSentMessage } from "./history-line.js";
 import { maskMessage, valueIndex } from "./mask.js";
 import { type MergeOptions, mergeClusters } from "./merge-clusters.js";
 import { recipientSource } from "./recipient.js";
+import { RecordProfile, type RecordProfileSummary } from "./record-profile.js";
 
 /** Options of {@link mineHistory}. */
 export interface MineOptions
@@ -58,6 +59,8 @@ export interface MiningReport {
   readonly coverage: readonly CoveragePoint[];
   /** Messages a day over the history's time span; undefined without `at` times. */
   readonly messagesPerDay: number | undefined;
+  /** Fields of dates, phones and currencies in the records, and the keys records share: drafts join on them. */
+  readonly profile: RecordProfileSummary;
 }
 
 const day = 86_400_000;
@@ -80,6 +83,7 @@ export async function mineHistory<S extends CollectionSchemas>(
 ): Promise<MiningReport> {
   const records = definition as unknown as RecordsDefinition;
   const clusters = new Clusters(options);
+  const profile = new RecordProfile({ collections: records.names });
   const sources = new Map<string, number>();
   const problems: { line: number; problem: string }[] = [];
   const maxProblems = options.maxProblems ?? 20;
@@ -104,6 +108,7 @@ export async function mineHistory<S extends CollectionSchemas>(
       continue;
     }
     messages += 1;
+    profile.observe(line.records);
     if (line.at !== undefined) {
       first = Math.min(first, line.at);
       last = Math.max(last, line.at);
@@ -172,5 +177,6 @@ export async function mineHistory<S extends CollectionSchemas>(
     candidates,
     coverage,
     messagesPerDay,
+    profile: profile.summary(),
   };
 }

@@ -105,6 +105,7 @@ describe("formletter mine on the bundled history", () => {
         "messagesPerDay",
         "newRecipients",
         "problems",
+        "profile",
         "recipientSources",
       ].sort(),
     );

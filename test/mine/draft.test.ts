@@ -46,12 +46,16 @@ describe("draftTemplates", () => {
         name: "seller",
         collection: "sellers",
         show: { shopName: { field: "shopName", as: undefined } },
+        match: undefined,
+        link: false,
       },
       {
         kind: "ref",
         name: "order",
         collection: "orders",
         show: { number: { field: "number", as: undefined } },
+        match: undefined,
+        link: false,
       },
     ]);
     expect(template?.audience).toBe("seller");
@@ -75,7 +79,15 @@ describe("draftTemplates", () => {
     const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
     const [template] = draft.templates;
     expect(template?.channel).toBe("sms");
-    expect(template?.to).toEqual({ collection: "tos", field: "phone", as: "phone" });
+    // The one country the numbers' "+49" names is the default for numbers written without one; the
+    // recipient is the record the text shows, joined on its id.
+    expect(template?.to).toEqual({
+      collection: "tos",
+      field: "phone",
+      as: "phone",
+      country: "DE",
+      match: { id: "to_record.id" },
+    });
     expect(template?.slots.map((slot) => slot.name)).toEqual(["to_record", "choice_record"]);
     expect(template?.body).toBe(
       "Hi {{to_record.name}}, your code {{choice_record.code}} is ready in. Reply to confirm.",
@@ -125,7 +137,9 @@ describe("draftTemplates", () => {
     }));
     const { report, draft } = await drafted(records as unknown as RecordsDefinition, lines);
     expect(draft.templates).toEqual([]);
-    expect(report.candidates.map((candidate) => candidate.notTemplatable)).toEqual(["recipient-not-in-records"]);
+    expect(report.candidates.map((candidate) => candidate.notTemplatable)).toEqual([
+      "recipient-not-in-records",
+    ]);
     expect(report.coverage).toEqual([]);
   });
 });

@@ -1,0 +1,356 @@
+import { parsePhone } from "../core/message/phone.js";
+
+/** What most values of one `collection.field` of the history's records hold. */
+export type FieldKind = "date" | "timestamp" | "phone" | "currency";
+
+/** A field of the records whose values are mostly of one kind. */
+export interface ProfiledField {
+  readonly collection: string;
+  readonly field: string;
+  readonly kind: FieldKind;
+  /** Values of the field seen (strings and numbers), and the share of them of `kind`. */
+  readonly values: number;
+  readonly share: number;
+  /** Timestamps: some were written without a UTC offset, so they name an instant only in a zone. */
+  readonly offsetLess: boolean;
+  /** Phones: the countries of the numbers written with a `+`, most frequent first. */
+  readonly countries: readonly { readonly country: string; readonly count: number }[];
+}
+
+/**
+ * A key the records share: in nearly every ticket holding both, each `from` value equals the `to` field
+ * of a record of the same ticket, and no two records of that ticket share that `to` value.
+ */
+export interface SharedKey {
+  readonly from: { readonly collection: string; readonly field: string };
+  readonly to: { readonly collection: string; readonly field: string };
+  /** Tickets holding values of both fields (counted from the first ticket where they met). */
+  readonly tickets: number;
+  /** Of those, the tickets where every `from` value was found among the `to` values. */
+  readonly holds: number;
+  /** Of those, the tickets where the `to` values were unique. */
+  readonly unique: number;
+}
+
+/** What {@link RecordProfile} learnt of the history's records: a summary, plain data. */
+export interface RecordProfileSummary {
+  /** Tickets observed. */
+  readonly tickets: number;
+  readonly fields: readonly ProfiledField[];
+  readonly keys: readonly SharedKey[];
+}
+
+/** Options of {@link RecordProfile}. */
+export interface RecordProfileOptions {
+  /** Collections to observe (the records definition's names); others are ignored. @default all */
+  readonly collections?: readonly string[];
+}
+
+// Bounds: memory follows the records' shape (collections and fields), never the lines.
+const maxFields = 512;
+const maxPairs = 4096;
+const maxRecords = 500;
+const maxFieldsPerRecord = 64;
+const maxPhonesParsed = 500;
+const maxDistinct = 4;
+/** A field is of a kind when this share of its values are. */
+const kindShare = 0.9;
+/** A key holds in this share of the tickets holding both fields, with a unique target in this share. */
+const keyHolds = 0.9;
+const keyUnique = 0.95;
+const keySupport = 3;
+/** A pair failing this often after this many tickets is a coincidence: it stops being checked. */
+const deadAfter = 20;
+const deadBelow = 0.5;
+
+const isoDay = /^\d{4}-\d{2}-\d{2}$/;
+const isoTime = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
+const phoneShape = /^\+?[\d ()./-]{6,24}$/;
+const currencyShape = /^[A-Z]{3}$/;
+
+interface FieldStats {
+  values: number;
+  dates: number;
+  timestamps: number;
+  offsetLess: number;
+  phones: number;
+  /** Phone-shaped values written as only phone numbers are: with a `+`, `00`, a trunk `0` or `(`. */
+  dialled: number;
+  currencies: number;
+  parsed: number;
+  countries: Map<string, number>;
+}
+
+interface PairStats {
+  readonly from: string;
+  readonly to: string;
+  tickets: number;
+  holds: number;
+  unique: number;
+  dead: boolean;
+  /** A few distinct joined values: a field holding one constant is no key. */
+  readonly distinct: Set<string>;
+}
+
+type KeyValue = string | number;
+
+/**
+ * Learns, while the history streams, which fields of the records hold dates, timestamps, phone numbers
+ * (with their countries) and currency codes, and which keys the records share (`vehicles.garageId` →
+ * `garages.id`): a field pair whose values meet in nearly every ticket holding both, on a target unique
+ * within the ticket. Equal values by coincidence (a constant, a boolean, a value only some tickets share)
+ * do not make a key. Counts are kept per `collection.field` and field pair, never per line.
+ *
+ * @example
+ * import { RecordProfile } from "formletter/mine";
+ * const profile = new RecordProfile({ collections: records.names });
+ * for (const line of lines) profile.observe(line.records);
+ * profile.summary().keys; // [{ from: { collection: "vehicles", field: "garageId" }, to: { collection: "garages", field: "id" }, ... }]
+ */
+export class RecordProfile {
+  readonly #collections: ReadonlySet<string> | undefined;
+  readonly #fields = new Map<string, FieldStats>();
+  readonly #pairs = new Map<string, PairStats>();
+  /** Live pairs by their `from` field: a ticket only checks the pairs of fields it holds. */
+  readonly #bySource = new Map<string, PairStats[]>();
+  #tickets = 0;
+
+  constructor(options: RecordProfileOptions = {}) {
+    this.#collections = options.collections === undefined ? undefined : new Set(options.collections);
+  }
+
+  /** Observes one ticket's records (`{ vehicles: [...], garages: [...] }`); any other shape is skipped. */
+  observe(records: unknown): void {
+    if (typeof records !== "object" || records === null || Array.isArray(records)) return;
+    this.#tickets += 1;
+    const values = new Map<string, KeyValue[]>();
+    for (const collection of Object.keys(records)) {
+      if (this.#collections !== undefined && !this.#collections.has(collection)) continue;
+      const list = (records as Record<string, unknown>)[collection];
+      if (!Array.isArray(list)) continue;
+      for (const record of list.slice(0, maxRecords)) {
+        if (typeof record !== "object" || record === null || Array.isArray(record)) continue;
+        for (const field of Object.keys(record).slice(0, maxFieldsPerRecord)) {
+          const value = (record as Record<string, unknown>)[field];
+          const key = `${collection}.${field}`;
+          this.#observeValue(key, value);
+          if (isKeyValue(value)) {
+            const seen = values.get(key);
+            if (seen === undefined) values.set(key, [value]);
+            else seen.push(value);
+          }
+        }
+      }
+    }
+    this.#trackNewPairs(values);
+    this.#checkPairs(values);
+  }
+
+  /** What was learnt so far. */
+  summary(): RecordProfileSummary {
+    const fields: ProfiledField[] = [];
+    for (const [key, stats] of this.#fields) {
+      const kind = kindOf(stats);
+      if (kind === undefined) continue;
+      const [collection, field] = split(key);
+      fields.push({
+        collection,
+        field,
+        kind: kind.kind,
+        values: stats.values,
+        share: kind.share,
+        offsetLess: kind.kind === "timestamp" && stats.offsetLess > 0,
+        countries: [...stats.countries]
+          .map(([country, count]) => ({ country, count }))
+          .sort((a, b) => b.count - a.count || (a.country < b.country ? -1 : 1)),
+      });
+    }
+    const keys: SharedKey[] = [];
+    const seen = new Set<string>();
+    const ranked = [...this.#pairs.values()].filter(isKey).sort(byStrength);
+    for (const pair of ranked) {
+      // A key and its reverse say the same equality: the stronger direction is kept.
+      const unordered = [pair.from, pair.to].sort().join(" ");
+      if (seen.has(unordered)) continue;
+      seen.add(unordered);
+      const [fromCollection, fromField] = split(pair.from);
+      const [toCollection, toField] = split(pair.to);
+      keys.push({
+        from: { collection: fromCollection, field: fromField },
+        to: { collection: toCollection, field: toField },
+        tickets: pair.tickets,
+        holds: pair.holds,
+        unique: pair.unique,
+      });
+    }
+    fields.sort((a, b) => (a.collection + a.field < b.collection + b.field ? -1 : 1));
+    return { tickets: this.#tickets, fields, keys };
+  }
+
+  #observeValue(key: string, value: unknown): void {
+    if (typeof value !== "string" && typeof value !== "number") return;
+    let stats = this.#fields.get(key);
+    if (stats === undefined) {
+      if (this.#fields.size >= maxFields) return;
+      stats = {
+        values: 0,
+        dates: 0,
+        timestamps: 0,
+        offsetLess: 0,
+        phones: 0,
+        dialled: 0,
+        currencies: 0,
+        parsed: 0,
+        countries: new Map(),
+      };
+      this.#fields.set(key, stats);
+    }
+    stats.values += 1;
+    if (typeof value !== "string" || value.length > 64) return;
+    if (isoDay.test(value)) stats.dates += 1;
+    else {
+      const time = isoTime.exec(value);
+      if (time !== null) {
+        stats.timestamps += 1;
+        if (time[1] === undefined) stats.offsetLess += 1;
+      } else if (currencyShape.test(value)) stats.currencies += 1;
+      else if (isPhoneShaped(value)) {
+        stats.phones += 1;
+        if (/^[+0(]/.test(value)) stats.dialled += 1;
+        // Parsing is the costly part: a sample of each field's numbers is enough to name its countries.
+        if (value.startsWith("+") && stats.parsed < maxPhonesParsed) {
+          stats.parsed += 1;
+          const parsed = parsePhone(value, undefined);
+          if (parsed.ok && parsed.country !== undefined)
+            stats.countries.set(parsed.country, (stats.countries.get(parsed.country) ?? 0) + 1);
+        }
+      }
+    }
+  }
+
+  /** Starts checking each field pair of different collections that share a value in this ticket. */
+  #trackNewPairs(values: ReadonlyMap<string, readonly KeyValue[]>): void {
+    if (this.#pairs.size >= maxPairs) return;
+    const holders = new Map<string, Set<string>>();
+    for (const [field, list] of values) {
+      for (const value of list) {
+        const typed = typedKey(value);
+        const set = holders.get(typed);
+        if (set === undefined) holders.set(typed, new Set([field]));
+        else set.add(field);
+      }
+    }
+    for (const fields of holders.values()) {
+      if (fields.size < 2) continue;
+      for (const from of fields) {
+        for (const to of fields) {
+          if (split(from)[0] === split(to)[0]) continue;
+          const id = `${from}\u0000${to}`;
+          if (this.#pairs.has(id)) continue;
+          if (this.#pairs.size >= maxPairs) return;
+          const pair: PairStats = {
+            from,
+            to,
+            tickets: 0,
+            holds: 0,
+            unique: 0,
+            dead: false,
+            distinct: new Set(),
+          };
+          this.#pairs.set(id, pair);
+          const list = this.#bySource.get(from);
+          if (list === undefined) this.#bySource.set(from, [pair]);
+          else list.push(pair);
+        }
+      }
+    }
+  }
+
+  #checkPairs(values: ReadonlyMap<string, readonly KeyValue[]>): void {
+    for (const [from, fromValues] of values) {
+      const pairs = this.#bySource.get(from);
+      if (pairs === undefined) continue;
+      for (const pair of pairs) {
+        if (pair.dead) continue;
+        const toValues = values.get(pair.to);
+        if (toValues === undefined) continue;
+        pair.tickets += 1;
+        const targets = new Set(toValues.map(typedKey));
+        if (targets.size === toValues.length) pair.unique += 1;
+        if (fromValues.every((value) => targets.has(typedKey(value)))) {
+          pair.holds += 1;
+          if (pair.distinct.size < maxDistinct) pair.distinct.add(typedKey(fromValues[0] as KeyValue));
+        }
+        if (pair.tickets >= deadAfter && pair.holds < deadBelow * pair.tickets) pair.dead = true;
+      }
+      // Dead pairs are dropped from the per-ticket walk; their counts stay, so they are never re-tracked.
+      if (pairs.some((pair) => pair.dead)) {
+        this.#bySource.set(
+          from,
+          pairs.filter((pair) => !pair.dead),
+        );
+      }
+    }
+  }
+}
+
+/**
+ * A value that can be a key: a string of up to 200 characters or an integer of four digits or more, never
+ * a boolean. Small numbers (counts, quantities, flags written as 0/1) agree by chance too often to join on.
+ */
+function isKeyValue(value: unknown): value is KeyValue {
+  if (typeof value === "string") return value.trim() !== "" && value.length <= 200;
+  return typeof value === "number" && Number.isSafeInteger(value) && Math.abs(value) >= 1000;
+}
+
+/** `===` compares type and value: "12" and 12 are different keys, as a `match` would see them. */
+function typedKey(value: KeyValue): string {
+  return typeof value === "number" ? `n${value}` : `s${value}`;
+}
+
+function isPhoneShaped(value: string): boolean {
+  if (!phoneShape.test(value)) return false;
+  const digits = value.replace(/\D/g, "").length;
+  return digits >= 7 && digits <= 15;
+}
+
+function isKey(pair: PairStats): boolean {
+  return (
+    !pair.dead &&
+    pair.holds >= keySupport &&
+    pair.holds >= keyHolds * pair.tickets &&
+    pair.unique >= keyUnique * pair.tickets &&
+    pair.distinct.size >= 2
+  );
+}
+
+function byStrength(a: PairStats, b: PairStats): number {
+  const score = (pair: PairStats) => pair.holds / pair.tickets + pair.unique / pair.tickets;
+  return score(b) - score(a) || b.holds - a.holds || (a.from + a.to < b.from + b.to ? -1 : 1);
+}
+
+function kindOf(stats: FieldStats): { kind: FieldKind; share: number } | undefined {
+  if (stats.values === 0) return undefined;
+  const counts: [FieldKind, number][] = [
+    ["date", stats.dates],
+    ["timestamp", stats.timestamps],
+    ["phone", stats.phones],
+    ["currency", stats.currencies],
+  ];
+  for (const [kind, count] of counts) {
+    // Order numbers and codes are digits too ("9654-4257"): a field is read as phones only when at least
+    // half its values are written the way only phone numbers are.
+    if (kind === "phone" && stats.dialled < 0.5 * stats.values) continue;
+    if (count >= kindShare * stats.values) return { kind, share: count / stats.values };
+  }
+  // A field holding dates and timestamps both is read as timestamps: a date-only value reads as one.
+  const dated = stats.dates + stats.timestamps;
+  if (stats.timestamps > 0 && dated >= kindShare * stats.values)
+    return { kind: "timestamp", share: dated / stats.values };
+  return undefined;
+}
+
+function split(key: string): [string, string] {
+  const at = key.indexOf(".");
+  return [key.slice(0, at), key.slice(at + 1)];
+}

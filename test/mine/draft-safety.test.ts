@@ -1,0 +1,299 @@
+import { readFileSync } from "node:fs";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { historyRecords } from "../../examples/data/history-corpus.js";
+import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
+import { createCatalog, defineTemplate } from "../../src/index.js";
+import { type CatalogDraft, configOf, type DraftTemplate } from "../../src/mine/draft.js";
+import { draftEffect } from "../../src/mine/draft-effect.js";
+import { draftTemplates, mineHistory } from "../../src/mine/index.js";
+import { RecordProfile } from "../../src/mine/record-profile.js";
+import { buildChecklist } from "../../src/testing/index.js";
+import { type GarageTicket, garageHistory, garageRecords, garageTicket } from "./garage-history.js";
+
+const garages = garageRecords as unknown as RecordsDefinition;
+
+async function draftOf(records: RecordsDefinition, lines: readonly string[]) {
+  const report = await mineHistory(records, lines);
+  return { report, draft: draftTemplates(records, report) };
+}
+
+function catalogOf(records: RecordsDefinition, draft: CatalogDraft) {
+  return createCatalog(
+    records,
+    draft.templates.map((template) => defineTemplate(records, configOf(records, template))),
+  );
+}
+
+const failures = (checklist: ReturnType<typeof buildChecklist>) =>
+  checklist.items
+    .filter((item) => item.status === "fail")
+    .map((item) => `${item.template ?? "-"} ${item.check}: ${item.summary}`);
+
+describe("the record profile", () => {
+  it("finds the keys records share, through several records per collection", () => {
+    const profile = new RecordProfile();
+    for (let n = 0; n < 30; n++) {
+      const ticket = garageTicket(n, 2 + (n % 3), 3, 2);
+      profile.observe({ garages: ticket.garages, vehicles: ticket.vehicles, damages: ticket.damages });
+    }
+    const keys = profile
+      .summary()
+      .keys.map((key) => `${key.from.collection}.${key.from.field}→${key.to.collection}.${key.to.field}`);
+    expect(keys.sort()).toEqual(["damages.vehicleId→vehicles.id", "vehicles.garageId→garages.id"]);
+  });
+
+  it("takes no coincidence for a key: constants, booleans, small numbers, values only some tickets share", () => {
+    const profile = new RecordProfile();
+    for (let n = 0; n < 40; n++) {
+      profile.observe({
+        // Both hold "open", the same currency, a flag and 1 or 2 in every ticket; ids never meet.
+        orders: [{ id: `o${n}`, status: "open", currency: "EUR", paid: true, quantity: 1 + (n % 2) }],
+        invoices: [{ id: `i${n}`, state: "open", currency: "EUR", sent: true, copies: 1 + (n % 2) }],
+        // The same code by chance in a few tickets only.
+        notes: [{ id: `n${n}`, ref: n % 10 === 0 ? `o${n}` : `x${n}` }],
+      });
+    }
+    expect(profile.summary().keys).toEqual([]);
+  });
+
+  it("reads dates, timestamps, phones with their country and currencies; never a number that only looks like one", () => {
+    const profile = new RecordProfile();
+    for (let n = 0; n < 20; n++) {
+      profile.observe({
+        people: [
+          {
+            id: `p${n}`,
+            born: `19${50 + n}-02-0${1 + (n % 9)}`,
+            seen: `2026-03-0${1 + (n % 9)}T10:00:00`,
+            mobile: n % 4 === 0 ? `0612 34567${n % 10}` : `+33 6 12 34 56 ${10 + n}`,
+            order: `9654-${4200 + n}`,
+            money: "CHF",
+          },
+        ],
+      });
+    }
+    const fields = Object.fromEntries(profile.summary().fields.map((field) => [field.field, field]));
+    expect(fields.born?.kind).toBe("date");
+    expect(fields.seen).toMatchObject({ kind: "timestamp", offsetLess: true });
+    expect(fields.mobile).toMatchObject({ kind: "phone", countries: [{ country: "FR", count: 15 }] });
+    expect(fields.money?.kind).toBe("currency");
+    expect(fields.order).toBeUndefined();
+  });
+
+  it("skips hostile shapes and stays bounded however many names the history invents", () => {
+    const profile = new RecordProfile();
+    for (const shape of [null, 1, "x", [], [{}], { a: null }, { a: [null, 1, "s", [1]] }, { a: { b: 1 } }])
+      expect(() => profile.observe(shape)).not.toThrow();
+    for (let n = 0; n < 2000; n++) {
+      profile.observe({
+        [`c${n}`]: [{ [`f${n}`]: `v${n}`, id: `shared${n}`, __proto__: "x" }],
+        [`k${n}`]: [{ id: `shared${n}`, constructor: `2026-01-01` }],
+      });
+    }
+    const summary = profile.summary();
+    // Only objects of collections are tickets: three of the shapes above are.
+    expect(summary.tickets).toBe(2000 + 3);
+    expect(summary.fields.length).toBeLessThanOrEqual(512);
+    expect(summary.keys).toEqual([]);
+  });
+});
+
+describe("drafted effects", () => {
+  it.each([
+    ["Please refund the buyer", "refund"],
+    ["Bitte erstatten Sie den Betrag", "erstatt"],
+    ["Wir bitten um die Rückerstattung", "erstatt"],
+    ["La commande est annulée", "annul"],
+    ["Nous procédons au remboursement", "rembours"],
+    ["Procedemos al reembolso del pedido", "reembols"],
+    ["Please cancel the order", "cancel"],
+    ["Die Zahlung ist eingegangen", "zahl"],
+    ["El pago fue rechazado", "pago"],
+    ["Please authorise the repair", "authori"],
+    ["Bitte genehmigen Sie die Reparatur", "genehmig"],
+    ["Merci d'autoriser la réparation", "autori"],
+    ["Por favor autorice la reparación", "autori"],
+  ])("%j is irreversible (%s)", (text, stem) => {
+    const effect = draftEffect([text], { money: false });
+    expect(effect).toMatchObject({ effect: "irreversible", because: { money: false } });
+    expect(effect.effect === "irreversible" && effect.because.stems).toContain(stem);
+  });
+
+  it("is irreversible for money shown, informational otherwise", () => {
+    expect(draftEffect(["Your parcel ships today"], { money: true })).toMatchObject({
+      effect: "irreversible",
+      because: { money: true, stems: [] },
+    });
+    expect(draftEffect(["Your parcel ships today", "Ihr Paket ist unterwegs"], { money: false })).toEqual({
+      effect: "informational",
+    });
+  });
+});
+
+describe("drafts of a history of garages, vehicles and damages", () => {
+  let draft: CatalogDraft;
+  let byId: Map<string, DraftTemplate>;
+  beforeAll(async () => {
+    ({ draft } = await draftOf(garages, garageHistory(90)));
+    byId = new Map(draft.templates.map((template) => [template.id, template]));
+  });
+
+  const repair = () =>
+    draft.templates.find((template) => template.body.includes("damage.code")) as DraftTemplate;
+  const ready = () => draft.templates.find((template) => template.channel === "sms") as DraftTemplate;
+
+  it("joins the recipient through the vehicle the text does not show", () => {
+    expect(byId.size).toBe(3);
+    const template = repair();
+    const vehicle = template.slots.find((slot) => slot.kind === "ref" && slot.collection === "vehicles");
+    expect(vehicle).toMatchObject({ link: true, match: { id: "damage.vehicleId", garageId: "garage.id" } });
+    expect(template.to.match).toEqual({ id: "garage.id" });
+    expect(template.body).toContain(`{{#${vehicle?.name}}}{{/${vehicle?.name}}}`);
+  });
+
+  it("drafts a repair to authorise as irreversible with a person's approval, the others informational", () => {
+    expect(repair().effect).toMatchObject({ effect: "irreversible" });
+    expect(configOf(garages, repair())).toMatchObject({ effect: "irreversible", approval: "human" });
+    expect(ready().effect).toEqual({ effect: "informational" });
+  });
+
+  it("formats the phone recipient with the records' country, dates and timestamps as dates", () => {
+    expect(ready().to).toMatchObject({ as: "phone", country: "DE" });
+    const shown = ready().slots.flatMap((slot) => (slot.kind === "ref" ? Object.values(slot.show) : []));
+    expect(shown.find((entry) => entry.field === "readyOn")?.as).toMatchObject({
+      kind: "date",
+      pattern: "d MMMM yyyy",
+    });
+    const reported = repair().slots.flatMap((slot) => (slot.kind === "ref" ? Object.values(slot.show) : []));
+    expect(reported.find((entry) => entry.field === "reportedAt")?.as).toMatchObject({
+      kind: "date",
+      pattern: "d MMMM yyyy, HH:mm",
+    });
+  });
+
+  it("passes the checklist with no ✗ on a sample ticket of the history", () => {
+    const catalog = catalogOf(garages, draft);
+    const ticket = garageTicket(7, 3, 4, 3);
+    const sample = {
+      ticketId: ticket.ticketId,
+      garages: ticket.garages,
+      vehicles: ticket.vehicles,
+      damages: ticket.damages,
+    };
+    expect(failures(buildChecklist(catalog, { sample, propertyRuns: 50 }))).toEqual([]);
+  });
+
+  it("never sends a message whose chosen records do not belong together, whatever the handles", () => {
+    const catalog = catalogOf(garages, draft);
+    const shape = fc.record({
+      n: fc.integer({ min: 1000, max: 9999 }),
+      garages: fc.integer({ min: 1, max: 3 }),
+      vehicles: fc.integer({ min: 1, max: 4 }),
+      damages: fc.integer({ min: 1, max: 3 }),
+    });
+    fc.assert(
+      fc.property(shape, ({ n, garages: g, vehicles: v, damages: d }) => {
+        const ticket = garageTicket(n, g, v, d);
+        const records = {
+          ticketId: ticket.ticketId,
+          garages: ticket.garages,
+          vehicles: ticket.vehicles,
+          damages: ticket.damages,
+        };
+        const table = catalog.handles(records);
+        for (const template of draft.templates) {
+          const refs = [
+            ...template.slots.flatMap((slot) =>
+              slot.kind === "ref" ? [{ name: slot.name, collection: slot.collection }] : [],
+            ),
+            { name: "to", collection: template.to.collection },
+          ];
+          let sent = 0;
+          for (const combination of combinations(refs, table.entries)) {
+            const decision = catalog.decide(
+              { template: template.id, slots: handlesOf(combination) },
+              records,
+            );
+            const renders =
+              decision.outcome === "send" ||
+              (decision.outcome === "escalate" && decision.reason === "approval_required");
+            if (!renders) continue;
+            sent += 1;
+            expect(belongTogether(ticket, combination), `${template.id} ${JSON.stringify(combination)}`).toBe(
+              true,
+            );
+          }
+          // Every template still sends on a ticket holding its records: safety is not bought by sending nothing.
+          expect(sent).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 40, seed: 36 },
+    );
+  });
+});
+
+describe("drafts of the bundled history", () => {
+  it("join the recipient wherever the records allow and each pass the checklist on a ticket of its own", async () => {
+    const lines = readFileSync(new URL("../../examples/data/history.jsonl", import.meta.url), "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "");
+    const records = historyRecords as unknown as RecordsDefinition;
+    const { draft } = await draftOf(records, lines);
+    expect(draft.templates.length).toBeGreaterThan(0);
+    for (const template of draft.templates) {
+      expect(template.to.match, template.id).toBeDefined();
+      const collections = new Set([
+        template.to.collection,
+        ...template.slots.flatMap((slot) => (slot.kind === "ref" ? [slot.collection] : [])),
+      ]);
+      const line = lines
+        .map((text) => JSON.parse(text) as { ticketId: string; records: Record<string, unknown> })
+        .find((entry) => [...collections].every((collection) => Array.isArray(entry.records[collection])));
+      expect(line, template.id).toBeDefined();
+      const catalog = createCatalog(records, [defineTemplate(records, configOf(records, template))]);
+      const sample = { ticketId: line?.ticketId, ...line?.records };
+      expect(failures(buildChecklist(catalog, { sample, propertyRuns: 50 })), template.id).toEqual([]);
+    }
+  });
+});
+
+type Entry = { collection: string; handle: string; id: string };
+
+/** Every choice of one record per ref slot (its collection's records), as slot → entry. */
+function* combinations(
+  refs: readonly { name: string; collection: string }[],
+  entries: readonly Entry[],
+  at = 0,
+  chosen: Record<string, Entry> = {},
+): Generator<Record<string, Entry>> {
+  const ref = refs[at];
+  if (ref === undefined) {
+    yield { ...chosen };
+    return;
+  }
+  for (const entry of entries) {
+    if (entry.collection !== ref.collection) continue;
+    chosen[ref.name] = entry;
+    yield* combinations(refs, entries, at + 1, chosen);
+  }
+}
+
+function handlesOf(combination: Record<string, Entry>): Record<string, string> {
+  return Object.fromEntries(Object.entries(combination).map(([name, entry]) => [name, entry.handle]));
+}
+
+/** The ground truth: every chosen damage, vehicle and garage is of one vehicle and one garage. */
+function belongTogether(ticket: GarageTicket, combination: Record<string, Entry>): boolean {
+  const vehicleOf = new Map(ticket.damages.map((damage) => [damage.id, damage.vehicleId]));
+  const garageOf = new Map(ticket.vehicles.map((vehicle) => [vehicle.id, vehicle.garageId]));
+  const vehicles = new Set<string>();
+  const garagesChosen = new Set<string>();
+  for (const entry of Object.values(combination)) {
+    if (entry.collection === "damages") vehicles.add(vehicleOf.get(entry.id) as string);
+    if (entry.collection === "vehicles") vehicles.add(entry.id);
+    if (entry.collection === "garages") garagesChosen.add(entry.id);
+  }
+  for (const vehicle of vehicles) garagesChosen.add(garageOf.get(vehicle) as string);
+  return vehicles.size <= 1 && garagesChosen.size <= 1;
+}
