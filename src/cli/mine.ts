@@ -107,6 +107,7 @@ export function miningJson(report: MiningReport, draft?: CatalogDraft) {
     candidates: report.candidates.map((candidate) => ({
       ...candidate,
       recipient: candidate.recipient ?? null,
+      notTemplatable: candidate.notTemplatable ?? null,
     })),
     emitted:
       draft === undefined

@@ -18,12 +18,17 @@ import { SignatureIndex, signature } from "../../src/mine/minhash.js";
 import { hostileStrings } from "../../src/testing/index.js";
 
 async function mined(corpus: readonly CorpusLine[]) {
-  const clusterOf = new Map<number, number>();
+  const firstCluster = new Map<number, number>();
   const report = await mineHistory(
     historyRecords,
     corpus.map((entry) => JSON.stringify(entry.line)),
-    { onMessage: (line, cluster) => clusterOf.set(line, cluster) },
+    { onMessage: (line, cluster) => firstCluster.set(line, cluster) },
   );
+  // A message belongs to the candidate its first cluster was merged into.
+  const candidateOf = new Map<number, number>();
+  for (const candidate of report.candidates)
+    for (const id of candidate.clusters) candidateOf.set(id, candidate.id);
+  const clusterOf = new Map([...firstCluster].map(([line, id]) => [line, candidateOf.get(id) as number]));
   return { report, clusterOf };
 }
 
