@@ -14,6 +14,12 @@ export type {
   DraftTemplate,
 } from "./draft.js";
 export { draftTemplates } from "./draft.js";
+export type { DraftEffect } from "./draft-effect.js";
+export { draftEffect } from "./draft-effect.js";
+export type { FieldFacts, FormatChoices } from "./draft-formats.js";
+export { countryCode, draftFormat, phoneCountry } from "./draft-formats.js";
+export type { JoinedSlot, JoinOptions, JoinPlan, LinkSlot } from "./draft-joins.js";
+export { planJoins } from "./draft-joins.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
 export type { IdentifierKind } from "./literal-identifiers.js";
@@ -22,3 +28,11 @@ export { maskMessage, valueIndex } from "./mask.js";
 export type { CoveragePoint, LineProblem, MineOptions, MiningReport } from "./mine-history.js";
 export { mineHistory } from "./mine-history.js";
 export { recipientSource } from "./recipient.js";
+export type {
+  FieldKind,
+  ProfiledField,
+  RecordProfileOptions,
+  RecordProfileSummary,
+  SharedKey,
+} from "./record-profile.js";
+export { RecordProfile } from "./record-profile.js";

@@ -1,6 +1,8 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { historyRecords } from "../../examples/data/history-corpus.js";
 import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
 import { createCatalog, defineTemplate } from "../../src/index.js";
@@ -9,6 +11,8 @@ import { draftEffect } from "../../src/mine/draft-effect.js";
 import { draftTemplates, mineHistory } from "../../src/mine/index.js";
 import { RecordProfile } from "../../src/mine/record-profile.js";
 import { buildChecklist } from "../../src/testing/index.js";
+import { typecheck } from "../cli/mine-typecheck.js";
+import { cli } from "../cli/run.js";
 import { type GarageTicket, garageHistory, garageRecords, garageTicket } from "./garage-history.js";
 
 const garages = garageRecords as unknown as RecordsDefinition;
@@ -297,3 +301,72 @@ function belongTogether(ticket: GarageTicket, combination: Record<string, Entry>
   for (const vehicle of vehicles) garagesChosen.add(garageOf.get(vehicle) as string);
   return vehicles.size <= 1 && garagesChosen.size <= 1;
 }
+
+describe("formletter mine --emit on the garage history", () => {
+  const root = fileURLToPath(new URL("../../", import.meta.url));
+  let directory: string;
+  let records: string;
+  let history: string;
+  beforeAll(() => {
+    // Inside the project, so the emitted module resolves "formletter" and zod as a team's own files do.
+    mkdirSync(join(root, "scratch"), { recursive: true });
+    directory = mkdtempSync(join(root, "scratch", "draft-safety-"));
+    records = join(directory, "records.ts");
+    writeFileSync(
+      records,
+      `export { garageRecords as records } from ${JSON.stringify(join(root, "test/mine/garage-history.ts"))};\n`,
+    );
+    history = join(directory, "history.jsonl");
+    writeFileSync(history, `${garageHistory(60).join("\n")}\n`);
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  it("writes a catalog that compiles, passes check and passes the checklist with no ✗ on a sample", async () => {
+    const file = join(directory, "catalog.ts");
+    const mined = await cli(["mine", "--records", records, history, "--emit", file, "--country", "at"]);
+    expect(mined.code, mined.stderr).toBe(0);
+    const source = readFileSync(file, "utf8");
+    // --country wins over the country the records name, for numbers written without one.
+    expect(source).toContain('format.phone({ defaultCountry: "AT" })');
+    expect(source).toContain('effect: "irreversible",\n    approval: "human",');
+    expect(source).toMatch(/optional: true/);
+    expect(typecheck([file])).toEqual([]);
+    const check = await cli(["check", file]);
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    const ticket = garageTicket(3, 3, 3, 2);
+    const sample = join(directory, "sample.json");
+    writeFileSync(
+      sample,
+      JSON.stringify({
+        ticketId: ticket.ticketId,
+        garages: ticket.garages,
+        vehicles: ticket.vehicles,
+        damages: ticket.damages,
+      }),
+    );
+    const checklist = await cli(["checklist", "--catalog", file, "--records", sample, "--runs", "50"]);
+    // Exit 1 on any ✗; no item line starts with one.
+    expect(checklist.stdout).not.toMatch(/^\s*✗/m);
+    expect(checklist.code, checklist.stdout + checklist.stderr).toBe(0);
+  });
+
+  it.each(["DEU", "xx", "4", "D E", "de\u202e"])(
+    "refuses --country %j, naming the flag and the form it takes",
+    async (country) => {
+      const result = await cli([
+        "mine",
+        "--records",
+        records,
+        history,
+        "--emit",
+        join(directory, "never.ts"),
+        "--country",
+        country,
+      ]);
+      expect(result.code).not.toBe(0);
+      expect(result.stderr).toContain("--country");
+      expect(result.stderr).toContain("two-letter ISO 3166-1 country code");
+      expect(existsSync(join(directory, "never.ts"))).toBe(false);
+    },
+  );
+});
