@@ -54,15 +54,15 @@ function run(folder: string): number {
   );
   process.stdout.write(row(["system", "Drain", "published", "difference", "lines/s", "mine", "lines/s"]));
   const sums = { drain: 0, published: 0, mine: 0, systems: 0 };
-  const missing: string[] = [];
+  const problems: string[] = [];
   for (const system of loghubSystems) {
     let lines: LabelledLines;
     try {
       lines = readLoghubSystem(folder, system);
     } catch (error) {
       if (!(error instanceof LoghubDataError)) throw error;
-      missing.push(error.message.split("\n")[0] ?? error.message);
-      process.stdout.write(row([system.name, "(missing)"]));
+      problems.push(error.message.split("\n")[0] ?? error.message);
+      process.stdout.write(row([system.name, error.missing ? "(missing)" : "(not read)"]));
       continue;
     }
     const drain = measure(drainParser(system), lines);
@@ -96,8 +96,8 @@ function run(folder: string): number {
       ]),
     );
   }
-  if (missing.length === 0) return 0;
-  process.stderr.write(`\n${missing.join("\n")}\n${loghubDataHelp}\n`);
+  if (problems.length === 0) return 0;
+  process.stderr.write(`\n${problems.join("\n")}\n${loghubDataHelp}\n`);
   return 1;
 }
 

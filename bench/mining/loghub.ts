@@ -73,7 +73,11 @@ export const loghubDataHelp = [
 
 /** A folder or file of Loghub that is missing or unreadable; the message names the path and the fix. */
 export class LoghubDataError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Whether the file is absent, rather than present and unreadable. */
+    readonly missing = false,
+  ) {
     super(message);
     this.name = "LoghubDataError";
   }
@@ -99,7 +103,7 @@ export function readLoghubSystem(folder: string, system: LoghubSystem): Labelled
   const paths = names.map((name) => join(folder, name, `${name}_2k.log_structured.csv`));
   const path = paths.find((candidate) => existsSync(candidate));
   if (path === undefined)
-    throw new LoghubDataError(`${paths.join(" and ")}: no such file.\n${loghubDataHelp}`);
+    throw new LoghubDataError(`${paths.join(" and ")}: no such file.\n${loghubDataHelp}`, true);
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -107,6 +111,12 @@ export function readLoghubSystem(folder: string, system: LoghubSystem): Labelled
     throw new LoghubDataError(`${path} cannot be read (${(error as Error).message}).\n${loghubDataHelp}`);
   }
   return labelledLines(path, text);
+}
+
+/** A line of a file as a message shows it: escaped, and cut short, as a file of another kind may have no line breaks. */
+function shown(line: string): string {
+  const limit = 120;
+  return JSON.stringify(line.length > limit ? `${line.slice(0, limit)}…` : line);
 }
 
 /** The `Content` and `EventId` columns of a structured CSV text, found by their header names. */
@@ -124,7 +134,7 @@ export function labelledLines(path: string, text: string): LabelledLines {
   const eventId = header.indexOf("EventId");
   if (content === -1 || eventId === -1)
     throw new LoghubDataError(
-      `${path}: the first line must name the columns Content and EventId, found ${JSON.stringify(header.join(","))}.\n${loghubDataHelp}`,
+      `${path}: the first line must name the columns Content and EventId, found ${shown(header.join(","))}.\n${loghubDataHelp}`,
     );
   const contents: string[] = [];
   const truth: (string | undefined)[] = [];

@@ -79,6 +79,9 @@ describe("Loghub reader", () => {
     expect(() => labelledLines("x.csv", "LineId,Content\n1,a\n")).toThrow(
       /x\.csv: the first line must name the columns Content and EventId/,
     );
+    // A file of another kind may be one long line: the message shows the start of it, escaped.
+    const binary = `\u0000${"\u0001x".repeat(10_000)}`;
+    expect(() => labelledLines("x.csv", binary)).toThrow(/found "\\u0000(\\u0001x){59}\\u0001…"/);
     expect(() => labelledLines("x.csv", "Content,EventId\na,E1\nb\n")).toThrow(
       /x\.csv: record 2 has 1 fields/,
     );
@@ -124,11 +127,13 @@ describe("bench/loghub.ts", () => {
   });
 
   it("measures the systems it finds, lists the ones it does not and exits 1", async () => {
+    mkdirSync(join(folder, "Linux", "Linux_2k.log_structured.csv"), { recursive: true });
     writeSystem("HDFS", "Content,EventId\nblock blk_1 served,E1\nblock blk_2 served,E1\nshutting down,E2\n");
     const result = await bench(folder);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/HDFS\s+1\.000\s+0\.998\s+\+0\.002/);
     expect(result.stdout).toMatch(/Mac\s+\(missing\)/);
+    expect(result.stdout).toMatch(/Linux\s+\(not read\)/);
     expect(result.stderr).toContain(join(folder, "Mac", "Mac_2k.log_structured.csv"));
     expect(result.stderr).not.toMatch(/^\s+at /m);
   });
