@@ -116,12 +116,17 @@ function templateSource(template: DraftTemplate): string {
   const as = to === undefined ? "" : `, as: ${to === "email" ? "format.email()" : formatSource(to, literal)}`;
   const match = template.to.match === undefined ? "" : `, match: ${matchSource(template.to.match)}`;
   const recipient =
-    template.to.match === undefined
+    template.to.choice === "not-joined"
       ? [
           "    // Review: no key the history's records share joins the recipient to the other records, so the",
           "    // model chooses among this ticket's recipients. Add a `match` (or a `where`) that names the one.",
         ]
-      : [];
+      : template.to.choice === "several-fit"
+        ? [
+            "    // Review: the join leaves several recipients in a ticket (the field it is on repeats between",
+            "    // them), so the model chooses among those. Narrow it with a `match` on a unique field or a `where`.",
+          ]
+        : [];
   const lines = [
     `  // Cluster ${template.cluster}: ${template.size} messages.${template.identifiersLeftOut === 0 ? "" : ` ${template.identifiersLeftOut} identifier(s) seen in them left out (see the mining report).`}`,
     "  defineTemplate(records, {",

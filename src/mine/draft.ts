@@ -66,6 +66,12 @@ export interface DraftTemplate {
     readonly country: string | undefined;
     /** The join to the chosen records; undefined when none exists, so the model chooses the recipient. */
     readonly match: Readonly<Record<string, string>> | undefined;
+    /**
+     * Why the model chooses the recipient, when it does: no key joins it to the chosen records
+     * ("not-joined"), or the join leaves several (it is on a field whose values repeat within a ticket,
+     * "several-fit"); undefined when the other choices decide it.
+     */
+    readonly choice: "not-joined" | "several-fit" | undefined;
   };
   readonly subject: string | undefined;
   readonly body: string;
@@ -384,6 +390,7 @@ function draftOne(
             ? phoneCountry(profile, { collection: toCollection, field }, options.country)
             : undefined,
         match: plan.match.get("to"),
+        choice: recipientChoice(plan.match.get("to"), toCollection, profile),
       },
       subject,
       body,
@@ -428,6 +435,21 @@ function draftOne(
     }
   }
   return { reason: "no slot set passed the definition checks" };
+}
+
+/**
+ * Whether the other choices decide the recipient: not when nothing joins it, nor when every field it is
+ * joined on repeats within a ticket (a garage's several contacts), where the model still picks one.
+ */
+function recipientChoice(
+  match: Readonly<Record<string, string>> | undefined,
+  collection: string,
+  profile: MiningReport["profile"] | undefined,
+): DraftTemplate["to"]["choice"] {
+  if (match === undefined) return "not-joined";
+  const repeats = (field: string) =>
+    profile?.repeating.some((entry) => entry.collection === collection && entry.field === field) === true;
+  return Object.keys(match).every(repeats) ? "several-fit" : undefined;
 }
 
 /** The skeleton read as text, tags and gaps ("…"); any other character is dropped. */

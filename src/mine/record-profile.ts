@@ -38,6 +38,11 @@ export interface RecordProfileSummary {
   readonly tickets: number;
   readonly fields: readonly ProfiledField[];
   readonly keys: readonly SharedKey[];
+  /**
+   * Fields whose values repeat between records of one ticket (several contacts of one garage share its
+   * `garageId`): a join on one of them leaves more than one record to choose from.
+   */
+  readonly repeating: readonly { readonly collection: string; readonly field: string }[];
 }
 
 /** Options of {@link RecordProfile}. */
@@ -79,6 +84,9 @@ interface FieldStats {
   currencies: number;
   parsed: number;
   countries: Map<string, number>;
+  /** Tickets holding two or more of its key-shaped values, and of those the ones where a value repeated. */
+  several: number;
+  repeated: number;
 }
 
 interface PairStats {
@@ -142,6 +150,12 @@ export class RecordProfile {
         }
       }
     }
+    for (const [key, list] of values) {
+      const stats = this.#fields.get(key);
+      if (stats === undefined || list.length < 2) continue;
+      stats.several += 1;
+      if (new Set(list.map(typedKey)).size < list.length) stats.repeated += 1;
+    }
     this.#trackNewPairs(values);
     this.#checkPairs(values);
   }
@@ -184,7 +198,14 @@ export class RecordProfile {
       });
     }
     fields.sort((a, b) => (a.collection + a.field < b.collection + b.field ? -1 : 1));
-    return { tickets: this.#tickets, fields, keys };
+    const repeating = [...this.#fields]
+      .filter(([, stats]) => stats.repeated > (1 - keyUnique) * stats.several)
+      .map(([key]) => {
+        const [collection, field] = split(key);
+        return { collection, field };
+      })
+      .sort((a, b) => (a.collection + a.field < b.collection + b.field ? -1 : 1));
+    return { tickets: this.#tickets, fields, keys, repeating };
   }
 
   #observeValue(key: string, value: unknown): void {
@@ -202,6 +223,8 @@ export class RecordProfile {
         currencies: 0,
         parsed: 0,
         countries: new Map(),
+        several: 0,
+        repeated: 0,
       };
       this.#fields.set(key, stats);
     }

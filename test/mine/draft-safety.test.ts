@@ -3,9 +3,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { historyRecords } from "../../examples/data/history-corpus.js";
+import { emitCatalog } from "../../src/cli/mine-emit.js";
 import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
-import { createCatalog, defineTemplate } from "../../src/index.js";
+import { createCatalog, defineRecords, defineTemplate, untrusted } from "../../src/index.js";
 import { type CatalogDraft, configOf, type DraftTemplate } from "../../src/mine/draft.js";
 import { draftEffect } from "../../src/mine/draft-effect.js";
 import { draftTemplates, mineHistory } from "../../src/mine/index.js";
@@ -369,4 +371,89 @@ describe("formletter mine --emit on the garage history", () => {
       expect(existsSync(join(directory, "never.ts"))).toBe(false);
     },
   );
+});
+
+describe("recipients the records do not decide", () => {
+  /** `count` history lines, each built from its number. */
+  const lines = (count: number, line: (n: number) => Record<string, unknown>) =>
+    Array.from({ length: count }, (_, n) => JSON.stringify({ ticketId: `T-${n}`, ...line(n) }));
+
+  it("says so when no key joins the recipient to the records the text shows", async () => {
+    const records = defineRecords({
+      contacts: z.object({ id: z.string(), email: z.email() }),
+      orders: z.object({ id: z.string(), number: z.string() }),
+    });
+    const { draft } = await draftOf(
+      records as unknown as RecordsDefinition,
+      lines(12, (n) => ({
+        records: {
+          contacts: [
+            { id: `c${n}a`, email: `first${n}@shop.example` },
+            { id: `c${n}b`, email: `second${n}@shop.example` },
+          ],
+          orders: [{ id: `o${n}`, number: `ORD-${5000 + n}` }],
+        },
+        message: {
+          to: `first${n}@shop.example`,
+          text: `Order ORD-${5000 + n} has shipped today. Thank you.`,
+        },
+      })),
+    );
+    const [template] = draft.templates;
+    expect(template?.to).toMatchObject({ match: undefined, choice: "not-joined" });
+    const source = emitCatalog(draft, { file: "/x/records.ts", exportName: "records" }, "/x/catalog.ts", {
+      history: "h.jsonl",
+    });
+    expect(source).toContain("no key the history's records share joins the recipient");
+  });
+
+  it("says so when the join leaves several: a garage's contacts share its id", async () => {
+    const records = defineRecords({
+      garages: z.object({ id: z.string(), name: z.string() }),
+      contacts: z.object({ id: z.string(), garageId: z.string(), email: z.email() }),
+    });
+    const { draft } = await draftOf(
+      records as unknown as RecordsDefinition,
+      lines(12, (n) => ({
+        records: {
+          garages: [{ id: `g${n}`, name: `Werkstatt Nummer${n}` }],
+          contacts: [
+            { id: `c${n}a`, garageId: `g${n}`, email: `first${n}@garage.example` },
+            { id: `c${n}b`, garageId: `g${n}`, email: `second${n}@garage.example` },
+          ],
+        },
+        message: {
+          to: `second${n}@garage.example`,
+          text: `Your workshop Werkstatt Nummer${n} is now listed. Thank you.`,
+        },
+      })),
+    );
+    const [template] = draft.templates;
+    expect(template?.to).toMatchObject({ match: { garageId: "garage.id" }, choice: "several-fit" });
+  });
+
+  it("never joins on a field an outsider writes", async () => {
+    const records = defineRecords({
+      garages: z.object({ id: z.string(), email: z.email() }),
+      vehicles: z.object({ id: z.string(), plate: z.string(), garageId: untrusted("customer", z.string()) }),
+    });
+    const { draft, report } = await draftOf(
+      records as unknown as RecordsDefinition,
+      lines(12, (n) => ({
+        records: {
+          garages: [
+            { id: `g${n}a`, email: `a${n}@garage.example` },
+            { id: `g${n}b`, email: `b${n}@garage.example` },
+          ],
+          vehicles: [{ id: `v${n}`, plate: `PL${n}X${n}`, garageId: `g${n}a` }],
+        },
+        message: { to: `a${n}@garage.example`, text: `Vehicle PL${n}X${n} arrives tomorrow. Thank you.` },
+      })),
+    );
+    // The records do share the key; the draft still does not join on it.
+    expect(report.profile.keys.map((key) => key.from.field)).toContain("garageId");
+    const [template] = draft.templates;
+    expect(template?.slots.every((slot) => slot.kind !== "ref" || slot.match === undefined)).toBe(true);
+    expect(template?.to).toMatchObject({ match: undefined, choice: "not-joined" });
+  });
 });
