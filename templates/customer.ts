@@ -91,7 +91,11 @@ export const customerRecords = defineRecords(
 
 const { slot } = customerRecords;
 
-/** The customer: an address that wrote into this thread, or a verified address of the account. */
+/**
+ * The customer: an address that wrote into this thread, or a verified address of the account. Nothing
+ * joins an address to an order, and a customer may have several: the model picks which of the
+ * customer's own addresses a reply goes to, declared with `recipient: "model-chooses"` on each template.
+ */
 const customer = () =>
   slot.ref("addresses", {
     show: "email",
@@ -116,6 +120,7 @@ export const orderStatusUpdate = defineTemplate(customerRecords, {
   effect: "informational",
   channel: "email",
   to: customer(),
+  recipient: "model-chooses",
   subject: "An update on your order {{order.number}}",
   body:
     "Hello,\n\n" +
@@ -153,6 +158,7 @@ export const refundApproved = defineTemplate(customerRecords, {
   effect: "irreversible",
   channel: "email",
   to: customer(),
+  recipient: "model-chooses",
   subject: "Your refund for order {{order}} has been approved",
   body:
     "Hello,\n\n" +
@@ -181,6 +187,7 @@ export const requestDamagePhotos = defineTemplate(customerRecords, {
   effect: "informational",
   channel: "email",
   to: customer(),
+  recipient: "model-chooses",
   subject: "Photos needed for your order {{order}}",
   body:
     "Hello,\n\n" +
@@ -211,6 +218,7 @@ export const ticketClosed = defineTemplate(customerRecords, {
   effect: "informational",
   channel: "email",
   to: customer(),
+  recipient: "model-chooses",
   subject: "Your request {{ticket}} is closed",
   body:
     "Hello,\n\n" +

@@ -64,7 +64,9 @@ const urgentTicket = () =>
     description: "the urgent ticket to page about",
   });
 
-// Who is on call now, and nobody else: the rotation decides, not the model.
+// Who is on call now, and nobody else: the rotation decides whom the model may page. When the primary
+// and the secondary are both on call the model picks one of them, so each template declares
+// recipient: "model-chooses"; nothing in a ticket joins an engineer to it.
 const onCall = {
   where: (record: z.output<typeof rotation>) => record.onCall,
   description: "the engineer on call now",
@@ -92,6 +94,7 @@ export const pageEmail = defineTemplate(oncallRecords, {
   effect: "informational",
   channel: "email",
   to: onCallEmail(),
+  recipient: "model-chooses",
   subject: "[URGENT] Ticket {{ticket.number}}: {{impact}}",
   body:
     "Urgent ticket {{ticket.number}} in the {{ticket.queue}} queue, opened {{ticket.opened}} (Berlin time).\n\n" +
@@ -110,6 +113,7 @@ export const pageSms = defineTemplate(oncallRecords, {
   effect: "informational",
   channel: "sms",
   to: onCallPhone(),
+  recipient: "model-chooses",
   body: "URGENT {{ticket.number}} ({{ticket.queue}}): {{impact}}. Opened {{ticket.opened}}. Ack in the paging tool within 15 min.",
   slots: { ticket: urgentTicket(), impact },
   limits: { perTicket: 2, perDay: 20 },
@@ -124,6 +128,7 @@ export const pageResolved = defineTemplate(oncallRecords, {
   effect: "informational",
   channel: "sms",
   to: onCallPhone(),
+  recipient: "model-chooses",
   body: "RESOLVED {{ticket}}: no action needed, support closed it. Thanks.",
   slots: {
     ticket: slot.ref("tickets", {

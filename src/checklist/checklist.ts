@@ -1,12 +1,17 @@
 import { type CatalogCapacity, catalogCapacity } from "../capacity/capacity.js";
 import type { Catalog } from "../core/decision/catalog.js";
+import type { PreparedTicket } from "../core/decision/ticket.js";
 import type { CollectionSchemas } from "../core/definition/define-records.js";
+import type { Template } from "../core/definition/template-types.js";
 import { clip } from "../core/message/sanitize.js";
 import { controlItems } from "./controls.js";
 import { FreshLabels } from "./field-labels.js";
 import { hostileOutputsItem } from "./hostile-outputs.js";
 import { injectionItem } from "./injection.js";
 import { propertiesItem } from "./properties.js";
+import { recipientChoiceItem } from "./recipient-choice.js";
+import { type SampleOutcomes, sampleOutcomes, spreadProposals } from "./sample-proposals.js";
+import { sendsItem } from "./sends.js";
 import { templateItems } from "./template-items.js";
 import type { Checklist, ChecklistItem, ChecklistOptions } from "./types.js";
 
@@ -48,10 +53,21 @@ export function buildChecklist<S extends CollectionSchemas>(
   } catch {
     capacity = undefined;
   }
+  // Every proposal of every template decided once on the sample, for the checks that read what it does.
+  const outcomes = catalog.templates.map((template) =>
+    ticket === undefined ? undefined : guardedOutcomes(catalog, ticket, template),
+  );
   const items: ChecklistItem[] = [];
   for (const [index, template] of catalog.templates.entries()) {
+    const decided = outcomes[index];
+    const choice = recipientChoiceItem(
+      template,
+      decided instanceof Error ? undefined : decided,
+      ticket,
+      catalog.records.maxPerCollection,
+    );
     items.push(
-      ...templateItems(template, capacity?.templates[index], capacity?.basis, labels, settings),
+      ...templateItems(template, capacity?.templates[index], capacity?.basis, labels, settings, choice),
       ...controlItems(template),
     );
   }
@@ -83,9 +99,29 @@ export function buildChecklist<S extends CollectionSchemas>(
         summary: `valid: ${counts.join(", ")}`,
         evidence: [],
       },
+      ...catalog.templates.map((template, index) => {
+        const decided = outcomes[index];
+        return decided instanceof Error
+          ? threw("sends", decided, template.id)
+          : sendsItem(decided ?? emptyOutcomes(template));
+      }),
       guarded("hostile_outputs", () => hostileOutputsItem(catalog, ticket)),
       guarded("injection", () =>
-        injectionItem(catalog, options.sample, ticket, labels, settings.injectionProposals),
+        injectionItem(
+          catalog,
+          options.sample,
+          labels,
+          outcomes.flatMap((decided) =>
+            decided === undefined || decided instanceof Error
+              ? []
+              : [
+                  {
+                    template: decided.template,
+                    proposals: spreadProposals(decided, settings.injectionProposals),
+                  },
+                ],
+          ),
+        ),
       ),
       guarded("properties", () =>
         propertiesItem(catalog, options.sample, settings.propertyRuns, settings.seed),
@@ -100,15 +136,36 @@ function guarded(check: ChecklistItem["check"], run: () => ChecklistItem): Check
   try {
     return run();
   } catch (error) {
-    return {
-      section: "live",
-      template: undefined,
-      check,
-      status: "fail",
-      summary: `the check threw: ${clip(error instanceof Error ? error.message : String(error), 120)}`,
-      evidence: [],
-    };
+    return threw(check, error, undefined);
   }
+}
+
+function threw(check: ChecklistItem["check"], error: unknown, template: string | undefined): ChecklistItem {
+  return {
+    section: "live",
+    template,
+    check,
+    status: "fail",
+    summary: `the check threw: ${clip(error instanceof Error ? error.message : String(error), 120)}`,
+    evidence: [],
+  };
+}
+
+/** A template's proposals decided on the sample, or what decide threw while they were. */
+function guardedOutcomes(
+  catalog: Catalog,
+  ticket: PreparedTicket,
+  template: Template,
+): SampleOutcomes | Error {
+  try {
+    return sampleOutcomes(catalog, ticket, template);
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+function emptyOutcomes(template: Template): SampleOutcomes {
+  return { template, possible: 0, tried: 0, sending: [], escalations: [] };
 }
 
 function definedOnly(options: ChecklistOptions): Partial<typeof checklistDefaults> {

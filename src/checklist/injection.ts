@@ -1,29 +1,13 @@
-import { slotOptions } from "../capacity/enumerate.js";
 import type { Catalog } from "../core/decision/catalog.js";
-import type { Decision, Message, SendDecision } from "../core/decision/decision.js";
-import type { PreparedTicket } from "../core/decision/ticket.js";
+import type { Decision, Message } from "../core/decision/decision.js";
 import { labelViolation } from "../core/definition/labels.js";
 import type { Template } from "../core/definition/template-types.js";
 import { clip } from "../core/message/sanitize.js";
 import { hostileStrings } from "../testing/corpus.js";
 import { unscannedParts } from "../testing/part-checks.js";
 import type { FreshLabels } from "./field-labels.js";
+import { producedMessage, type SampleProposal } from "./sample-proposals.js";
 import type { ChecklistItem } from "./types.js";
-
-/** The message a decision produces: the one sent, or the draft a person would approve. */
-function producedMessage(decision: Decision): SendDecision | undefined {
-  if (decision.outcome === "send") return decision;
-  if (decision.reason !== "approval_required" || decision.draft === undefined) return undefined;
-  return {
-    outcome: "send",
-    ticketId: decision.ticketId ?? "",
-    template: decision.template ?? "",
-    message: decision.draft,
-    values: decision.values ?? {},
-    choices: decision.choices ?? {},
-    key: decision.key ?? "",
-  };
-}
 
 /** A word that survives every sanitiser (lower-case letters only) and appears in no template: a canary. */
 function marker(index: number): string {
@@ -38,44 +22,6 @@ function marker(index: number): string {
 
 function carries(message: Message, word: string): boolean {
   return [message.to, message.subject, message.text, message.html].some((part) => part?.includes(word));
-}
-
-/**
- * Up to `count` proposals per template that send (or wait for approval) on the sample: every choice the
- * model has is tried, as the capacity count does, and the sending ones are taken evenly spread.
- */
-export function sendingProposals(
-  catalog: Catalog,
-  ticket: PreparedTicket,
-  template: Template,
-  count: number,
-  maxTried = 5000,
-): { template: string; slots: Record<string, string | null> }[] {
-  const options = slotOptions(template, ticket);
-  const sending: { template: string; slots: Record<string, string | null> }[] = [];
-  let tried = 0;
-  const slots: Record<string, string | null> = {};
-  const visit = (index: number): void => {
-    if (tried >= maxTried) return;
-    const option = options[index];
-    if (option === undefined) {
-      tried += 1;
-      const proposal = { template: template.id, slots: { ...slots } };
-      if (producedMessage(catalog.decide(proposal, ticket)) !== undefined) sending.push(proposal);
-      return;
-    }
-    for (const value of option.values) {
-      slots[option.name] = value;
-      visit(index + 1);
-    }
-  };
-  visit(0);
-  if (sending.length <= count) return sending;
-  const step = sending.length / count;
-  return Array.from(
-    { length: count },
-    (_, index) => sending[Math.floor(index * step)] as (typeof sending)[number],
-  );
 }
 
 /** The text fields of the sample: each string field of each collection but `id`, in the sample's order. */
@@ -97,22 +43,16 @@ function textFields(sample: Record<string, unknown>): { collection: string; fiel
 /**
  * Puts every hostile body of the corpus, followed by a canary word, into every text field of the sample
  * (all records of the collection at once, wherever the schema still accepts it), and replays sending
- * proposals of every template on each such ticket. Every message produced must pass the outbound scan
+ * proposals of every template (`replayed`, a few per template) on each such ticket. Every message produced must pass the outbound scan
  * part by part, and the canary may reach only an audience the field's labels allow: untrusted text only
  * its author.
  */
 export function injectionItem(
   catalog: Catalog,
   sample: unknown,
-  ticket: PreparedTicket,
   labels: FreshLabels,
-  proposalsPerTemplate: number,
+  replayed: readonly { readonly template: Template; readonly proposals: readonly SampleProposal[] }[],
 ): ChecklistItem {
-  const proposals = catalog.templates.map((template) => ({
-    template,
-    proposals: sendingProposals(catalog, ticket, template, proposalsPerTemplate),
-  }));
-  const silent = proposals.filter((entry) => entry.proposals.length === 0).map((entry) => entry.template.id);
   const fields = textFields(sample as Record<string, unknown>);
   let tickets = 0;
   let refused = 0;
@@ -147,8 +87,8 @@ export function injectionItem(
       tickets += 1;
       fieldsAccepting.add(`${collection}.${field}`);
       const where = `${collection}.${field} holding corpus body #${bodyIndex + 1} ${JSON.stringify(clip(body, 40))}`;
-      for (const { template, proposals: chosen } of proposals) {
-        for (const proposal of chosen) {
+      for (const { template, proposals } of replayed) {
+        for (const proposal of proposals) {
           decisions += 1;
           let decision: Decision;
           try {
@@ -193,9 +133,6 @@ export function injectionItem(
     evidence: [
       ...(failures.length > 0 ? [`first failing case: ${failures[0]}`] : []),
       `injected text shown in ${carried} messages${failures.length === 0 ? ", each to an audience its field's labels allow" : ""}`,
-      ...(silent.length > 0
-        ? [`templates that send nothing on the sample, so were not replayed: ${silent.join(", ")}`]
-        : []),
     ],
   };
 }

@@ -13,8 +13,11 @@ export interface TemplateThresholds {
 
 const bits = (value: number) => value.toFixed(2);
 
+type ItemFields = Omit<ChecklistItem, "section" | "template">;
+
 /**
- * The items read from one template's definition: who it goes to and how the recipient is found, every
+ * The items read from one template's definition: who it goes to and how the recipient is found (and
+ * `recipientChoice`: whether the model chooses it, computed with the sample), every
  * field it reads with its label, its effect and approval, its limits, its capacity and its locales.
  * Each is checked again here, whatever `defineTemplate` already refused: a template object can also come
  * from a cast, an older copy of formletter or a label added to a schema after the template was defined.
@@ -25,6 +28,7 @@ export function templateItems(
   basis: CandidateBasis | undefined,
   labels: FreshLabels,
   thresholds: TemplateThresholds,
+  recipientChoice: ItemFields,
 ): ChecklistItem[] {
   const item = (fields: Omit<ChecklistItem, "section" | "template">): ChecklistItem => ({
     section: "template",
@@ -40,6 +44,7 @@ export function templateItems(
       evidence: [template.description],
     }),
     item(recipientItem(template, reads)),
+    item(recipientChoice),
     item(fieldsItem(template, reads)),
     item(effectItem(template)),
     item(limitsItem(template, thresholds)),
@@ -47,8 +52,6 @@ export function templateItems(
     item(localesItem(template, labels)),
   ];
 }
-
-type ItemFields = Omit<ChecklistItem, "section" | "template">;
 
 function describe(read: FieldRead): string {
   const label = read.labels.map(({ label }) => labelText(label));

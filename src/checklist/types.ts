@@ -9,6 +9,7 @@ export type ChecklistCheck =
   // Per template, read from its definition.
   | "delivery"
   | "recipient"
+  | "recipient_choice"
   | "fields"
   | "effect"
   | "limits"
@@ -18,6 +19,7 @@ export type ChecklistCheck =
   | "first_contact"
   // Run live on the sample ticket.
   | "sample"
+  | "sends"
   | "hostile_outputs"
   | "injection"
   | "properties";

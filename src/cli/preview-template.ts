@@ -92,7 +92,7 @@ const effectText: Readonly<Record<TemplateEffect, string>> = {
   irreversible: "irreversible: starts something that cannot be taken back",
 };
 
-function origin(compiled: CompiledSlot): string {
+function origin(compiled: CompiledSlot, template: Template): string {
   const { slot } = compiled;
   if (slot.kind === "choice")
     return `the model picks one of ${compiled.keys.size} answers; their texts are written in code`;
@@ -104,7 +104,10 @@ function origin(compiled: CompiledSlot): string {
       (join) => `has ${join.field} equal to ${join.otherField} of the ${join.slot} chosen`,
     ),
   ].filter((part) => part !== undefined);
-  return `the model picks one of the ticket's ${slot.collection} records${filters.length > 0 ? ` that ${filters.join(" and ")}` : ""}`;
+  const picks = `the model picks one of the ticket's ${slot.collection} records${filters.length > 0 ? ` that ${filters.join(" and ")}` : ""}`;
+  return compiled === template.recipient && template.recipientChoice === "model-chooses"
+    ? `${picks}; declared recipient: "model-chooses": the model chooses which ${slot.collection} record receives the message`
+    : picks;
 }
 
 /**
@@ -135,7 +138,7 @@ export function templateReview(template: Template): string {
             })
             .join("")}</ul>`;
     const role = compiled === template.recipient ? " (recipient)" : "";
-    return `<tr><th scope="row"><code>${cellIdent(compiled.name)}</code>${role}</th><td>${e(slot.kind)}${slot.optional ? ", optional" : ""}</td><td class="prose">${e(origin(compiled))}</td><td class="prose">${shown}</td></tr>`;
+    return `<tr><th scope="row"><code>${cellIdent(compiled.name)}</code>${role}</th><td>${e(slot.kind)}${slot.optional ? ", optional" : ""}</td><td class="prose">${e(origin(compiled, template))}</td><td class="prose">${shown}</td></tr>`;
   });
   const texts = [
     ["subject", template.source.subject],

@@ -46,6 +46,13 @@ export interface TemplateConfig {
   readonly channel: Channel;
   /** The recipient: a ref slot into a contact collection showing an e-mail (email) or phone (sms, whatsapp) field. */
   readonly to: RefSlot;
+  /**
+   * `"model-chooses"`: the model picks which record of the `to` collection receives the message, on
+   * purpose, where nothing joins the recipient to the other chosen records (`match`). `checklist` fails a
+   * recipient the model chooses among several records unless this declares it, and shows it as a warning.
+   * Unset: the recipient must be joined to the chosen records, or be the only one a ticket can hold.
+   */
+  readonly recipient?: RecipientChoice;
   /** Email subject (required for email), WhatsApp header or chat title; single line. */
   readonly subject?: string;
   /** Mustache text: every tag a declared slot, every slot used, only {{x}} and sections. */
@@ -77,6 +84,12 @@ export interface TemplateConfig {
    */
   readonly locale?: TemplateLocaleConfig;
 }
+
+/** How the recipient is chosen, as a template declares it: `"model-chooses"` says the model picks it on purpose. */
+export type RecipientChoice = "model-chooses";
+
+/** Every accepted value of a template's `recipient` option. */
+export const recipientChoices: readonly RecipientChoice[] = ["model-chooses"];
 
 /** One field a compiled ref slot shows, with its tag in the template. */
 export interface CompiledField {
@@ -133,6 +146,8 @@ export interface Template {
   readonly slots: readonly CompiledSlot[];
   /** The recipient slot, resolved after the others so its `where` can read them. */
   readonly recipient: CompiledSlot;
+  /** `"model-chooses"` when the template declares that the model picks the recipient; undefined otherwise. */
+  readonly recipientChoice: RecipientChoice | undefined;
   /** The slots followed by the recipient: the order decide() resolves them in. */
   readonly resolveOrder: readonly CompiledSlot[];
   /**

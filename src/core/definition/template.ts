@@ -12,7 +12,14 @@ import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./labe
 import { suggestionText } from "./name-suggestion.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
 import { checkChannel, checkEffect, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
-import type { CompiledField, CompiledSlot, Join, Template, TemplateConfig } from "./template-types.js";
+import {
+  type CompiledField,
+  type CompiledSlot,
+  type Join,
+  recipientChoices,
+  type Template,
+  type TemplateConfig,
+} from "./template-types.js";
 import { BodyError, compileBody } from "./text-parts.js";
 
 const idPattern = /^[a-z][a-z0-9_]{0,63}$/;
@@ -112,6 +119,12 @@ export function defineTemplate<S extends CollectionSchemas>(
   checkAmountsApart(id, ceilings, [subject?.parts, body.parts, htmlReading?.parts]);
   if (config.firstContact !== undefined && config.firstContact !== "hold" && config.firstContact !== "send")
     templateError(id, 'firstContact must be "hold", "send" or left out (the outbox\'s default)');
+  if (config.recipient !== undefined && !recipientChoices.includes(config.recipient)) {
+    templateError(
+      id,
+      `recipient must be ${recipientChoices.map((name) => `"${name}"`).join(" or ")} or left out: "model-chooses" declares that the model picks which record of "${config.to.collection}" receives the message; leave it out when the recipient is joined to the chosen records with match`,
+    );
+  }
 
   const written: Template = {
     id,
@@ -128,6 +141,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     maxSegments,
     slots,
     recipient,
+    recipientChoice: config.recipient,
     resolveOrder: [...slots, recipient],
     readers,
     recipientShown: [subject, body, html].some((text) => text?.tags.some((use) => use.tag === "to")),
