@@ -1,3 +1,10 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   type CorpusLine,
@@ -7,6 +14,7 @@ import {
   noVariation,
   onlyVariations,
   trueEscalationShare,
+  trueGroup,
   type VariationKind,
   variationKinds,
 } from "../fixtures/corpora/corpus.js";
@@ -444,5 +452,58 @@ describe("generated message corpora", () => {
     expect(() => generateCorpus({ domain: "travel", messages: 1, variations: { typos: 3 } })).toThrow(
       /variations.typos/,
     );
+  });
+
+  it("writes a corpus to files for a benchmark: the same lines, their truth and the templates", async () => {
+    const folder = await mkdtemp(join(tmpdir(), "corpus-"));
+    try {
+      const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+      const script = fileURLToPath(new URL("../fixtures/corpora/write-corpus.ts", import.meta.url));
+      const argv = [
+        "--domain",
+        "travel",
+        "--style",
+        "mail",
+        "--messages",
+        "60",
+        "--seed",
+        "4",
+        "--languages",
+        "en,de",
+      ];
+      await promisify(execFile)(process.execPath, ["--import", tsx, script, ...argv, "--out", folder]);
+      const expected = lines({
+        domain: "travel",
+        style: "mail",
+        messages: 60,
+        seed: 4,
+        languages: ["en", "de"],
+      });
+      const history = (await readFile(join(folder, "history.jsonl"), "utf8")).trimEnd().split("\n");
+      expect(history).toEqual(expected.map((line) => JSON.stringify(line.line)));
+      const truth = (await readFile(join(folder, "truth.jsonl"), "utf8"))
+        .trimEnd()
+        .split("\n")
+        .map((text) => JSON.parse(text));
+      expect(truth.map((each) => each.group)).toEqual(expected.map(trueGroup));
+      expect(new Set(truth.filter((each) => each.template === null).map((each) => each.group)).size).toBe(
+        expected.filter((line) => line.template === undefined).length,
+      );
+      const templates = JSON.parse(await readFile(join(folder, "templates.json"), "utf8"));
+      expect(templates.map((template: { id: string }) => template.id)).toContain("flight_schedule_change_de");
+      await expect(
+        promisify(execFile)(process.execPath, [
+          "--import",
+          tsx,
+          script,
+          "--domain",
+          "marketplace",
+          "--out",
+          folder,
+        ]),
+      ).rejects.toThrow(/--domain is one of car-repair/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });
