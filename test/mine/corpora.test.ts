@@ -53,7 +53,9 @@ const everything = { style: "mail", languages: ["en", "de"] } as const;
 const marks: Partial<Record<VariationKind, (line: CorpusLine) => boolean>> = {
   emoji: (line) => /\p{Extended_Pictographic}/u.test(line.line.message.text),
   "quoted-replies": (line) =>
-    /^> |^-----(Original Message|Ursprüngliche Nachricht)-----$/m.test(line.line.message.text),
+    /^> |^-----(Original Message|Ursprüngliche Nachricht)-----$|^-{10} (Forwarded message|Weitergeleitete Nachricht) -{9}$/m.test(
+      line.line.message.text,
+    ),
   signatures: (line) => /^--\s*$|iPhone|Outlook (for|für) Android|^T \+\d/m.test(line.line.message.text),
   "team-line": (line) => /(support team|Serviceteam) · /.test(line.line.message.text),
   "recipient-forms": (line) => /[<A-Z]|mailto:/.test(line.line.message.to),
@@ -388,7 +390,13 @@ describe("generated message corpora", () => {
     const email = all.filter((line) => line.line.message.channel === "email");
     expect(email.every((line) => typeof line.line.message.subject === "string")).toBe(true);
     for (const line of email) {
-      expect(/^(Re|RE|AW|Fwd|FW|WG): /.test(line.line.message.subject ?? "")).toBe(line.quoted);
+      const subject = line.line.message.subject ?? "";
+      expect(/^(Re|RE|AW|Fwd|FW|WG): /.test(subject)).toBe(line.quoted);
+      // A forward carries the whole earlier message under the forward header, a reply quotes it.
+      const forward = /^-{10} (Forwarded message|Weitergeleitete Nachricht) -{9}$/m.test(
+        line.line.message.text,
+      );
+      expect(forward, subject).toBe(/^(Fwd|FW|WG): /.test(subject));
     }
     const texts = all.map((line) => line.line.message.text).join("\n");
     for (const header of [
@@ -397,6 +405,8 @@ describe("generated message corpora", () => {
       /^-----Original Message-----\nFrom: .+\nSent: /m,
       /^-----Ursprüngliche Nachricht-----\nVon: .+\nGesendet: /m,
       /^> > /m,
+      /^---------- Forwarded message ---------\nFrom: .+ <[^>]+>\nDate: /m,
+      /^---------- Weitergeleitete Nachricht ---------\nVon: .+ <[^>]+>\nDatum: /m,
       /^-- $/m,
       /^Sent from my iPhone$/m,
       /^Von meinem iPhone gesendet$/m,
