@@ -1,5 +1,5 @@
 import type { PreparedTicket } from "../core/decision/ticket.js";
-import type { Template } from "../core/definition/template-types.js";
+import type { Join, Template } from "../core/definition/template-types.js";
 import type { SampleOutcomes } from "./sample-proposals.js";
 import type { ChecklistItem } from "./types.js";
 import { whereJoins } from "./where-joins.js";
@@ -36,6 +36,29 @@ function attack(collection: string): string {
   return `an instruction hidden in a ticket's text can make the model send this message, with every record value it shows, to any ${collection} record of the ticket: a party the chosen records do not concern (another seller, a former contact) or one the ticket's writer added or controls; each such message is within the limits and passes the scan`;
 }
 
+/**
+ * Whether the join alone leaves one record: ids are unique within a ticket's collection, so a `match`
+ * on the recipient's `id` does; any other join may leave several records sharing the value, which only
+ * a sample holding two or more of them can show.
+ */
+function uniqueness(
+  joins: readonly Join[],
+  compared: readonly string[],
+  collection: string,
+  held: number,
+): string {
+  if (joins.some((join) => join.field === "id")) {
+    return `the join is on ${collection}.id, unique in a ticket: at most one record per choice, whatever the ticket holds`;
+  }
+  const on =
+    joins.length > 0
+      ? `${collection}.${joins.map((join) => join.field).join(", ")}`
+      : `the where's comparison with ${compared.join(", ")}`;
+  return held >= 2
+    ? `the join is on ${on}, not ${collection}.id: the sample's ${held} ${collection} records show it tells them apart`
+    : `the join is on ${on}, not ${collection}.id: several records may share it, and the sample holds ${plural(held, `${collection} record`)}, too few to show it tells them apart; give it two`;
+}
+
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
 
 /**
@@ -69,6 +92,7 @@ export function recipientChoiceItem(
         ? "not counted: no valid sample ticket"
         : "not counted: no proposal produces a message on the sample"
       : `on the sample: at most ${plural(spread.most, `${collection} record`)} for one choice of the other slots${spread.complete ? "" : ` (of the first ${outcomes?.tried} proposals)`}`;
+  const held = ticket?.collections.get(collection)?.records.length ?? 0;
   const evidence = [
     joinedBy.length > 0 ? `joined: ${joinedBy.join("; ")}` : "not joined to any other chosen record",
     counted,
@@ -105,6 +129,6 @@ export function recipientChoiceItem(
       joinedBy.length > 0
         ? `decided by the other choices: joined to the ${joinedTo.join(" and ")} chosen`
         : `decided by the records: a ticket holds at most ${maxPerCollection} ${collection} record`,
-    evidence,
+    evidence: joinedBy.length === 0 ? evidence : [...evidence, uniqueness(joins, compared, collection, held)],
   };
 }

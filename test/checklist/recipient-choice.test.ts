@@ -107,6 +107,7 @@ describe("recipient choice: ✗ when the model picks the recipient among several
       evidence: [
         "joined: match id = order.contactId",
         "on the sample: at most 1 contacts record for one choice of the other slots",
+        "the join is on contacts.id, unique in a ticket: at most one record per choice, whatever the ticket holds",
       ],
     });
     expect(checklist.ok).toBe(true);
@@ -119,6 +120,16 @@ describe("recipient choice: ✗ when the model picks the recipient among several
     expect(choice.status).toBe("fail");
     expect(choice.summary).toMatch(/: 2 fit one choice of the other slots on the sample$/);
     expect(choice.evidence[0]).toBe("joined: match region = order.region");
+  });
+
+  it("✓ the same match on a sample with one contact, saying the sample cannot tell", () => {
+    const choice = choiceOf(
+      check(notice(slot.ref("contacts", { show: "email", match: { region: "order.region" } })), one),
+    );
+    expect(choice.status).toBe("pass");
+    expect(choice.evidence).toContain(
+      "the join is on contacts.region, not contacts.id: several records may share it, and the sample holds 1 contacts record, too few to show it tells them apart; give it two",
+    );
   });
 });
 
@@ -140,6 +151,7 @@ describe("recipient choice: a where joins only when it compares the recipient wi
         evidence: [
           "joined: its where compares it with the order chosen",
           "on the sample: at most 1 contacts record for one choice of the other slots",
+          expect.stringMatching(/^the join is on the where's comparison with order, not contacts\.id: /),
         ],
       });
     }
