@@ -1,6 +1,7 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { asciiDigits } from "./ascii-digits.js";
-import { phoneDigits, renderings } from "./renderings.js";
+import { localeTag } from "./record-locales.js";
+import { englishLocales, phoneDigits, renderings } from "./renderings.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
 export interface MaskedMessage {
@@ -21,6 +22,11 @@ export interface ValueIndexOptions {
    * not rendered (rendering them in every locale is most of the index's cost, and they cannot match).
    */
   readonly text?: string;
+  /**
+   * Languages dates are also looked for in ("de-DE", "fr"), besides English and the locales the
+   * ticket's records name (any field whose value is such a tag: `locale: "de-DE"`, `language: "fr"`).
+   */
+  readonly locales?: readonly string[];
 }
 
 /** Every rendering of every value of a ticket's records, mapped to its placeholder. */
@@ -35,10 +41,14 @@ export interface ValueIndex {
 const phoneLike = /\+?\d(?:[ ().\-/]{0,3}\d){6,18}/g;
 const identifier = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const maxDepth = 2;
+// Locales a ticket's records may add: each one multiplies a date's renderings, so a few are read.
+const maxRecordLocales = 4;
+const maxOptionLocales = 16;
 
 /**
  * Indexes the values of one ticket's records: for each declared field of each collection (and the
- * fields of objects inside them, two levels down), the value as it is and as formats would render it.
+ * fields of objects inside them, two levels down), the value as it is and as formats would render it,
+ * dates also in the languages the records name (at most four) and `options.locales`.
  * Field names come from the records definition, never from the history, so a placeholder is always a
  * declared `collection.field`.
  */
@@ -68,6 +78,8 @@ export function valueIndex<S extends CollectionSchemas>(
     if (rendering.length < minLength || found.has(rendering)) return;
     found.set(rendering, placeholder);
   };
+  // Every value first, then the locales they name, then each value's renderings in those locales.
+  const leaves: { value: unknown; path: string; currency: string | undefined }[] = [];
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
@@ -91,8 +103,26 @@ export function valueIndex<S extends CollectionSchemas>(
       }
       return;
     }
-    if (!mayHold(value)) return;
-    for (const rendering of renderings(value, currency, timeZone)) add(rendering, `{{${path}}}`);
+    leaves.push({ value, path, currency });
+  }
+  const locales = new Set(englishLocales);
+  for (const wanted of (options.locales ?? []).slice(0, maxOptionLocales)) {
+    const tag = localeTag(wanted);
+    if (tag !== undefined) locales.add(tag);
+  }
+  const fromRecords = locales.size + maxRecordLocales;
+  for (const { value } of leaves) {
+    if (locales.size >= fromRecords) break;
+    const tag = localeTag(value);
+    if (tag !== undefined) locales.add(tag);
+  }
+  const dates = {
+    locales: [...locales],
+    ...(options.text === undefined ? {} : { text: options.text.toLowerCase() }),
+  };
+  for (const { value, path, currency } of leaves) {
+    if (!mayHold(value)) continue;
+    for (const rendering of renderings(value, currency, timeZone, dates)) add(rendering, `{{${path}}}`);
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, `{{${path}}}`);
   }
   return { values: [...found].sort((a, b) => b[0].length - a[0].length), phones };

@@ -1,0 +1,366 @@
+import { isValid } from "date-fns";
+import { normalize } from "./normalize.js";
+
+/**
+ * A date as people write it in each of a few languages: numeric forms of every order, the forms the
+ * locale's own conventions give (Intl.DateTimeFormat: long and short month names, with and without
+ * weekday and year, numeric day-first or month-first as the locale orders them), and for an instant,
+ * the date with its time of day ("03.03.2026, 10:00", "Mar 3, 2026, 10:00 AM", "5. März 2026 um 09:30").
+ * No month name or connecting word is written here: all come from the runtime's locale data, so a
+ * language Intl supports needs no table.
+ *
+ * Cost: a history repeats its days and its times of day far more than its instants, so a day's forms
+ * are formatted once per locale and day, a time's once per locale and minute, and how a locale joins a
+ * date and a time is learnt once per locale from one formatted example; an instant's forms are then
+ * joined from those.
+ */
+
+/**
+ * A date a record value names: a calendar day (an ISO date), a wall-clock time (an ISO timestamp with no
+ * zone: the day and time as written, in any zone), or an instant (a timestamp with a zone, a Date).
+ */
+export type DateValue =
+  | { readonly kind: "day"; readonly year: number; readonly month: number; readonly day: number }
+  | {
+      readonly kind: "wall";
+      readonly year: number;
+      readonly month: number;
+      readonly day: number;
+      readonly hour: number;
+      readonly minute: number;
+    }
+  | { readonly kind: "instant"; readonly at: Date };
+
+const isoDate =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/** The date a value holds (an ISO date, an ISO timestamp or a valid Date), or undefined. */
+export function dateValue(value: unknown): DateValue | undefined {
+  if (value instanceof Date) return isValid(value) ? { kind: "instant", at: value } : undefined;
+  if (typeof value !== "string" || value.length > 40) return undefined;
+  const match = isoDate.exec(value);
+  if (match === null) return undefined;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  // 2026-02-31 is no day (Date would roll it over to 3 March), nor is a year Date reads as 19xx.
+  const check = new Date(Date.UTC(year, month - 1, day));
+  if (year < 1000 || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  if (match[4] === undefined) return { kind: "day", year, month, day };
+  const [hour, minute] = [Number(match[4]), Number(match[5])];
+  if (hour > 23 || minute > 59) return undefined;
+  if (match[6] === undefined) return { kind: "wall", year, month, day, hour, minute };
+  const at = new Date(value);
+  return isValid(at) ? { kind: "instant", at } : undefined;
+}
+
+type Style = Intl.DateTimeFormatOptions;
+
+// The forms a day is written in, each as the locale lays it out (order, words, punctuation).
+const dayStyles: readonly Style[] = [
+  { dateStyle: "full" },
+  { dateStyle: "long" },
+  { dateStyle: "medium" },
+  { dateStyle: "short" },
+  { day: "numeric", month: "long", year: "numeric" },
+  { day: "2-digit", month: "long", year: "numeric" },
+  { day: "numeric", month: "short", year: "numeric" },
+  { weekday: "long", day: "numeric", month: "long", year: "numeric" },
+  { weekday: "short", day: "numeric", month: "long", year: "numeric" },
+  { weekday: "short", day: "numeric", month: "short", year: "numeric" },
+  { day: "numeric", month: "long" },
+  { day: "numeric", month: "short" },
+  { weekday: "long", day: "numeric", month: "long" },
+  { weekday: "short", day: "numeric", month: "short" },
+  { day: "2-digit", month: "2-digit", year: "numeric" },
+  { day: "numeric", month: "numeric", year: "numeric" },
+  { day: "2-digit", month: "2-digit", year: "2-digit" },
+  { day: "2-digit", month: "2-digit" },
+];
+/** Whether a style writes the day with digits only (no month or weekday name): every text may hold it. */
+const numeric = (style: Style) =>
+  style.weekday === undefined &&
+  (style.month === undefined || style.month === "numeric" || style.month === "2-digit") &&
+  (style.dateStyle === undefined || style.dateStyle === "short");
+const numericDays = dayStyles.map(numeric);
+
+// Times of day: the locale's short time (12- or 24-hour as it writes them), and the 24-hour clock.
+const timeStyles: readonly Style[] = [
+  { timeStyle: "short" },
+  { hour: "numeric", minute: "2-digit" },
+  { hour: "2-digit", minute: "2-digit" },
+  { hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
+];
+// A date and a time as the locale joins them (by index into the lists above): "3. März 2026 um 09:30".
+const joined: readonly (readonly [day: number, time: number])[] = [
+  [0, 0],
+  [1, 0],
+  [2, 0],
+  [3, 0],
+  [8, 1],
+  [8, 2],
+  [9, 1],
+];
+// A date and a time as people join them by hand, with ", " or " ": "05.03.2026, 09:30".
+const byHand: readonly (readonly [day: number, time: number])[] = [
+  [14, 0],
+  [14, 3],
+  [4, 0],
+  [4, 3],
+  [6, 0],
+  [6, 3],
+];
+
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+const dayForms = new Map<string, readonly string[]>();
+const dayVariants = new Map<string, readonly string[]>();
+const monthNames = new Map<string, readonly string[]>();
+const timeForms = new Map<string, readonly string[]>();
+const joiners = new Map<string, readonly (Joiner | undefined)[]>();
+// Bounds on what is kept between tickets: a history names few locales and zones, and many days.
+const maxCached = 20_000;
+
+function formatter(
+  locale: string,
+  timeZone: string,
+  style: Style | "parts",
+): Intl.DateTimeFormat | undefined {
+  const key = `${locale}\u0000${timeZone}\u0000${style === "parts" ? style : JSON.stringify(style)}`;
+  let found = formatters.get(key);
+  if (found === undefined) {
+    try {
+      found = new Intl.DateTimeFormat(
+        locale,
+        style === "parts"
+          ? {
+              timeZone,
+              year: "numeric",
+              month: "numeric",
+              day: "numeric",
+              hour: "numeric",
+              minute: "numeric",
+              hourCycle: "h23",
+            }
+          : { ...style, timeZone },
+      );
+    } catch {
+      // An unknown zone or locale: no rendering, never an error.
+      found = null;
+    }
+    if (formatters.size >= maxCached) formatters.clear();
+    formatters.set(key, found);
+  }
+  return found ?? undefined;
+}
+
+function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const made = make();
+  if (cache.size >= maxCached) cache.clear();
+  cache.set(key, made);
+  return made;
+}
+
+const text = (format: Intl.DateTimeFormat | undefined, at: Date): string =>
+  format === undefined
+    ? ""
+    : format
+        .formatToParts(at)
+        .map((part) => part.value)
+        .join("");
+
+/** A local time on a calendar day, read as if in UTC: the instant whose UTC fields are those numbers. */
+const utc = (year: number, month: number, day: number, hour = 12, minute = 0) =>
+  new Date(Date.UTC(year, month - 1, day, hour, minute));
+
+/** What is written around a date and a time when a locale joins them: before, between, after, and order. */
+interface Joiner {
+  readonly timeFirst: boolean;
+  readonly before: string;
+  readonly between: string;
+  readonly after: string;
+}
+
+/**
+ * How `locale` joins each pair of {@link joined}, learnt from one example: the joined text of an instant
+ * with the date and the time cut out of it. Undefined where the joined text does not hold both as they
+ * are written alone (the pair is then left out).
+ */
+function joinersOf(locale: string): readonly (Joiner | undefined)[] {
+  return remember(joiners, locale, () => {
+    const example = utc(2000, 11, 22, 13, 45);
+    return joined.map(([day, time]) => {
+      const dayStyle = dayStyles[day] as Style;
+      const timeStyle = timeStyles[time] as Style;
+      const whole = text(formatter(locale, "UTC", { ...dayStyle, ...timeStyle }), example);
+      const date = text(formatter(locale, "UTC", dayStyle), example);
+      const clock = text(formatter(locale, "UTC", timeStyle), example);
+      if (whole === "" || date === "" || clock === "") return undefined;
+      const d = whole.indexOf(date);
+      const t = whole.indexOf(clock);
+      if (d === -1 || t === -1 || (d < t ? d + date.length > t : t + clock.length > d)) return undefined;
+      const timeFirst = t < d;
+      const [first, firstEnd, second] = timeFirst ? [t, t + clock.length, d] : [d, d + date.length, t];
+      const secondEnd = second + (timeFirst ? date.length : clock.length);
+      // Lower-cased with white space single, as the forms they join are.
+      const piece = (from: number, to: number) => whole.slice(from, to).toLowerCase().replace(/\s+/g, " ");
+      return {
+        timeFirst,
+        before: piece(0, first),
+        between: piece(firstEnd, second),
+        after: piece(secondEnd, whole.length),
+      };
+    });
+  });
+}
+
+/** Each of {@link dayStyles} for a calendar day in `locale`, normalised, by index. */
+function daysOf(locale: string, year: number, month: number, day: number): readonly string[] {
+  return remember(dayForms, `${locale}\u0000${year}-${month}-${day}`, () =>
+    dayStyles.map((style) => normalize(text(formatter(locale, "UTC", style), utc(year, month, day)))),
+  );
+}
+
+/**
+ * The distinct forms of a day in `locale`, with abbreviations also without their dots: all of them, or
+ * (`numericOnly`) those written with digits only.
+ */
+function dayRenderingsOf(
+  locale: string,
+  year: number,
+  month: number,
+  day: number,
+  numericOnly: boolean,
+): readonly string[] {
+  return remember(dayVariants, `${locale}\u0000${year}-${month}-${day}\u0000${numericOnly}`, () => {
+    const out = new Set<string>();
+    for (const [at, form] of daysOf(locale, year, month, day).entries())
+      if (!numericOnly || numericDays[at]) withoutDots(form, (variant) => out.add(variant));
+    return [...out];
+  });
+}
+
+/**
+ * The words `locale` writes a month with in a date (long and short, the short also without its dot),
+ * lower-cased, read from the parts Intl formats a date into.
+ */
+function monthWords(locale: string, month: number): readonly string[] {
+  return remember(monthNames, `${locale}\u0000${month}`, () => {
+    const words = new Set<string>();
+    for (const width of ["long", "short"] as const) {
+      const parts = formatter(locale, "UTC", { day: "numeric", month: width })?.formatToParts(
+        utc(2001, month, 15),
+      );
+      for (const part of parts ?? []) {
+        if (part.type !== "month") continue;
+        const word = normalize(part.value);
+        if (word === "") continue;
+        words.add(word);
+        words.add(word.replace(/\.$/, ""));
+      }
+    }
+    return [...words];
+  });
+}
+
+/** Each of {@link timeStyles} for a time of day in `locale`, normalised, by index. */
+function timesOf(locale: string, hour: number, minute: number): readonly string[] {
+  return remember(timeForms, `${locale}\u0000${hour}:${minute}`, () =>
+    timeStyles.map((style) =>
+      normalize(text(formatter(locale, "UTC", style), utc(2000, 1, 1, hour, minute))),
+    ),
+  );
+}
+
+/**
+ * A form and, when it has any, the form without the dots that end abbreviations, which people often
+ * leave out ("3 de mar. de 2026", "3 de mar de 2026"); a dot after a digit ("3.") stays.
+ */
+function withoutDots(form: string, add: (form: string) => void): void {
+  if (form === "") return;
+  add(form);
+  if (form.includes(".")) add(form.replace(/(\p{L})\./gu, "$1"));
+}
+
+/** The day, hour and minute an instant is in a zone; undefined for a zone Intl does not know. */
+function localTime(at: Date, timeZone: string) {
+  if (timeZone === "UTC")
+    return {
+      year: at.getUTCFullYear(),
+      month: at.getUTCMonth() + 1,
+      day: at.getUTCDate(),
+      hour: at.getUTCHours(),
+      minute: at.getUTCMinutes(),
+    };
+  const format = formatter("en-US", timeZone, "parts");
+  if (format === undefined) return undefined;
+  const parts: Record<string, number> = {};
+  for (const part of format.formatToParts(at)) parts[part.type] = Number(part.value);
+  return {
+    year: parts.year as number,
+    month: parts.month as number,
+    day: parts.day as number,
+    hour: (parts.hour as number) % 24,
+    minute: parts.minute as number,
+  };
+}
+
+/** Where dates are looked for: the locales, and the text when known (lower-cased). */
+export interface DateContext {
+  readonly locales: readonly string[];
+  /**
+   * The text the renderings are for, lower-cased: a locale's forms with month names are given only when
+   * the text holds one of its names for the month, forms with a time only when it holds the minutes.
+   * Most texts hold no date in words, and forms they cannot hold are most of an index's cost.
+   */
+  readonly text?: string;
+}
+
+/**
+ * A date value's renderings, normalised (see {@link normalize}): a calendar day or wall-clock time as
+ * written, an instant as the day and the time it is in `timeZone`; numeric forms of every order, then each locale's own forms,
+ * abbreviations also without their dots. May hold duplicates.
+ */
+export function dateRenderings(value: DateValue, timeZone: string, context: DateContext): string[] {
+  const local = value.kind === "instant" ? localTime(value.at, timeZone) : value;
+  if (local === undefined) return [];
+  const { year, month, day } = local;
+  const dd = String(day).padStart(2, "0");
+  const mm = String(month).padStart(2, "0");
+  const out = [
+    `${year}-${mm}-${dd}`,
+    `${dd}.${mm}.${year}`,
+    `${day}.${month}.${year}`,
+    `${mm}/${dd}/${year}`,
+    `${dd}/${mm}/${year}`,
+  ];
+  const add = (form: string) => out.push(form);
+  const { text } = context;
+  const timed =
+    "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
+  for (const locale of context.locales) {
+    const numericOnly = text !== undefined && !monthWords(locale, month).some((word) => text.includes(word));
+    out.push(...dayRenderingsOf(locale, year, month, day, numericOnly));
+    if (!timed) continue;
+    const days = daysOf(locale, year, month, day);
+    const times = timesOf(locale, local.hour, local.minute);
+    const join = (d: number, t: number, write: (date: string, clock: string) => string) => {
+      const date = days[d] ?? "";
+      const clock = times[t] ?? "";
+      if (date !== "" && clock !== "" && (!numericOnly || numericDays[d]))
+        withoutDots(write(date, clock), add);
+    };
+    for (const [at, joiner] of joinersOf(locale).entries()) {
+      const [d, t] = joined[at] as readonly [number, number];
+      if (joiner === undefined) continue;
+      join(d, t, (date, clock) => {
+        const [first, second] = joiner.timeFirst ? [clock, date] : [date, clock];
+        return `${joiner.before}${first}${joiner.between}${second}${joiner.after}`.trim();
+      });
+    }
+    for (const [d, t] of byHand) {
+      join(d, t, (date, clock) => `${date}, ${clock}`);
+      join(d, t, (date, clock) => `${date} ${clock}`);
+    }
+  }
+  return out;
+}
