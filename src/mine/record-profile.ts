@@ -8,7 +8,7 @@ export interface ProfiledField {
   readonly collection: string;
   readonly field: string;
   readonly kind: FieldKind;
-  /** Values of the field seen (strings and numbers), and the share of them of `kind`. */
+  /** Values of the field read (strings and numbers; a sample past the first 2,000), and the share of them of `kind`. */
   readonly values: number;
   readonly share: number;
   /** Timestamps: some were written without a UTC offset, so they name an instant only in a zone. */
@@ -67,6 +67,12 @@ const keySupport = 3;
 /** A pair failing this often after this many tickets is a coincidence: it stops being checked. */
 const deadAfter = 20;
 const deadBelow = 0.5;
+/**
+ * Past this many, a field's values are read one in `sampleEvery`, and a ticket looks for new field pairs
+ * one in `sampleEvery`: shares and keys are settled long before, and a long history costs little more.
+ */
+const sampleAfter = 2000;
+const sampleEvery = 8;
 
 const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const isoTime = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
@@ -74,6 +80,8 @@ const phoneShape = /^\+?[\d ()./-]{6,24}$/;
 const currencyShape = /^[A-Z]{3}$/;
 
 interface FieldStats {
+  /** Values seen; `values` counts those read (all up to `sampleAfter`, then a sample). */
+  seen: number;
   values: number;
   dates: number;
   timestamps: number;
@@ -97,9 +105,10 @@ interface PairStats {
   unique: number;
   dead: boolean;
   /** A few distinct joined values: a field holding one constant is no key. */
-  readonly distinct: Set<string>;
+  readonly distinct: Set<KeyValue>;
 }
 
+/** A value a key may hold; Sets and Maps tell "12" from 12, as `match`'s `===` does. */
 type KeyValue = string | number;
 
 /**
@@ -118,6 +127,8 @@ type KeyValue = string | number;
 export class RecordProfile {
   readonly #collections: ReadonlySet<string> | undefined;
   readonly #fields = new Map<string, FieldStats>();
+  readonly #keys = new Map<string, Map<string, string>>();
+  #keyCount = 0;
   readonly #pairs = new Map<string, PairStats>();
   /** Live pairs by their `from` field: a ticket only checks the pairs of fields it holds. */
   readonly #bySource = new Map<string, PairStats[]>();
@@ -140,7 +151,8 @@ export class RecordProfile {
         if (typeof record !== "object" || record === null || Array.isArray(record)) continue;
         for (const field of Object.keys(record).slice(0, maxFieldsPerRecord)) {
           const value = (record as Record<string, unknown>)[field];
-          const key = `${collection}.${field}`;
+          const key = this.#keyOf(collection, field);
+          if (key === undefined) continue;
           this.#observeValue(key, value);
           if (isKeyValue(value)) {
             const seen = values.get(key);
@@ -154,9 +166,9 @@ export class RecordProfile {
       const stats = this.#fields.get(key);
       if (stats === undefined || list.length < 2) continue;
       stats.several += 1;
-      if (new Set(list.map(typedKey)).size < list.length) stats.repeated += 1;
+      if (new Set(list).size < list.length) stats.repeated += 1;
     }
-    this.#trackNewPairs(values);
+    if (this.#tickets <= sampleAfter || this.#tickets % sampleEvery === 0) this.#trackNewPairs(values);
     this.#checkPairs(values);
   }
 
@@ -208,12 +220,27 @@ export class RecordProfile {
     return { tickets: this.#tickets, fields, keys, repeating };
   }
 
+  /** "collection.field", made once per field; undefined past the bound on fields. */
+  #keyOf(collection: string, field: string): string | undefined {
+    let fields = this.#keys.get(collection);
+    const key = fields?.get(field);
+    if (key !== undefined || this.#keyCount >= maxFields) return key;
+    if (fields === undefined) {
+      fields = new Map();
+      this.#keys.set(collection, fields);
+    }
+    this.#keyCount += 1;
+    const made = `${collection}.${field}`;
+    fields.set(field, made);
+    return made;
+  }
+
   #observeValue(key: string, value: unknown): void {
     if (typeof value !== "string" && typeof value !== "number") return;
     let stats = this.#fields.get(key);
     if (stats === undefined) {
-      if (this.#fields.size >= maxFields) return;
       stats = {
+        seen: 0,
         values: 0,
         dates: 0,
         timestamps: 0,
@@ -228,6 +255,8 @@ export class RecordProfile {
       };
       this.#fields.set(key, stats);
     }
+    stats.seen += 1;
+    if (stats.seen > sampleAfter && stats.seen % sampleEvery !== 0) return;
     stats.values += 1;
     if (typeof value !== "string" || value.length > 64) return;
     if (isoDay.test(value)) stats.dates += 1;
@@ -254,12 +283,11 @@ export class RecordProfile {
   /** Starts checking each field pair of different collections that share a value in this ticket. */
   #trackNewPairs(values: ReadonlyMap<string, readonly KeyValue[]>): void {
     if (this.#pairs.size >= maxPairs) return;
-    const holders = new Map<string, Set<string>>();
+    const holders = new Map<KeyValue, Set<string>>();
     for (const [field, list] of values) {
       for (const value of list) {
-        const typed = typedKey(value);
-        const set = holders.get(typed);
-        if (set === undefined) holders.set(typed, new Set([field]));
+        const set = holders.get(value);
+        if (set === undefined) holders.set(value, new Set([field]));
         else set.add(field);
       }
     }
@@ -298,11 +326,11 @@ export class RecordProfile {
         const toValues = values.get(pair.to);
         if (toValues === undefined) continue;
         pair.tickets += 1;
-        const targets = new Set(toValues.map(typedKey));
+        const targets = new Set(toValues);
         if (targets.size === toValues.length) pair.unique += 1;
-        if (fromValues.every((value) => targets.has(typedKey(value)))) {
+        if (fromValues.every((value) => targets.has(value))) {
           pair.holds += 1;
-          if (pair.distinct.size < maxDistinct) pair.distinct.add(typedKey(fromValues[0] as KeyValue));
+          if (pair.distinct.size < maxDistinct) pair.distinct.add(fromValues[0] as KeyValue);
         }
         if (pair.tickets >= deadAfter && pair.holds < deadBelow * pair.tickets) pair.dead = true;
       }
@@ -324,11 +352,6 @@ export class RecordProfile {
 function isKeyValue(value: unknown): value is KeyValue {
   if (typeof value === "string") return value.trim() !== "" && value.length <= 200;
   return typeof value === "number" && Number.isSafeInteger(value) && Math.abs(value) >= 1000;
-}
-
-/** `===` compares type and value: "12" and 12 are different keys, as a `match` would see them. */
-function typedKey(value: KeyValue): string {
-  return typeof value === "number" ? `n${value}` : `s${value}`;
 }
 
 function isPhoneShaped(value: string): boolean {
