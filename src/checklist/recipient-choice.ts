@@ -1,8 +1,8 @@
 import type { PreparedTicket } from "../core/decision/ticket.js";
 import type { Join, Template } from "../core/definition/template-types.js";
+import { joinGraph } from "./join-graph.js";
 import type { SampleOutcomes } from "./sample-proposals.js";
 import type { ChecklistItem } from "./types.js";
-import { whereJoins } from "./where-joins.js";
 
 type ItemFields = Omit<ChecklistItem, "section" | "template">;
 
@@ -64,8 +64,8 @@ const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ?
 /**
  * Whether the model chooses who receives the message. The recipient is decided by the other choices
  * when its slot is joined to an earlier ref slot (a `match`, or a `where` that compares the two records:
- * see `whereJoins`) and, on the sample, every choice of the other slots leaves at most one recipient
- * that produces a message. Otherwise the model picks among the collection's records, which is ✗ unless
+ * see `whereJoins`), every other chosen ref slot is linked to it by a chain of joins (`joinGraph`), and
+ * on the sample every choice of the other slots leaves at most one recipient that produces a message. Otherwise the model picks among the collection's records, which is ✗ unless
  * a ticket can hold only one of them, or the template declares `recipient: "model-chooses"`: then !.
  */
 export function recipientChoiceItem(
@@ -77,10 +77,9 @@ export function recipientChoiceItem(
   const { slot, joins } = template.recipient;
   const collection = slot.kind === "ref" ? slot.collection : "?";
   const spread = outcomes === undefined ? undefined : spreadOf(outcomes);
-  const compared =
-    joins.length === 0 && ticket !== undefined && outcomes !== undefined
-      ? whereJoins(template, ticket, outcomes.sending)
-      : [];
+  const graph = joinGraph(template, ticket, outcomes);
+  const own = graph.joins.get(template.recipient.name);
+  const compared = own?.by === "where" ? own.to : [];
   const joinedBy = [
     ...joins.map((join) => `match ${join.field} = ${join.slot}.${join.otherField}`),
     ...compared.map((name) => `its where compares it with the ${name} chosen`),
@@ -93,9 +92,15 @@ export function recipientChoiceItem(
         : "not counted: no proposal produces a message on the sample"
       : `on the sample: at most ${plural(spread.most, `${collection} record`)} for one choice of the other slots${spread.complete ? "" : ` (of the first ${outcomes?.tried} proposals)`}`;
   const held = ticket?.collections.get(collection)?.records.length ?? 0;
+  const apart = graph.apart;
   const evidence = [
     joinedBy.length > 0 ? `joined: ${joinedBy.join("; ")}` : "not joined to any other chosen record",
     counted,
+    ...(joinedBy.length > 0 && apart.length > 0
+      ? [
+          `not linked to the recipient by any chain of joins: ${apart.join(", ")}${ticket === undefined ? " (without a sample only match joins are seen)" : ""}`,
+        ]
+      : []),
   ];
   if (template.recipientChoice === "model-chooses") {
     return {
@@ -120,6 +125,19 @@ export function recipientChoiceItem(
       status: "fail",
       summary: `the model chooses which ${collection} record receives this message: nothing joins it to the other chosen records, and a ticket may hold ${maxPerCollection} ${collection} records`,
       evidence: [...evidence, attack(collection), fix],
+    };
+  }
+  if (joinedBy.length > 0 && apart.length > 0) {
+    const them = apart.map((name) => `the ${name}`).join(" and ");
+    return {
+      check: "recipient_choice",
+      status: "fail",
+      summary: `the model chooses which ${collection} record receives ${them} chosen: the recipient is joined to the ${joinedTo.join(" and ")} chosen, and nothing joins ${apart.length === 1 ? "it" : "them"} to that`,
+      evidence: [
+        ...evidence,
+        attack(collection),
+        `join ${them} to the ${joinedTo.join(" and ")} (or the recipient to ${apart.length === 1 ? "it" : "them"}) with match, or declare recipient: "model-chooses" if the model is meant to choose`,
+      ],
     };
   }
   return {

@@ -2,17 +2,18 @@ import type { PreparedTicket } from "../core/decision/ticket.js";
 import type { AnyRecord } from "../core/definition/define-records.js";
 import { derivedValue, passes, whereContext } from "../core/definition/slot-rules.js";
 import type { EarlierSlots, SlotContext } from "../core/definition/slots.js";
-import type { Template } from "../core/definition/template-types.js";
+import type { CompiledSlot, Template } from "../core/definition/template-types.js";
 import type { SampleProposal } from "./sample-proposals.js";
 
 /**
- * A `where` is code: what it compares cannot be read from it. It joins the recipient to an earlier
- * ref slot's record when its verdict follows the relation between the two records' values and nothing
- * else. That is tested on accepted recipients of the sample, three ways, with every string and number
- * of a record replaced by a value no record holds (booleans and nulls are kept):
+ * A `where` is code: what it compares cannot be read from it. It joins its slot's record (the
+ * recipient's, or any other ref's) to an earlier ref slot's record when its verdict follows the relation
+ * between the two records' values and nothing else. That is tested on records the slot accepted on the
+ * sample, three ways, with every string and number of a record replaced by a value no record holds
+ * (booleans and nulls are kept):
  *
- * 1. the other record replaced: the recipient must now be refused (the `where` reads the other record);
- * 2. the recipient replaced: it must now be refused (the `where` reads the recipient);
+ * 1. the other record replaced: the slot's record must now be refused (the `where` reads the other one);
+ * 2. the slot's record replaced: it must now be refused (the `where` reads it);
  * 3. both replaced by one mapping, so values equal before are equal after: it must be accepted again
  *    (it compares the two, rather than testing each against a literal).
  *
@@ -61,16 +62,17 @@ class Replacer {
   }
 }
 
-/** The values decide() gives the slots before the recipient, for one proposal of the sample. */
+/** The values decide() gives the slots before `before`, for one proposal of the sample. */
 function earlierSlots(
   template: Template,
   ticket: PreparedTicket,
   proposal: SampleProposal,
+  before: CompiledSlot,
 ): Record<string, AnyRecord | string | undefined> {
   const earlier: Record<string, AnyRecord | string | undefined> = {};
   for (const compiled of template.resolveOrder) earlier[compiled.name] = undefined;
   const context: SlotContext = { ticketId: ticket.ticketId, records: ticket.view, slots: earlier };
-  for (const compiled of template.slots) {
+  for (const compiled of template.resolveOrder.slice(0, template.resolveOrder.indexOf(before))) {
     const { slot } = compiled;
     const given = Object.hasOwn(proposal.slots, compiled.name) ? proposal.slots[compiled.name] : null;
     if (slot.kind === "ref") {
@@ -89,20 +91,21 @@ function earlierSlots(
 }
 
 /**
- * The earlier ref slots the recipient's `where` joins it to on every probed sending proposal of the
- * sample (see the three tests above); empty when it has no `where`, or joins none.
+ * The earlier ref slots the `where` of ref slot `target` (the recipient, or any other) joins it to on
+ * every probed sending proposal of the sample (see the three tests above); empty when it has no
+ * `where`, or joins none.
  */
 export function whereJoins(
   template: Template,
   ticket: PreparedTicket,
   sending: readonly SampleProposal[],
+  target: CompiledSlot,
 ): string[] {
-  const recipient = template.recipient;
-  const { slot } = recipient;
+  const { slot } = target;
   if (slot.kind !== "ref" || slot.where === undefined || sending.length === 0) return [];
-  const recipients = ticket.collections.get(slot.collection);
+  const pool = ticket.collections.get(slot.collection);
   /**
-   * Whether the recipient's rule accepts `record` with `slots`, on the ticket with the replaced records
+   * Whether the slot's rule accepts `record` with `slots`, on the ticket with the replaced records
    * added to their collections: code that looks an earlier slot's record up among the ticket's records
    * (`chosenRecord`) finds the replaced one as it would a real one.
    */
@@ -115,18 +118,19 @@ export function whereJoins(
       ...(ticket.view as Record<string, readonly AnyRecord[]>),
     };
     for (const [collection, extra] of added) view[collection] = [...(view[collection] ?? []), extra];
-    const probed = { ...ticket, view: view as PreparedTicket["view"] };
-    const context: SlotContext = { ticketId: ticket.ticketId, records: probed.view, slots };
-    return passes(recipient, record, context, whereContext(recipient, template, probed, context));
+    const widened = { ...ticket, view: view as PreparedTicket["view"] };
+    const context: SlotContext = { ticketId: ticket.ticketId, records: widened.view, slots };
+    return passes(target, record, context, whereContext(target, template, widened, context));
   };
-  let joined: Set<string> | undefined;
+  // Per earlier slot: on how many proposals it held a record, and on how many the `where` joined to it.
+  const probed = new Map<string, { held: number; joined: number }>();
   for (const proposal of sending.slice(0, maxProbed)) {
-    const handle = proposal.slots.to;
-    const record = typeof handle === "string" ? recipients?.byHandle.get(handle.toLowerCase()) : undefined;
-    if (record === undefined) return [];
-    const earlier = earlierSlots(template, ticket, proposal);
-    const here = new Set<string>();
-    for (const compiled of template.slots) {
+    const handle = Object.hasOwn(proposal.slots, target.name) ? proposal.slots[target.name] : null;
+    const record = typeof handle === "string" ? pool?.byHandle.get(handle.toLowerCase()) : undefined;
+    // An optional slot left out on this proposal: nothing to probe here.
+    if (record === undefined) continue;
+    const earlier = earlierSlots(template, ticket, proposal, target);
+    for (const compiled of template.resolveOrder.slice(0, template.resolveOrder.indexOf(target))) {
       const other = earlier[compiled.name];
       if (compiled.slot.kind !== "ref" || typeof other !== "object" || other === null) continue;
       const { collection } = compiled.slot;
@@ -142,10 +146,12 @@ export function whereJoins(
         [slot.collection, self],
         [collection, mapped],
       ]);
-      if (!otherReplaced && !selfReplaced && bothReplaced) here.add(compiled.name);
+      const counts = probed.get(compiled.name) ?? { held: 0, joined: 0 };
+      counts.held += 1;
+      if (!otherReplaced && !selfReplaced && bothReplaced) counts.joined += 1;
+      probed.set(compiled.name, counts);
     }
-    joined = joined === undefined ? here : new Set([...joined].filter((name) => here.has(name)));
-    if (joined.size === 0) return [];
   }
-  return [...(joined ?? [])];
+  // A join holds on every proposal where the other slot held a record, not on some of them.
+  return [...probed].filter(([, counts]) => counts.joined === counts.held).map(([name]) => name);
 }

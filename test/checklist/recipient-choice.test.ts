@@ -240,3 +240,66 @@ describe('recipient: "model-chooses"', () => {
     expect(notice(slot.ref("contacts", { show: "email" })).recipientChoice).toBeUndefined();
   });
 });
+
+describe("recipient choice: every chosen record is linked to the recipient by joins", () => {
+  const chain = defineRecords({
+    orders: z.object({ id: z.string(), number: z.string(), sellerId: z.string() }),
+    sellers: z.object({ id: z.string(), shopName: z.string() }),
+    contacts: z.object({ id: z.string(), email: z.email(), sellerId: z.string() }),
+  });
+  const ticket = {
+    ticketId: "T-2",
+    orders: [
+      { id: "o1", number: "5501", sellerId: "s1" },
+      { id: "o2", number: "5502", sellerId: "s2" },
+    ],
+    sellers: [
+      { id: "s1", shopName: "North Shop" },
+      { id: "s2", shopName: "South Shop" },
+    ],
+    contacts: [
+      { id: "c1", email: "north@seller.example", sellerId: "s1" },
+      { id: "c2", email: "south@seller.example", sellerId: "s2" },
+    ],
+  };
+  const withSeller = (seller: ReturnType<typeof chain.slot.ref<"sellers">>) =>
+    createCatalog(chain, [
+      defineTemplate(chain, {
+        id: "order_notice",
+        description: "Tell the seller about an order",
+        audience: "seller",
+        channel: "email",
+        effect: "informational",
+        to: chain.slot.ref("contacts", { show: "email", match: { sellerId: "seller.id" } }),
+        subject: "Order {{order}}",
+        body: "Hello {{seller}}, about order {{order}}.",
+        slots: { order: chain.slot.ref("orders", { show: "number" }), seller },
+        limits: { perTicket: 1, perDay: 100 },
+      }),
+    ]);
+  const run = (catalog: ReturnType<typeof withSeller>) =>
+    choiceOf(buildChecklist(catalog, { sample: ticket, propertyRuns: 20 }));
+
+  it("✗ the recipient joined to a seller the model picks apart from the order: it picks who gets the order", () => {
+    const choice = run(withSeller(chain.slot.ref("sellers", { show: "shopName" })));
+    expect(choice.status).toBe("fail");
+    expect(choice.summary).toBe(
+      "the model chooses which contacts record receives the order chosen: the recipient is joined to the seller chosen, and nothing joins it to that",
+    );
+    expect(choice.evidence).toContain("not linked to the recipient by any chain of joins: order");
+  });
+
+  it("✓ once the seller is the order's, by match or by a where comparing them", () => {
+    expect(
+      run(withSeller(chain.slot.ref("sellers", { show: "shopName", match: { id: "order.sellerId" } }))),
+    ).toMatchObject({
+      status: "pass",
+      summary: "decided by the other choices: joined to the seller chosen",
+    });
+    const byWhere = chain.slot.ref("sellers", {
+      show: "shopName",
+      where: (seller, context) => chosenRecord(context, "order", "orders")?.sellerId === seller.id,
+    });
+    expect(run(withSeller(byWhere)).status).toBe("pass");
+  });
+});
