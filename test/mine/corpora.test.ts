@@ -317,6 +317,30 @@ describe("generated message corpora", () => {
     ).toBe(0);
   });
 
+  it("uses templates as a real history does, a few often and some rarely, or evenly when asked", () => {
+    const count = (mix: "skewed" | "uniform") => {
+      const corpus = generateCorpus({
+        domain: "car-repair",
+        messages: 3000,
+        seed: 31,
+        templateMix: mix,
+        freeFormShare: 0,
+      });
+      const counts = new Map(corpus.templates.map((template) => [template.id, 0]));
+      for (const line of corpus.lines())
+        counts.set(line.template ?? "", (counts.get(line.template ?? "") ?? 0) + 1);
+      return corpus.templates.map((template) => counts.get(template.id) ?? 0);
+    };
+    const skewed = count("skewed");
+    expect((skewed[0] ?? 0) / Math.min(...skewed)).toBeGreaterThan(2.5);
+    expect(Math.min(...skewed)).toBeGreaterThan(100);
+    const uniform = count("uniform");
+    expect(Math.max(...uniform) / Math.min(...uniform)).toBeLessThan(1.3);
+    expect(() => generateCorpus({ domain: "travel", messages: 1, templateMix: "zipf" as never })).toThrow(
+      /templateMix is "skewed" or "uniform"/,
+    );
+  });
+
   it("sends to records' addresses however written, and new recipients to addresses no record holds", () => {
     let forms = 0;
     for (const domain of corpusDomains) {
