@@ -119,12 +119,14 @@ function templateSource(template: DraftTemplate): string {
     template.to.choice === "not-joined"
       ? [
           "    // Review: no key the history's records share joins the recipient to the other records, so the",
-          "    // model chooses among this ticket's recipients. Add a `match` (or a `where`) that names the one.",
+          "    // model chooses among this ticket's recipients (declared below). Join it with a `match` (or a",
+          "    // `where`) that names the one, then remove the declaration.",
         ]
       : template.to.choice === "several-fit"
         ? [
             "    // Review: the join leaves several recipients in a ticket (the field it is on repeats between",
-            "    // them), so the model chooses among those. Narrow it with a `match` on a unique field or a `where`.",
+            "    // them), so the model chooses among those (declared below). Narrow it with a `match` on a",
+            "    // unique field or a `where`, then remove the declaration.",
           ]
         : [];
   const lines = [
@@ -136,6 +138,7 @@ function templateSource(template: DraftTemplate): string {
     `    channel: ${literal(template.channel)},`,
     ...recipient,
     `    to: slot.ref(${literal(template.to.collection)}, { show: ${literal(template.to.field)}${as}${match} }),`,
+    ...(template.to.choice === undefined ? [] : ['    recipient: "model-chooses",']),
     ...(template.subject === undefined ? [] : [`    subject: ${literal(template.subject)},`]),
     `    body: ${literal(template.body)},`,
     ...(slots.length === 0 ? [] : ["    slots: {", ...slots, "    },"]),

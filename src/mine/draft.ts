@@ -683,6 +683,8 @@ export function configOf(records: RecordsDefinition, draft: DraftTemplate): Temp
       ...(as === undefined ? {} : { as }),
       ...(draft.to.match === undefined ? {} : { match: draft.to.match }),
     }),
+    // Declared, as the emitted code declares it, where the joins leave the model a choice of recipient.
+    ...(draft.to.choice === undefined ? {} : { recipient: "model-chooses" as const }),
     ...(draft.subject === undefined ? {} : { subject: draft.subject }),
     body: draft.body,
     slots,

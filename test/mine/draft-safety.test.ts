@@ -149,8 +149,10 @@ describe("drafts of a history of garages, vehicles and damages", () => {
     draft.templates.find((template) => template.body.includes("damage.code")) as DraftTemplate;
   const ready = () => draft.templates.find((template) => template.channel === "sms") as DraftTemplate;
 
+  const notice = () => draft.templates.find((template) => template.body.includes("office")) as DraftTemplate;
+
   it("joins the recipient through the vehicle the text does not show", () => {
-    expect(byId.size).toBe(3);
+    expect(byId.size).toBe(4);
     const template = repair();
     const vehicle = template.slots.find((slot) => slot.kind === "ref" && slot.collection === "vehicles");
     expect(vehicle).toMatchObject({ link: true, match: { id: "damage.vehicleId" } });
@@ -164,6 +166,12 @@ describe("drafts of a history of garages, vehicles and damages", () => {
     expect(repair().effect).toMatchObject({ effect: "irreversible" });
     expect(configOf(garages, repair())).toMatchObject({ effect: "irreversible", approval: "human" });
     expect(ready().effect).toEqual({ effect: "informational" });
+  });
+
+  it("declares the recipient the model's choice where nothing joins it", () => {
+    expect(notice().to).toMatchObject({ match: undefined, choice: "not-joined" });
+    expect(configOf(garages, notice())).toMatchObject({ recipient: "model-chooses" });
+    for (const template of [repair(), ready()]) expect(configOf(garages, template).recipient).toBeUndefined();
   });
 
   it("formats the phone recipient with the records' country, dates and timestamps as dates", () => {
@@ -189,7 +197,11 @@ describe("drafts of a history of garages, vehicles and damages", () => {
       vehicles: ticket.vehicles,
       damages: ticket.damages,
     };
-    expect(failures(buildChecklist(catalog, { sample, propertyRuns: 50 }))).toEqual([]);
+    const checklist = buildChecklist(catalog, { sample, propertyRuns: 50 });
+    expect(failures(checklist)).toEqual([]);
+    // The declared choice is a warning a reviewer reads, the joined ones pass.
+    const choices = checklist.items.filter((item) => item.check === "recipient_choice");
+    expect(choices.map((item) => item.status).sort()).toEqual(["pass", "pass", "pass", "warn"]);
   });
 
   it("never sends a message whose chosen records do not belong together, whatever the handles", () => {
@@ -334,6 +346,7 @@ describe("formletter mine --emit on the garage history", () => {
     expect(source).toContain('format.phone({ defaultCountry: "AT" })');
     expect(source).toContain('effect: "irreversible",\n    approval: "human",');
     expect(source).toMatch(/optional: true/);
+    expect(source).toContain('recipient: "model-chooses",');
     expect(typecheck([file])).toEqual([]);
     const check = await cli(["check", file]);
     expect(check.code, check.stdout + check.stderr).toBe(0);

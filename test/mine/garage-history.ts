@@ -84,9 +84,9 @@ function written(iso: string): string {
 }
 
 /**
- * A history of three kinds of message over such tickets: a repair to authorise, sent to the garage of
+ * A history of four kinds of message over such tickets: a repair to authorise, sent to the garage of
  * the damaged vehicle (its text shows the damage and the garage, never the vehicle); a text message to a
- * garage that a vehicle is ready; an e-mail that a vehicle is coming.
+ * garage that a vehicle is ready; an e-mail that a vehicle is coming; a notice to any garage of the ticket.
  */
 export function garageHistory(count: number): string[] {
   const lines: string[] = [];
@@ -100,7 +100,7 @@ export function garageHistory(count: number): string[] {
     const garage = ticket.garages.find(
       (entry) => entry.id === vehicle.garageId,
     ) as GarageTicket["garages"][number];
-    const kind = n % 3;
+    const kind = n % 4;
     const message =
       kind === 0
         ? {
@@ -112,10 +112,16 @@ export function garageHistory(count: number): string[] {
               to: garage.phone,
               text: `Hello ${garage.name}, vehicle ${vehicle.plate} will be ready for collection on ${written(vehicle.readyOn)}. Please reply to confirm.`,
             }
-          : {
-              to: garage.email,
-              text: `Hello ${garage.name}, the vehicle ${vehicle.plate} arrives at your workshop next week for an inspection. Thank you.`,
-            };
+          : kind === 2
+            ? {
+                to: garage.email,
+                text: `Hello ${garage.name}, the vehicle ${vehicle.plate} arrives at your workshop next week for an inspection. Thank you.`,
+              }
+            : {
+                // Any garage of the ticket: nothing in the records says which.
+                to: (ticket.garages[n % ticket.garages.length] as GarageTicket["garages"][number]).email,
+                text: "Our office is closed on Friday for a team event, so any parts will be delivered on Monday.",
+              };
     lines.push(
       JSON.stringify({
         ticketId: ticket.ticketId,
