@@ -472,3 +472,101 @@ describe("recipients the records do not decide", () => {
     expect(template?.to).toMatchObject({ match: undefined, choice: "not-joined" });
   });
 });
+
+describe("a recipient two records away, one key pointing back", () => {
+  // claims.policyId → policies.id → brokers.id ← agencies.brokerId: the text shows only the claim and
+  // the agency receives it; the agency holds the key to its broker, not the other way round.
+  const records = defineRecords({
+    claims: z.object({ id: z.string(), number: z.string(), policyId: z.string() }),
+    policies: z.object({ id: z.string(), brokerId: z.string() }),
+    brokers: z.object({ id: z.string() }),
+    agencies: z.object({ id: z.string(), brokerId: z.string(), email: z.email() }),
+  });
+  const definition = records as unknown as RecordsDefinition;
+  const ticketOf = (n: number, brokers: number, policies: number, claims: number) => {
+    const b = Array.from({ length: brokers }, (_, i) => ({ id: `b${n}x${i}` }));
+    const a = b.map((broker, i) => ({
+      id: `a${n}x${i}`,
+      brokerId: broker.id,
+      email: `agency${n}x${i}@agency.example`,
+    }));
+    const p = Array.from({ length: policies }, (_, i) => ({
+      id: `p${n}x${i}`,
+      brokerId: (b[(i + n) % brokers] as { id: string }).id,
+    }));
+    const c = Array.from({ length: claims }, (_, i) => ({
+      id: `c${n}x${i}`,
+      number: `CL${n}N${i}`,
+      policyId: (p[(i * 3 + n) % policies] as { id: string }).id,
+    }));
+    return { ticketId: `T-${n}`, claims: c, policies: p, brokers: b, agencies: a };
+  };
+
+  it("joins the agency to the claim through the policy and the broker, and never sends across", async () => {
+    const history = Array.from({ length: 30 }, (_, n) => {
+      const ticket = ticketOf(n, 2 + (n % 2), 2 + (n % 3), 2);
+      const claim = ticket.claims[0] as { number: string; policyId: string };
+      const policy = ticket.policies.find((entry) => entry.id === claim.policyId) as { brokerId: string };
+      const agency = ticket.agencies.find((entry) => entry.brokerId === policy.brokerId) as { email: string };
+      const { ticketId, ...collections } = ticket;
+      return JSON.stringify({
+        ticketId,
+        records: collections,
+        message: {
+          to: agency.email,
+          text: `Claim ${claim.number} has been registered and is being assessed.`,
+        },
+      });
+    });
+    const { draft } = await draftOf(definition, history);
+    const [template] = draft.templates;
+    // The policy is linked; the broker too, unless the records also share policies.brokerId = agencies.brokerId
+    // directly (they do here: every broker has one agency), which joins the agency to the policy itself.
+    const links = (template?.slots ?? [])
+      .filter((slot) => slot.kind === "ref" && slot.link)
+      .map((slot) => slot.name);
+    expect(links).toContain("policy");
+    expect(template?.to.match).toEqual({
+      brokerId: expect.stringMatching(/^(broker\.id|policy\.brokerId)$/),
+    });
+    const catalog = catalogOf(definition, draft);
+    fc.assert(
+      fc.property(
+        fc.record({
+          n: fc.integer({ min: 100, max: 999 }),
+          b: fc.integer({ min: 1, max: 3 }),
+          p: fc.integer({ min: 1, max: 3 }),
+          c: fc.integer({ min: 1, max: 3 }),
+        }),
+        ({ n, b, p, c }) => {
+          const ticket = ticketOf(n, b, p, c);
+          const table = catalog.handles(ticket);
+          const refs = [
+            ...(template?.slots ?? []).flatMap((slot) =>
+              slot.kind === "ref" ? [{ name: slot.name, collection: slot.collection }] : [],
+            ),
+            { name: "to", collection: "agencies" },
+          ];
+          let sent = 0;
+          for (const combination of combinations(refs, table.entries)) {
+            const decision = catalog.decide(
+              { template: template?.id, slots: handlesOf(combination) },
+              ticket,
+            );
+            if (decision.outcome !== "send") continue;
+            sent += 1;
+            const byCollection = new Map(
+              Object.values(combination).map((entry) => [entry.collection, entry.id]),
+            );
+            const claim = ticket.claims.find((entry) => entry.id === byCollection.get("claims"));
+            const policy = ticket.policies.find((entry) => entry.id === claim?.policyId);
+            const agency = ticket.agencies.find((entry) => entry.id === byCollection.get("agencies"));
+            expect(agency?.brokerId).toBe(policy?.brokerId);
+          }
+          expect(sent).toBe(c);
+        },
+      ),
+      { numRuns: 30, seed: 7 },
+    );
+  });
+});
