@@ -42,6 +42,8 @@ function describeCatalog(catalog: Catalog) {
       limits: template.limits,
       effect: template.effect,
       approval: template.approval ?? null,
+      // Only when declared, so the data of a template without it is what it was before it existed.
+      ...(template.recipientChoice === undefined ? {} : { recipient: template.recipientChoice }),
       ...(template.channel === "sms" ? { maxSegments: template.maxSegments } : {}),
       slots: template.resolveOrder.map(describeSlot),
     })),
@@ -78,7 +80,12 @@ function slotSource(template: Template, compiled: CompiledSlot): string {
   if (slot.kind === "derived") return "computed in code";
   const match = compiled.joins.map((join) => `${join.field} = ${join.slot}.${join.otherField}`);
   const where = slot.where === undefined ? [] : ["where"];
-  const recipient = compiled === template.recipient ? " → recipient" : "";
+  const recipient =
+    compiled !== template.recipient
+      ? ""
+      : template.recipientChoice === "model-chooses"
+        ? " → recipient, the model's choice (declared)"
+        : " → recipient";
   return `${slot.collection}${match.length + where.length > 0 ? ` (${[...match, ...where].join(", ")})` : ""}${recipient}`;
 }
 
