@@ -42,6 +42,16 @@ describe("readMail: earlier messages", () => {
     ["Portuguese", "Em ter., 3 de mar. de 2026 às 10:00, Anna Schmidt <anna@x.example> escreveu:\n> Onde?"],
     ["Swedish", "Den tis 3 mars 2026 kl 10:00 skrev Anna Schmidt <anna@x.example>:\n> Var?"],
     ["a name alone above quoted lines", "Anna wrote:\n> Where?"],
+    ["Yahoo", "On Tuesday, March 3, 2026, 10:00:00 AM GMT+1, Anna <anna@x.example> wrote:\n\n\n> Where?"],
+    ["Polish", "W dniu 3.03.2026 o 10:00, Anna <a@x.example> pisze:\n> Gdzie?"],
+    ["Russian, verb with a bracket", "3 марта 2026 г., в 10:00, Anna <a@x.example> написал(а):\n> Где?"],
+    ["webmail, English", "Quoting Anna Schmidt <anna@x.example>:\n\n> Where?"],
+    ["webmail, German", "Zitat von Anna Schmidt <anna@x.example>:\n\n> Wo?"],
+    ["French, no address, not marked", "Le 3 mars 2026 à 10:00, Anna a écrit :\nOù est mon colis ?"],
+    [
+      "header block on one line",
+      "From: Anna <a@x.example> Sent: Tuesday, March 3 To: Support Subject: Where\n\nWhere?",
+    ],
     [
       "Outlook",
       "-----Original Message-----\nFrom: Anna\nSent: Tuesday, March 3, 2026\nTo: Support\nSubject: Where\n\nWhere?",
@@ -133,6 +143,9 @@ describe("readMail: signatures", () => {
     ["iPhone, Italian", "Inviato da iPhone"],
     ["iPhone, Dutch", "Verstuurd vanaf mijn iPhone"],
     ["Outlook mobile", "Get Outlook for Android"],
+    ["Outlook mobile, German", "Von Outlook für iOS gesendet"],
+    ["Outlook mobile, French", "Envoyé à partir de Outlook pour Android"],
+    ["a device line ending with a dot", "Sent from my Samsung Galaxy smartphone."],
     ["a block of contact lines", "Tom Berg\nHead of Support\n+49 30 1234567\nwww.acme.example"],
     [
       "closing, then contact lines",

@@ -62,6 +62,9 @@ const verbs = new Set([
   "pisze",
   "написал",
   "написала",
+  // Webmail that names the writer before the quote: "Quoting Anna <…>:", "Zitat von Anna <…>:".
+  "quoting",
+  "zitat",
 ]);
 
 // What Outlook-style separators and forwarded-message markers say between their dashes, or before a colon.
@@ -208,6 +211,8 @@ function attributionAt(lines: readonly string[], i: number): { lines: 1 | 2; str
   if (alone !== undefined) return { lines: 1, strong: alone };
   const next = lines[i + 1];
   if (next === undefined || next.length > maxHeader || line.trimEnd().endsWith(":")) return undefined;
+  const nextEnd = next.trimEnd();
+  if (!nextEnd.endsWith(":") && !nextEnd.endsWith("：")) return undefined;
   // Clients wrap a long attribution, often inside the address: "… Anna Schmidt <" / "anna@x.example> wrote:".
   const words = wordsOf(line, 4);
   if (openers.prefixOf(words) === 0 && !line.includes("@") && !line.includes("<")) return undefined;
@@ -222,7 +227,9 @@ function attribution(line: string): boolean | undefined {
   const words = wordsOf(text, 200);
   let verb = -1;
   for (let w = Math.max(0, words.length - 8); w < words.length; w++) {
-    if (verbs.has((words[w] as { text: string }).text)) verb = w;
+    const word = (words[w] as { text: string }).text;
+    // "napisał(a):", "написал(а):": the verb is the letters before the bracket.
+    if (verbs.has(word) || verbs.has(word.replace(/\(.*$/, ""))) verb = w;
   }
   if (verb === -1) return undefined;
   const opener =
@@ -236,21 +243,31 @@ function startsEarlierMessage(lines: readonly string[], i: number): boolean {
   if (line.length > maxHeader || line === "") return false;
   // Outlook's rule above a reply: a line of underscores.
   if (line.length >= 10 && /^_+$/.test(line)) return true;
-  if (separators.has(undecorated(line))) return true;
+  // Separators are set off by dashes or the like, forward markers end with a colon.
+  if ((decoration.includes(line.charAt(0)) || line.endsWith(":")) && separators.has(undecorated(line)))
+    return true;
   if (!fromFields.has(fieldName(line) ?? "")) return false;
-  // A "From:" line opens a header block when two more fields of one follow it.
+  // A "From:" line opens a header block when two more fields of one follow it, on the lines below or on
+  // the same line, as some clients flatten it ("From: Anna Sent: Tuesday To: Support Subject: …").
   let fields = 0;
+  const words = wordsOf(line, 80);
+  for (const [w, word] of words.entries()) {
+    const next = words[w + 1];
+    const named = word.last === ":" || (next !== undefined && next.text === "" && next.last === ":");
+    if (w > 0 && named && otherFields.has(word.text)) fields++;
+  }
   for (let j = i + 1; j < Math.min(lines.length, i + 8) && fields < 2; j++) {
     if (otherFields.has(fieldName((lines[j] as string).trim()) ?? "")) fields++;
   }
   return fields >= 2;
 }
 
+const decoration = "-_=*~ \t:";
+
 /** A separator's words: dashes, underscores, equals signs, asterisks and a final colon taken off. */
 function undecorated(line: string): string {
   let from = 0;
   let to = line.length;
-  const decoration = "-_=*~ \t:";
   while (from < to && decoration.includes(line.charAt(from))) from++;
   while (to > from && decoration.includes(line.charAt(to - 1))) to--;
   return line.slice(from, to).replace(/\s+/g, " ").toLowerCase();

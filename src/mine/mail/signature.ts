@@ -22,6 +22,8 @@ const sentFrom = [
   "envoyé de ",
   "envoyé depuis ",
   "envoyé avec ",
+  "envoyé à partir de ",
+  "envoyé à partir d'",
   "enviado desde ",
   "enviado de ",
   "enviado do ",
@@ -55,15 +57,16 @@ const upper = /\p{Lu}/u;
 
 /**
  * Whether a line is the one a device or app adds under a message ("Sent from my iPhone", "Inviato da
- * iPhone"): one of the beginnings above, then a possessive or a name written with a capital, in a short
- * line that is not a sentence ("Sent from our warehouse this morning." is text).
+ * iPhone", "Von Outlook für iOS gesendet"): one of the beginnings above, then a possessive or a name
+ * written with a capital, in a short line ("Sent from our warehouse this morning." is text).
  */
 export function isSentFrom(line: string): boolean {
   const text = line.trim();
-  if (text.length > 80 || ".!?".includes(text.charAt(text.length - 1))) return false;
+  if (text.length > 80 || "!?".includes(text.charAt(text.length - 1))) return false;
   const lower = `${text.toLowerCase().replace(/\s+/g, " ")} `;
-  const prefix = sentFrom.find((start) => lower.startsWith(start));
-  if (prefix === undefined) return false;
+  // German also puts the verb last: "Von Outlook für iOS gesendet".
+  const prefix = lower.endsWith(" gesendet ") ? "von " : sentFrom.find((start) => lower.startsWith(start));
+  if (prefix === undefined || !lower.startsWith(prefix)) return false;
   const words = text.replace(/\s+/g, " ").slice(prefix.length).split(" ");
   const next = words[0] ?? "";
   return words.length <= 6 && (possessive.has(next.toLowerCase()) || upper.test(next));

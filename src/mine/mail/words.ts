@@ -14,29 +14,36 @@ export interface Word {
   readonly last: string;
 }
 
-const space = /\s/;
+const nonSpace = /\S+/g;
 const letterOrDigit = /[\p{L}\p{N}]/u;
 
 /** The words of `line`, at most `limit` of them (greetings and closings are short). */
 export function wordsOf(line: string, limit = 16): Word[] {
   const words: Word[] = [];
-  let at = 0;
-  while (at < line.length && words.length < limit) {
-    while (at < line.length && space.test(line.charAt(at))) at++;
-    if (at >= line.length) break;
-    const start = at;
-    while (at < line.length && !space.test(line.charAt(at))) at++;
-    words.push({ text: trimmed(line.slice(start, at)), start, end: at, last: line.charAt(at - 1) });
+  // A run of non-space characters is found natively, each character read once.
+  nonSpace.lastIndex = 0;
+  for (let match = nonSpace.exec(line); match !== null && words.length < limit; match = nonSpace.exec(line)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    words.push({ text: trimmed(match[0]), start, end, last: line.charAt(end - 1) });
   }
   return words;
+}
+
+/** Whether the character at `at` is a letter or a digit (ASCII read without a regular expression). */
+function isWordCharacter(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128)
+    return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+  return letterOrDigit.test(text.charAt(at));
 }
 
 /** A word without the punctuation and symbols at its ends, lower-cased. */
 function trimmed(word: string): string {
   let from = 0;
   let to = word.length;
-  while (from < to && !letterOrDigit.test(word.charAt(from))) from++;
-  while (to > from && !letterOrDigit.test(word.charAt(to - 1))) to--;
+  while (from < to && !isWordCharacter(word, from)) from++;
+  while (to > from && !isWordCharacter(word, to - 1)) to--;
   return word.slice(from, to).toLowerCase();
 }
 
