@@ -12,7 +12,8 @@ const shownReasons = 5;
  */
 export function sendsItem(outcomes: SampleOutcomes): ChecklistItem {
   const { template, possible, tried, sending, escalations } = outcomes;
-  const of = tried === possible ? `${tried}` : `the first ${tried} of ${possible}`;
+  // Past `maxTried` only the first proposals were decided: the counts say so.
+  const of = tried === possible ? `${tried}` : `${tried} (the first of ${possible})`;
   const base = { section: "live", template: template.id, check: "sends" } as const;
   if (sending.length > 0) {
     return {

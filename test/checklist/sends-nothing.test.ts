@@ -100,6 +100,26 @@ describe("sends: ✗ for a template that sends nothing on the sample", () => {
     });
   });
 
+  it("says when only the first proposals were decided", () => {
+    const many = {
+      ticketId: "T-2",
+      orders: Array.from({ length: 80 }, (_, index) => ({
+        id: `o${index}`,
+        number: `55${index}`,
+        contactId: `c${index}`,
+        status: "open",
+      })),
+      contacts: Array.from({ length: 80 }, (_, index) => ({
+        id: `c${index}`,
+        email: `shop${index}@seller.example`,
+      })),
+    };
+    const item = sends(run(createCatalog(records, [closedOnly]), many), "closed_notice");
+    expect(item.summary).toBe(
+      "sends nothing on the sample: all 5000 (the first of 6400) proposals the model could make escalate",
+    );
+  });
+
   it("✗ with what was thrown when the catalog's decide throws, not a crash", () => {
     const catalog = createCatalog(records, [good]);
     const broken = Object.freeze({
