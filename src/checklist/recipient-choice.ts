@@ -107,7 +107,13 @@ export function recipientChoiceItem(
       check: "recipient_choice",
       status: "warn",
       summary: `the model chooses which ${collection} record receives this message (declared: recipient "model-chooses")`,
-      evidence: [...evidence, attack(collection)],
+      evidence: [
+        ...evidence,
+        attack(collection),
+        ...(joinedBy.length > 0 && apart.length === 0 && spread !== undefined && spread.most <= 1
+          ? ["the joins already decide the recipient on the sample: the declaration may not be needed"]
+          : []),
+      ],
     };
   }
   const fix = `join the recipient to the record it concerns with match (e.g. match: { id: "order.${collection}Id" }), or declare recipient: "model-chooses" if the model is meant to choose`;

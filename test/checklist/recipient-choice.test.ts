@@ -224,6 +224,21 @@ describe('recipient: "model-chooses"', () => {
     expect(checklist.ok).toBe(true);
   });
 
+  it("says when the joins already decide the recipient it declares", () => {
+    const choice = choiceOf(
+      check(
+        notice(slot.ref("contacts", { show: "email", match: { id: "order.contactId" } }), {
+          recipient: "model-chooses",
+        }),
+        two,
+      ),
+    );
+    expect(choice.status).toBe("warn");
+    expect(choice.evidence).toContain(
+      "the joins already decide the recipient on the sample: the declaration may not be needed",
+    );
+  });
+
   it.each(["model_chooses", "MODEL-CHOOSES", "records", "", true, 1, null, { kind: "model-chooses" }])(
     "refuses %j at definition, naming the template and the accepted value",
     (value) => {
