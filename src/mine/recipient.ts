@@ -1,5 +1,6 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { parsePhone } from "../core/message/phone.js";
+import { cleanText } from "./clean-text.js";
 import { singular } from "./mask.js";
 
 /**
@@ -57,7 +58,8 @@ function addressForms(value: string): Set<string> {
  * name is never read as the address: `"shop@a.example" <other@b.example>` goes to other@b.example.
  */
 function bareAddress(value: string): string | undefined {
-  let text = value.trim();
+  // Cleaned as the history's text is: a zero-width space or fullwidth letters do not make another address.
+  let text = cleanText(value).trim();
   if (text.length === 0 || text.length > 320) return undefined;
   const unquoted = withoutQuotedName(text);
   if (unquoted === undefined) return undefined;
@@ -65,8 +67,9 @@ function bareAddress(value: string): string | undefined {
   const open = text.indexOf("<");
   if (open !== -1) {
     const close = text.indexOf(">", open + 1);
-    // One bracketed address, and nothing after it: two would be two recipients.
-    if (close === -1 || text.indexOf("<", open + 1) !== -1 || text.slice(close + 1).trim() !== "")
+    // One bracketed address, and nothing after it but the separator of a list of one: two would be two
+    // recipients.
+    if (close === -1 || text.indexOf("<", open + 1) !== -1 || !/^[\s,;]*$/.test(text.slice(close + 1)))
       return undefined;
     text = text.slice(open + 1, close).trim();
   }

@@ -48,6 +48,14 @@ describe("dates in the languages the records name", () => {
     ["nl", "Bestelling van 3 maart 2026.", "Bestelling van {{order.placedAt}}."],
     ["it", "Ordine del 3 marzo 2026.", "Ordine del {{order.placedAt}}."],
     ["pl", "Zamówienie z 3 marca 2026.", "Zamówienie z {{order.placedAt}}."],
+    ["ru", "Ваш заказ от 3 марта 2026 г. готов.", "Ваш заказ от {{order.placedAt}} готов."],
+    ["tr", "Siparişiniz 3 Mart 2026 tarihinde verildi.", "Siparişiniz {{order.placedAt}} tarihinde verildi."],
+    ["el", "Παραγγελία 3 Μαρτίου 2026.", "Παραγγελία {{order.placedAt}}."],
+    [
+      "ja-JP",
+      "ご注文日：2026年3月3日、受け取り：2026/03/05 9:30",
+      "ご注文日：{{order.placedAt}}、受け取り：{{order.pickupAt}}",
+    ],
     // English always, with the time of a timestamp.
     ["none", "Pick-up on Thursday, March 5, 2026 at 9:30 AM.", "Pick-up on {{order.pickupAt}}."],
     ["none", "Pick-up on Mar 5, 2026, 9:30 AM.", "Pick-up on {{order.pickupAt}}."],

@@ -31,6 +31,10 @@ describe("recipients compared as addresses", () => {
     ["Lumen <+49 151 2345678>", "seller.phone"],
     ["dispatch@kurier-nord.example", "partner.contact"],
     ["Nord <DISPATCH@kurier-nord.example>", "partner.contact"],
+    ["Lumen <shop@lumen.example>;", "seller.email"],
+    ["shop@lumen.example,", "seller.email"],
+    ["shop\u200b@lumen.example", "seller.email"],
+    ["Lumen <ｓｈｏｐ＠ｌｕｍｅｎ.example>", "seller.email"],
   ])("%s → %s", (to, source) => {
     expect(recipientSource(records, ticket, to)).toBe(source);
   });
