@@ -195,6 +195,30 @@ describe("recipient choice: a where joins only when it compares the recipient wi
     expect(choice.evidence[0]).toBe("not joined to any other chosen record");
   });
 
+  it("✗ a where that picks the recipient by a key the model chooses: a choice is no join", () => {
+    const template = defineTemplate(records, {
+      id: "region_notice",
+      description: "Tell the sellers of a region about an order",
+      audience: "seller",
+      channel: "email",
+      effect: "informational",
+      to: slot.ref("contacts", {
+        show: "email",
+        where: (contact, context) => contact.region === context.slots.region,
+      }),
+      subject: "Order {{order}}",
+      body: "About order {{order}} in the {{region}}.",
+      slots: {
+        order: slot.ref("orders", { show: "number" }),
+        region: slot.choice({ north: "north", south: "south" }),
+      },
+      limits: { perTicket: 1, perDay: 100 },
+    });
+    const choice = choiceOf(check(template, one));
+    expect(choice.status).toBe("fail");
+    expect(choice.evidence[0]).toBe("not joined to any other chosen record");
+  });
+
   it("✗ a where that compares and also tests a literal: not recognised as a join (write the join as match)", () => {
     const template = byWhere(
       (contact, context) =>
