@@ -96,7 +96,12 @@ function templateSource(template: DraftTemplate): string {
             `${indent}// Shows nothing: it joins the records around it (the section in the body is empty). Left out,`,
             `${indent}// it is the one record the joins allow; given as none, the joins fail and the message escalates.`,
           ]
-        : [];
+        : slot.unjoined
+          ? [
+              `${indent}// Review: no key the history's records share joins this record to the others, so the model`,
+              `${indent}// chooses which of the ticket's ${commentSafe(slot.collection)} it is. Join it with a \`match\` if one belongs.`,
+            ]
+          : [];
       const options = [
         `show: { ${show} }`,
         ...(slot.match === undefined ? [] : [`match: ${matchSource(slot.match)}`]),

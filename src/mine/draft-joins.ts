@@ -20,6 +20,8 @@ export interface JoinPlan {
   readonly links: readonly LinkSlot[];
   /** The recipient is joined to a chosen record: the model does not choose among recipients. */
   readonly recipientJoined: boolean;
+  /** Slots (recipient aside) joined to no other record: nothing in the records says which one belongs. */
+  readonly unjoined: readonly string[];
 }
 
 /** Options of {@link planJoins}. */
@@ -118,10 +120,20 @@ export function planJoins(
     for (const [root, node] of rootsHere) firstOfClass.set(root, node);
     if (Object.keys(own).length > 0) match.set(slot.name, own);
   }
+  const slotsOfClass = new Map<string, Set<string>>();
+  for (const node of parent.keys()) {
+    const root = find(node);
+    const owner = node.slice(0, node.indexOf("."));
+    slotsOfClass.set(root, (slotsOfClass.get(root) ?? new Set()).add(owner));
+  }
+  const joined = new Set<string>();
+  for (const owners of slotsOfClass.values())
+    if (owners.size > 1) for (const owner of owners) joined.add(owner);
   return {
     match,
     links: links.map((link) => ({ ...link, fields: linkFields.get(link.name) ?? [] })),
     recipientJoined: match.has("to"),
+    unjoined: slots.map((slot) => slot.name).filter((name) => !joined.has(name)),
   };
 }
 

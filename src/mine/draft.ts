@@ -33,6 +33,11 @@ export interface DraftRefSlot {
   /** Joins to earlier slots (`slot.ref`'s `match`): own field → "slot.field"; undefined without one. */
   readonly match: Readonly<Record<string, string>> | undefined;
   /**
+   * Nothing in the history's records joins this record to the template's others: the model chooses
+   * which of the ticket's records it is (the emitted code says so for review).
+   */
+  readonly unjoined: boolean;
+  /**
    * A record the text does not show, declared only to join two others (a damage's vehicle, between the
    * damage and the garage receiving the message). Optional and used in an empty section: left out, it is
    * the one record the joins allow; given as none, the joins fail and the message escalates.
@@ -344,6 +349,7 @@ function draftOne(
       collection: ref.collection,
       show: { ...ref.show },
       match: plan.match.get(name),
+      unjoined: plan.unjoined.includes(name),
       link: false,
     }));
     for (const link of plan.links) {
@@ -354,6 +360,7 @@ function draftOne(
         collection: link.collection,
         show: { [shown]: { field: shown, as: undefined } },
         match: plan.match.get(link.name),
+        unjoined: false,
         link: true,
       });
     }

@@ -160,6 +160,9 @@ describe("drafts of a history of garages, vehicles and damages", () => {
     expect(template.to.match).toBeDefined();
     expect(template.to.choice).toBeUndefined();
     expect(template.body).toContain(`{{#${vehicle?.name}}}{{/${vehicle?.name}}}`);
+    // Every record a garage draft chooses is joined to the others.
+    const refs = draft.templates.flatMap((each) => each.slots.filter((slot) => slot.kind === "ref"));
+    expect(refs.filter((slot) => slot.unjoined)).toEqual([]);
   });
 
   it("drafts a repair to authorise as irreversible with a person's approval, the others informational", () => {
@@ -420,6 +423,8 @@ describe("recipients the records do not decide", () => {
       history: "h.jsonl",
     });
     expect(source).toContain("no key the history's records share joins the recipient");
+    expect(template?.slots).toMatchObject([{ name: "order", unjoined: true }]);
+    expect(source).toContain("no key the history's records share joins this record to the others");
   });
 
   it("says so when the join leaves several: a garage's contacts share its id", async () => {

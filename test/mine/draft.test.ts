@@ -45,6 +45,8 @@ describe("draftTemplates", () => {
       collection: "orders",
       show: { number: { field: "number", as: undefined } },
       match: undefined,
+      // No key of the records joins an order to its seller here.
+      unjoined: true,
       link: false,
     });
     expect(JSON.stringify(template?.slots)).not.toContain("margin");
