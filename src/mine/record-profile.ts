@@ -34,7 +34,7 @@ export interface SharedKey {
 
 /** What {@link RecordProfile} learnt of the history's records: a summary, plain data. */
 export interface RecordProfileSummary {
-  /** Tickets observed. */
+  /** Tickets observed (past the first 2,000, one in 8 is read). */
   readonly tickets: number;
   readonly fields: readonly ProfiledField[];
   readonly keys: readonly SharedKey[];
@@ -68,8 +68,8 @@ const keySupport = 3;
 const deadAfter = 20;
 const deadBelow = 0.5;
 /**
- * Past this many, a field's values are read one in `sampleEvery`, and a ticket looks for new field pairs
- * one in `sampleEvery`: shares and keys are settled long before, and a long history costs little more.
+ * Past this many tickets, one ticket in `sampleEvery` is read (and past this many values of a field, one
+ * value in `sampleEvery`): shares and keys are settled long before, and a long history costs little more.
  */
 const sampleAfter = 2000;
 const sampleEvery = 8;
@@ -142,6 +142,7 @@ export class RecordProfile {
   observe(records: unknown): void {
     if (typeof records !== "object" || records === null || Array.isArray(records)) return;
     this.#tickets += 1;
+    if (this.#tickets > sampleAfter && this.#tickets % sampleEvery !== 0) return;
     const values = new Map<string, KeyValue[]>();
     for (const collection of Object.keys(records)) {
       if (this.#collections !== undefined && !this.#collections.has(collection)) continue;
@@ -168,7 +169,7 @@ export class RecordProfile {
       stats.several += 1;
       if (new Set(list).size < list.length) stats.repeated += 1;
     }
-    if (this.#tickets <= sampleAfter || this.#tickets % sampleEvery === 0) this.#trackNewPairs(values);
+    this.#trackNewPairs(values);
     this.#checkPairs(values);
   }
 
