@@ -231,6 +231,17 @@ describe("readMail: greetings and closings", () => {
     expect(readMail(`Hi,\n${body}\n\n${closing}\nTom`)).toMatchObject({ closing, body, signature: false });
   });
 
+  it("reads only closings above a closing: a short line of text above one stays", () => {
+    expect(readMail("Hi,\nThanks!\nThe parcel left today\n\nCheers,\nTom")).toMatchObject({
+      body: "Thanks!\nThe parcel left today",
+      closing: "Cheers,",
+    });
+    expect(readMail(`${body}\n\nThanks again!\nBest regards,\nTom`)).toMatchObject({
+      body,
+      closing: "Thanks again!",
+    });
+  });
+
   it("cuts a closing that ends the last line", () => {
     expect(readMail(`${body} Best regards, Team`)).toMatchObject({ body, closing: "Best regards, Team" });
     expect(readMail(`Hi, could you check order 1234? Thanks!`)).toMatchObject({

@@ -74,8 +74,8 @@ export function readMail(text: string): MailParts {
 }
 
 /**
- * The closing among the last lines: the topmost closing line of the last block of short lines that are
- * not sentences (so what follows it is a name, a title, contact data), or a closing ending the last
+ * The closing among the last lines: the lowest closing line under which stand only short lines that are
+ * not sentences (a name, a title, contact data), with the closings right above it, or a closing ending the last
  * line of text ("… confirmed its condition. Best regards, Team"). `line` is where the cut starts and
  * `keep` what stays of that line.
  */
@@ -90,7 +90,9 @@ function closingOf(
     const line = lines[i] as string;
     if (line.trim() === "") continue;
     if (isClosing(line.trim())) found = i;
-    else if (!isSignatureLine(line) || ++seen > maxUnderClosing) {
+    // Names and contact lines stand under a closing, never above it: above one, only another closing
+    // ("Thanks again!" over "Best regards,") belongs to it.
+    else if (found !== undefined || !isSignatureLine(line) || ++seen > maxUnderClosing) {
       stop = i;
       break;
     }
