@@ -35,6 +35,8 @@ export interface ClusterState {
    */
   readonly pairs: Map<string, number>;
   readonly examples: string[];
+  /** The tokens a few members are compared by, in order: what merging aligns. */
+  readonly sequences: string[][];
   /** A few members' subjects, masked as their texts are. */
   readonly subjects: string[];
   /**
@@ -58,6 +60,9 @@ const variantSimilarity = 0.75;
 const maxVariants = 8;
 /** Most candidate clusters scored for one message: the index finds the near ones first. */
 const maxScored = 64;
+
+/** Token sequences kept per cluster. */
+const maxSequences = 3;
 
 /** A word is shared by a cluster when at least this share of its members hold it. */
 export const sharedShare = 0.5;
@@ -128,9 +133,12 @@ export class Clusters {
       // Sources are collection.field names of the records definition: a bounded set.
       best.recipients.set(recipient, (best.recipients.get(recipient) ?? 0) + 1);
     }
-    count(best.words, words, this.vocabulary);
+    // Every word of the skeleton is counted (a greeting too, which a template may write), while only
+    // the identity's are compared.
+    count(best.words, more.identity === undefined ? words : new Set(tokensOf(skeleton)), this.vocabulary);
     count(best.pairs, pairs, this.vocabulary);
     if (best.examples.length < this.keep) best.examples.push(skeleton);
+    if (best.sequences.length < maxSequences) best.sequences.push(sequence);
     if (more.subject !== undefined && best.subjects.length < this.keep) best.subjects.push(more.subject);
     return best;
   }
@@ -190,6 +198,7 @@ function newCluster(id: number, of: Uint32Array): ClusterState {
     words: new Map(),
     pairs: new Map(),
     examples: [],
+    sequences: [],
     subjects: [],
     identifiers: new Map(),
     merged: [id],

@@ -1,56 +1,68 @@
+import { align } from "./align.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type ClusterState, maxIdentifiers, othersShown, sharedShare } from "./clusters.js";
-import { isTypoOf } from "./tokens.js";
+import { isPlaceholder } from "./tokens.js";
 
 /** Options of {@link mergeClusters}. */
 export interface MergeOptions {
   /** Clusters of fewer members do not count when telling boilerplate words. @default 3 */
   readonly minSize?: number;
-  /** Share of a cluster's identity a smaller one must hold to be merged into it. @default 0.75 */
-  readonly recall?: number;
-  /** Share of the smaller cluster's identity the bigger one must explain. @default 0.5 */
-  readonly precision?: number;
   /** Example skeletons kept per cluster. @default 5 */
   readonly examples?: number;
   /** Distinct words counted per cluster. @default 2000 */
   readonly vocabulary?: number;
 }
 
-/** Clusters whose words one identity word leads to: past this, the word says too little to look through. */
+/** Clusters one identity word leads to: past this, the word says too little to look through. */
 const maxPostings = 256;
-/** Bigger clusters compared with each cluster, those sharing the most identity words first. */
+/** Bigger clusters aligned with each cluster, those sharing the most identity words first. */
 const maxCompared = 16;
+/** Most words on either side of the one place two clusters of one template may differ: a phrase. */
+const maxPhrase = 6;
+
+interface Root {
+  readonly cluster: ClusterState;
+  /** Its identity words and pairs, each once. */
+  readonly identity: readonly string[];
+  /** Its identity words in a member's order. */
+  readonly line: readonly string[];
+}
 
 /**
  * The merge pass, once every message has been read: clusters of one template that the reading split —
  * by a greeting or a sign-off, an optional sentence, a typo, another choice, a free-form tail — are
- * merged into the biggest of them. Each cluster's identity is the words most of its members share, less
- * the boilerplate spread over many clusters; going from the biggest cluster down, a cluster is merged into
- * a bigger one when it holds most of that one's identity (`recall`, a mistyped word counting as the word)
- * and that identity explains enough of its own (`precision`). Two templates that share a greeting and a
- * sign-off share only boilerplate, so they never merge. Deterministic; the order and the result depend on
- * sizes and ids only. Returns the clusters that remain, each with the ids merged into it.
+ * merged into the biggest of them. A cluster's identity is the words most of its members share, less
+ * the boilerplate spread over many clusters (greetings, sign-offs, names, a team line, small words);
+ * going from the biggest cluster down, each is aligned with the bigger clusters sharing most of its
+ * identity, and merged into the best that one of these describes:
+ * - it is a message or two (no recurring template of its own) holding most of the bigger one's identity
+ *   in order, with at most two other words or phrases in place of its words (a free-form tail, typos and
+ *   synonyms are what a person adds);
+ * - or it is bigger, and differs from the bigger one in at most one place by a phrase (another choice,
+ *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved).
+ * Two templates differing in two places or more, or sharing only a greeting and a sign-off, never merge.
+ * Deterministic: the order and the result depend on sizes and ids only. Returns the clusters that remain,
+ * each with the ids merged into it.
  */
 export function mergeClusters(clusters: readonly ClusterState[], options: MergeOptions = {}): ClusterState[] {
   const minSize = options.minSize ?? 3;
-  const recall = options.recall ?? 0.75;
-  const precision = options.precision ?? 0.5;
   const keep = options.examples ?? 5;
   const vocabulary = options.vocabulary ?? 2000;
   const boilerplate = boilerplateWords(clusters, minSize);
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
-  const roots: { cluster: ClusterState; identity: readonly string[] }[] = [];
+  const roots: Root[] = [];
   const postings = new Map<string, number[]>();
   for (const cluster of order) {
-    const identity = identityOf(cluster, boilerplate);
-    const into = identity.length === 0 ? undefined : bestRoot(identity, roots, postings, recall, precision);
+    const own = rootOf(cluster, boilerplate);
+    const into =
+      own.identity.length === 0 ? undefined : bestRoot(own, roots, postings, cluster.size < minSize);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
       continue;
     }
     const at = roots.length;
-    roots.push({ cluster, identity });
-    for (const word of identity) {
+    roots.push(own);
+    for (const word of own.identity) {
       const list = postings.get(word);
       if (list === undefined) postings.set(word, [at]);
       else if (list.length <= maxPostings) list.push(at);
@@ -60,31 +72,42 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
 }
 
 /**
- * The words and word pairs most members share (all of them for one member), boilerplate left out: a
- * pair is boilerplate when either of its words is.
+ * A cluster's identity: the words and word pairs most members share (all of them for one member),
+ * boilerplate left out (a pair is boilerplate when either word is), and its words in the order of the
+ * member that holds most of them.
  */
-function identityOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): string[] {
+function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
   const floor = sharedShare * cluster.size;
-  const identity: string[] = [];
-  for (const [word, count] of cluster.words)
-    if (count >= floor && !boilerplate.has(word)) identity.push(word);
+  const core = new Set<string>();
+  for (const [word, count] of cluster.words) if (count >= floor) core.add(word);
+  const shared = [...core].filter((word) => !boilerplate.has(word));
+  const identity = [...shared];
   for (const [pair, count] of cluster.pairs) {
     if (count < floor) continue;
     const [first = "", second = ""] = pair.split(" ");
     if (!boilerplate.has(first) && !boilerplate.has(second)) identity.push(pair);
   }
-  return identity;
+  // Boilerplate words stay in the line ("is due" and "was due" are two templates' words in one place),
+  // but not at its end, where they are a closing or a team line the mail reading left.
+  let line: string[] = [];
+  for (const sequence of cluster.sequences) {
+    const kept = sequence.filter((word) => core.has(word));
+    let end = kept.length;
+    while (end > 0 && boilerplate.has(kept[end - 1] as string) && !isPlaceholder(kept[end - 1] as string))
+      end--;
+    if (end > line.length) line = kept.slice(0, end);
+  }
+  return { cluster, identity: shared.length === 0 ? [] : identity, line };
 }
 
 function bestRoot(
-  identity: readonly string[],
-  roots: readonly { cluster: ClusterState; identity: readonly string[] }[],
+  own: Root,
+  roots: readonly Root[],
   postings: ReadonlyMap<string, readonly number[]>,
-  recall: number,
-  precision: number,
+  few: boolean,
 ): ClusterState | undefined {
   const common = new Map<number, number>();
-  for (const word of identity) {
+  for (const word of own.identity) {
     const list = postings.get(word);
     if (list === undefined || list.length > maxPostings) continue;
     for (const at of list) common.set(at, (common.get(at) ?? 0) + 1);
@@ -93,12 +116,18 @@ function bestRoot(
   let best: ClusterState | undefined;
   let bestScore = 0;
   for (const [at] of ranked) {
-    const root = roots[at] as { cluster: ClusterState; identity: readonly string[] };
-    const held = heldWords(root.identity, identity);
-    const rootRecall = held / root.identity.length;
-    const ownPrecision = held / identity.length;
-    if (rootRecall < recall || ownPrecision < precision) continue;
-    const score = rootRecall + ownPrecision;
+    const root = roots[at] as Root;
+    const { matched, substitutions, widest } = align(own.line, root.line);
+    const rootShare = matched / root.line.length;
+    const ownShare = matched / own.line.length;
+    const joins = few
+      ? rootShare >= fewRootShare && matched >= fewMatched && substitutions <= 2
+      : rootShare >= rootShareNeeded &&
+        ownShare >= ownShareNeeded &&
+        substitutions <= 1 &&
+        widest <= maxPhrase;
+    if (!joins) continue;
+    const score = rootShare + ownShare;
     if (score > bestScore) {
       best = root.cluster;
       bestScore = score;
@@ -107,25 +136,13 @@ function bestRoot(
   return best;
 }
 
-/** How many of `wanted` the words hold, a mistyped word counting as the word. */
-function heldWords(wanted: readonly string[], words: readonly string[]): number {
-  const own = new Set(words);
-  let held = 0;
-  const missing: string[] = [];
-  for (const word of wanted) {
-    if (own.has(word)) held++;
-    else missing.push(word);
-  }
-  if (missing.length === 0) return held;
-  const spare = words.filter((word) => !wanted.includes(word));
-  for (const word of missing) {
-    const typo = spare.findIndex((other) => isTypoOf(word, other));
-    if (typo === -1) continue;
-    held++;
-    spare.splice(typo, 1);
-  }
-  return held;
-}
+// A message or two may miss the optional sentences and add a tail of its own: half of the bigger
+// cluster's line, in order, is enough when it is more than a few words.
+const fewRootShare = 0.5;
+const fewMatched = 6;
+// Sentences one of two clusters holds and the other not (an optional one) leave a share well below one.
+const rootShareNeeded = 0.4;
+const ownShareNeeded = 0.5;
 
 function addCounts(into: Map<string, number>, from: ReadonlyMap<string, number>, bound: number): void {
   for (const [item, count] of from) {
@@ -144,6 +161,7 @@ function absorb(into: ClusterState, from: ClusterState, keep: number, vocabulary
   addCounts(into.words, from.words, vocabulary);
   addCounts(into.pairs, from.pairs, vocabulary);
   for (const example of from.examples) if (into.examples.length < keep) into.examples.push(example);
+  for (const sequence of from.sequences) if (into.sequences.length < 3) into.sequences.push(sequence);
   for (const subject of from.subjects) if (into.subjects.length < keep) into.subjects.push(subject);
   for (const [key, entry] of from.identifiers) {
     const known = into.identifiers.get(key);

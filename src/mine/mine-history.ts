@@ -6,16 +6,14 @@ import { cleanText } from "./clean-text.js";
 import { type ClusterOptions, Clusters, noteIdentifiers } from "./clusters.js";
 import { resolveIdentifiers } from "./history-identifiers.js";
 import { parseSentMessage } from "./history-line.js";
+import { readMail } from "./mail/read-mail.js";
 import { maskMessage, valueIndex } from "./mask.js";
-import { type MergeOptions, mergeClusters } from "./merge-clusters.js";
+import { mergeClusters } from "./merge-clusters.js";
 import { recipientSource } from "./recipient.js";
 import { RecordProfile, type RecordProfileSummary } from "./record-profile.js";
 
 /** Options of {@link mineHistory}. */
-export interface MineOptions
-  extends ClusterOptions,
-    CandidateOptions,
-    Pick<MergeOptions, "recall" | "precision"> {
+export interface MineOptions extends ClusterOptions, CandidateOptions {
   /** The zone dates are rendered in when looking for them in the text. @default "UTC" */
   readonly timeZone?: string;
   /** Most catalog sizes on the coverage curve. @default 20 */
@@ -113,7 +111,9 @@ export async function mineHistory<S extends CollectionSchemas>(
       first = Math.min(first, line.at);
       last = Math.max(last, line.at);
     }
-    const text = cleanText(line.text);
+    // What the writer wrote for this message: earlier messages, the signature and the closing cut off.
+    const mail = readMail(cleanText(line.text));
+    const text = mail.greeting === undefined ? mail.body : `${mail.greeting}\n${mail.body}`;
     const subject = line.subject === undefined ? undefined : cleanText(line.subject);
     const index = valueIndex(records, line.records, {
       ...options,
@@ -121,17 +121,27 @@ export async function mineHistory<S extends CollectionSchemas>(
     });
     // An identifier masking did not make a placeholder is either a record's value written another way
     // (it becomes the placeholder) or one no record holds: it never reaches a skeleton, so no draft.
-    const masked = resolveIdentifiers(maskMessage(text, index).skeleton, index);
+    const masked = resolveIdentifiers(maskMessage(mail.body, index).skeleton, index);
+    const greeting =
+      mail.greeting === undefined
+        ? undefined
+        : resolveIdentifiers(maskMessage(mail.greeting, index).skeleton, index);
     const maskedSubject =
       subject === undefined ? undefined : resolveIdentifiers(maskMessage(subject, index).skeleton, index);
     const source = recipientSource(records, line.records, line.to);
     if (source === undefined) newRecipients += 1;
     else sources.set(source, (sources.get(source) ?? 0) + 1);
     const channel = line.to.includes("@") ? "email" : "sms";
-    const cluster = clusters.add(masked.skeleton, source === undefined ? undefined : `${channel}:${source}`, {
-      ...(maskedSubject === undefined ? {} : { subject: maskedSubject.skeleton }),
-    });
-    const leftOut = [...masked.leftOut, ...(maskedSubject?.leftOut ?? [])];
+    // Compared by what the message says; kept with its greeting, which may name the recipient.
+    const cluster = clusters.add(
+      greeting === undefined ? masked.skeleton : `${greeting.skeleton} ${masked.skeleton}`,
+      source === undefined ? undefined : `${channel}:${source}`,
+      {
+        identity: masked.skeleton,
+        ...(maskedSubject === undefined ? {} : { subject: maskedSubject.skeleton }),
+      },
+    );
+    const leftOut = [...masked.leftOut, ...(greeting?.leftOut ?? []), ...(maskedSubject?.leftOut ?? [])];
     if (leftOut.length > 0) noteIdentifiers(cluster, leftOut);
     options.onMessage?.(lineNumber, cluster.id);
   }
