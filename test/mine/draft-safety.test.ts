@@ -7,6 +7,7 @@ import { z } from "zod";
 import { historyRecords } from "../../examples/data/history-corpus.js";
 import { emitCatalog } from "../../src/cli/mine-emit.js";
 import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
+import type { Template } from "../../src/core/definition/template-types.js";
 import { createCatalog, defineRecords, defineTemplate, untrusted } from "../../src/index.js";
 import { type CatalogDraft, configOf, type DraftTemplate } from "../../src/mine/draft.js";
 import { draftEffect } from "../../src/mine/draft-effect.js";
@@ -283,6 +284,38 @@ describe("drafts of the bundled history", () => {
 
 type Entry = { collection: string; handle: string; id: string };
 
+/** What a compiled template declares, as plain data: what the emitted code and configOf must agree on. */
+function shapeOf(template: Template) {
+  return {
+    id: template.id,
+    effect: template.effect,
+    approval: template.approval,
+    recipientChoice: template.recipientChoice,
+    channel: template.channel,
+    limits: template.limits,
+    slots: template.resolveOrder.map((compiled) => ({
+      name: compiled.name,
+      optional: compiled.slot.optional,
+      joins: compiled.joins,
+      fields: compiled.fields.map((field) => ({
+        tag: field.tag,
+        field: field.field,
+        format: field.format.kind,
+        reads: field.reads,
+        // A phone, an amount or a date-time through the format: its country, currency, pattern and zone.
+        sample: field.format.apply(
+          field.format.kind === "phone"
+            ? "030 4100000"
+            : ["money", "number"].includes(field.format.kind)
+              ? 1234.5
+              : "2026-03-04T10:00:00Z",
+          { currency: "EUR" },
+        ),
+      })),
+    })),
+  };
+}
+
 /** Every choice of one record per ref slot (its collection's records), as slot → entry. */
 function* combinations(
   refs: readonly { name: string; collection: string }[],
@@ -351,6 +384,14 @@ describe("formletter mine --emit on the garage history", () => {
     expect(source).toMatch(/optional: true/);
     expect(source).toContain('recipient: "model-chooses",');
     expect(typecheck([file])).toEqual([]);
+    // The emitted code and configOf declare the same templates: effects, approvals, recipient choices,
+    // joins, optional links and formats.
+    const emitted = (await import(file)) as { templates: Template[] };
+    const report = await mineHistory(garages, garageHistory(60));
+    const drafted = draftTemplates(garages, report, { country: "AT" }).templates.map((template) =>
+      defineTemplate(garages, configOf(garages, template)),
+    );
+    expect(emitted.templates.map(shapeOf)).toEqual(drafted.map(shapeOf));
     const check = await cli(["check", file]);
     expect(check.code, check.stdout + check.stderr).toBe(0);
     const ticket = garageTicket(3, 3, 3, 2);
