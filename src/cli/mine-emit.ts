@@ -1,5 +1,11 @@
 import { dirname, extname, relative, sep } from "node:path";
-import { type CatalogDraft, type DraftRefSlot, type DraftTemplate, recipientFormat } from "../mine/draft.js";
+import {
+  type CatalogDraft,
+  type DraftRefSlot,
+  type DraftTemplate,
+  linkDescription,
+  recipientFormat,
+} from "../mine/draft.js";
 import { formatSource } from "../mine/draft-formats.js";
 
 /** Where the emitted catalog finds the records definition. */
@@ -105,7 +111,7 @@ function templateSource(template: DraftTemplate): string {
       const options = [
         `show: { ${show} }`,
         ...(slot.match === undefined ? [] : [`match: ${matchSource(slot.match)}`]),
-        ...(slot.link ? ["optional: true"] : []),
+        ...(slot.link ? ["optional: true", `description: ${literal(linkDescription(slot.collection))}`] : []),
       ];
       return [
         ...link,

@@ -659,6 +659,14 @@ function shownOf(slot: DraftRefSlot): Record<string, string | ShownField<Record<
   return show;
 }
 
+/**
+ * What the model is told of a link slot: which record to give. Built from the declared collection name,
+ * never from history text.
+ */
+export function linkDescription(collection: string): string {
+  return `the ${collection} record the other chosen records belong to (only it fits; none makes the message escalate)`;
+}
+
 /** The recipient's format: a phone with the draft's default country, an e-mail, or the field's own. */
 export function recipientFormat(draft: DraftTemplate): DraftFormat | "email" | undefined {
   if (draft.to.as === "phone") return { kind: "phone", defaultCountry: draft.to.country };
@@ -674,7 +682,7 @@ export function configOf(records: RecordsDefinition, draft: DraftTemplate): Temp
         ? records.slot.ref(slot.collection, {
             show: shownOf(slot),
             ...(slot.match === undefined ? {} : { match: slot.match }),
-            ...(slot.link ? { optional: true } : {}),
+            ...(slot.link ? { optional: true, description: linkDescription(slot.collection) } : {}),
           })
         : records.slot.choice(slot.choices);
   }
