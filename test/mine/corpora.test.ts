@@ -486,6 +486,12 @@ describe("generated message corpora", () => {
     expect(() => generateCorpus({ domain: "travel", messages: 1, variations: { typos: 3 } })).toThrow(
       /variations.typos/,
     );
+    expect(() => generateCorpus({ domain: "travel", messages: 1, languages: ["fr"] as never })).toThrow(
+      /languages are "en" and "de", not "fr"/,
+    );
+    expect(() => generateCorpus({ domain: "travel", messages: 1, languages: [] })).toThrow(/languages/);
+    const german = lines({ domain: "insurance", messages: 100, languages: ["de"] });
+    expect(german.every((line) => line.language === "de")).toBe(true);
   });
 
   it("writes a corpus to files for a benchmark: the same lines, their truth and the templates", async () => {
