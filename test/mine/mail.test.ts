@@ -178,6 +178,8 @@ describe("readMail: greetings and closings", () => {
     "Hallo Anna,",
     "Liebe Anna,",
     "Lieber Tom,",
+    "Liebe/r Katrin,",
+    "Sehr geehrte*r Kund*in,",
     "Sehr geehrte Frau Berg,",
     "Sehr geehrte Damen und Herren,",
     "Guten Tag Herr Berg,",
@@ -227,6 +229,8 @@ describe("readMail: greetings and closings", () => {
     "Met vriendelijke groet,",
     "Cordiali saluti",
     "Atenciosamente,",
+    "Danke und Gruß",
+    "Thanks & regards,",
   ])("closing %s, with the name under it", (closing) => {
     expect(readMail(`Hi,\n${body}\n\n${closing}\nTom`)).toMatchObject({ closing, body, signature: false });
   });
@@ -240,6 +244,13 @@ describe("readMail: greetings and closings", () => {
       body,
       closing: "Thanks again!",
     });
+  });
+
+  it("reads a one-word closing with a name and no mark only on the last line", () => {
+    expect(readMail(`${body}\n\nGruß Tobias Kern`)).toMatchObject({ body, closing: "Gruß Tobias Kern" });
+    expect(readMail(`${body}\n\nLG Jana`)).toMatchObject({ body, closing: "LG Jana" });
+    const text = `${body}\nBest Western Hotel\nThe room is booked for two nights.`;
+    expect(readMail(text)).toMatchObject({ body: text, closing: undefined });
   });
 
   it("cuts a closing that ends the last line", () => {

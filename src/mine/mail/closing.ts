@@ -124,25 +124,36 @@ const closings = new Phrases([
 ]);
 
 const marks = ",.!:;–—-";
+const conjunctions = new Set(["and", "und", "et", "y", "e", "en", "och", "og"]);
+const isConjunction = (word: Word | undefined) =>
+  word !== undefined && (conjunctions.has(word.text) || (word.text === "" && word.last === "&"));
 const letter = /\p{L}/u;
 const upper = /\p{Lu}/u;
 
 /**
  * Whether `line` is a closing: a phrase, then only a name (capitalised words), punctuation or symbols
- * ("Cheers, Sam", "Thanks! 🙏", "Best, A."). A one-word phrase must be followed by a mark or nothing, so
- * "Best price we found" or "Thanks, we refunded it" is not one; a longer phrase may go on for a few
- * words ("Viele Grüße aus Berlin").
+ * ("Cheers, Sam", "Thanks! 🙏", "Best, A."). A one-word phrase must be followed by a mark or nothing
+ * (or, on the `last` line of the text, a name), so "Best price we found" or "Thanks, we refunded it" is
+ * not one; a longer phrase may go on for a few words ("Viele Grüße aus Berlin").
  */
-export function isClosing(line: string): boolean {
+export function isClosing(line: string, last = false): boolean {
   if (line.length > 80) return false;
   const words = wordsOf(line, 12);
-  const phrase = closings.prefixOf(words);
+  let phrase = closings.prefixOf(words);
+  // Two closings joined: "Thanks and regards", "Danke und Gruß", "Merci et bonne journée".
+  while (phrase > 0 && isConjunction(words[phrase])) {
+    const more = closings.prefixOf(words, phrase + 1);
+    if (more === 0) break;
+    phrase += 1 + more;
+  }
   if (phrase === 0 || words.length > phrase + 4) return false;
   const rest = words.slice(phrase);
   if (rest.some((word) => word.last === "?")) return false;
   const marked = marks.includes((words[phrase - 1] as Word).last) || rest[0]?.text === "";
   if (marked) return rest.every((word) => !letter.test(word.text.charAt(0)) || isName(line, word));
-  if (phrase === 1) return rest.every((word) => word.text === "");
+  // A one-word closing with a name and no mark between ("Gruß Tobias Kern", "LG Jana") only as the
+  // last line: "Best Western Hotel" over more text is not one.
+  if (phrase === 1) return rest.every((word) => word.text === "" || (last && isName(line, word)));
   // A longer phrase may go on with a name or a place: "Kind regards Anna", "Viele Grüße aus Berlin";
   // not with a sentence: "Thank you for your order".
   return rest.length <= 3 && rest.every((word) => word.text.length <= 3 || isName(line, word));

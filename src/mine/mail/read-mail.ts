@@ -86,10 +86,13 @@ function closingOf(
   let found: number | undefined;
   let stop = -1;
   let seen = 0;
+  let last = true;
   for (let i = lines.length - 1; i > first; i--) {
     const line = lines[i] as string;
     if (line.trim() === "") continue;
-    if (isClosing(line.trim())) found = i;
+    const closing = isClosing(line.trim(), last);
+    last = false;
+    if (closing) found = i;
     // Names and contact lines stand under a closing, never above it: above one, only another closing
     // ("Thanks again!" over "Best regards,") belongs to it.
     else if (found !== undefined || !isSignatureLine(line) || ++seen > maxUnderClosing) {

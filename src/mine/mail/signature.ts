@@ -88,7 +88,8 @@ export function holdsContact(line: string): boolean {
 /** A line of a signature block: short, and not a sentence ("Head of Support", "+49 30 1234567"). */
 export function isSignatureLine(line: string): boolean {
   const text = line.trim();
-  if (text.length > 60 || text.endsWith("?")) return false;
+  // A signature's widest line is a company line or a team line with a name and a number.
+  if (text.length > 80 || text.endsWith("?")) return false;
   return !(".!".includes(text.charAt(text.length - 1)) && wordsOf(text, 5).length > 3);
 }
 

@@ -47,6 +47,15 @@ function trimmed(word: string): string {
   return word.slice(from, to).toLowerCase();
 }
 
+/**
+ * A word as a phrase is compared with it: German writes both genders in one word ("Liebe/r",
+ * "Sehr geehrte*r", "Kolleg:innen"), which is compared by the part before the mark.
+ */
+function stem(word: string): string {
+  const mark = word.search(/[/*:_]/);
+  return mark > 0 ? word.slice(0, mark) : word;
+}
+
 /** A closed list of phrases, each a sequence of words, found at the start of a list of words. */
 export class Phrases {
   readonly #byFirst = new Map<string, string[][]>();
@@ -65,10 +74,10 @@ export class Phrases {
 
   /** How many of `words` (from `from`) the longest phrase that starts them covers; 0 when none does. */
   prefixOf(words: readonly Word[], from = 0): number {
-    const candidates = this.#byFirst.get(words[from]?.text ?? "");
+    const candidates = this.#byFirst.get(stem(words[from]?.text ?? ""));
     if (candidates === undefined) return 0;
     for (const phrase of candidates) {
-      if (phrase.every((word, i) => words[from + i]?.text === word)) return phrase.length;
+      if (phrase.every((word, i) => stem(words[from + i]?.text ?? "") === word)) return phrase.length;
     }
     return 0;
   }
