@@ -124,6 +124,6 @@ export function signatureStart(lines: readonly string[]): number | undefined {
   if (start === 0 || block.length < 2 || block.length > 8) return undefined;
   if (!block.every(isSignatureLine) || !block.some(holdsContact)) return undefined;
   // "Best regards,\nAnna\n+49 …" is a closing with a signature under it: the closing is read as one.
-  if (block.some(isClosing)) return undefined;
+  if (block.some((line) => isClosing(line))) return undefined;
   return start;
 }
