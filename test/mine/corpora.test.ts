@@ -59,6 +59,8 @@ const marks: Partial<Record<VariationKind, (line: CorpusLine) => boolean>> = {
   signatures: (line) => /^--\s*$|iPhone|Outlook (for|für) Android|^T \+\d/m.test(line.line.message.text),
   "team-line": (line) => /(support team|Serviceteam) · /.test(line.line.message.text),
   "recipient-forms": (line) => /[<A-Z]|mailto:/.test(line.line.message.to),
+  // Two spaces inside a line, a space ending a line other than the "-- " signature delimiter, or CRLF.
+  whitespace: (line) => /\S {2}\S|[^-\s] $|\r\n/m.test(line.line.message.text),
 };
 
 describe("generated message corpora", () => {
