@@ -184,13 +184,14 @@ function effectSource(template: DraftTemplate): string[] {
   }
   const why = [
     ...(effect.because.money ? ["it shows an amount of money"] : []),
-    ...(effect.because.stems.length > 0
-      ? [`its messages hold words of ${effect.because.stems.map((stem) => `"${stem}"`).join(", ")}`]
+    ...(effect.because.actions.length > 0
+      ? [`its messages speak of ${effect.because.actions.join(", ")}`]
       : []),
   ].join(" and ");
   return [
-    `    // Review: drafted "irreversible" with a person's approval because ${why}. Keep it so if a message`,
-    "    // moves money or starts what cannot be called back; lower it only when it does neither.",
+    '    // Review: drafted "irreversible" with a person\'s approval because',
+    `    // ${why}. Keep it so if a message moves money or starts`,
+    "    // what cannot be called back; lower it only when it does neither.",
     '    effect: "irreversible",',
     '    approval: "human",',
   ];
