@@ -56,6 +56,8 @@ export function planJoins(
   const usable = keys.filter(
     (key) =>
       key.from.collection !== key.to.collection &&
+      // Two records' own ids agreeing is numbering ("1" in both collections), not a reference.
+      !(key.from.field === identity(key.from.collection) && key.to.field === identity(key.to.collection)) &&
       joinable(key.from.collection, key.from.field) &&
       joinable(key.to.collection, key.to.field),
   );

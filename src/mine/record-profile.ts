@@ -194,7 +194,13 @@ export class RecordProfile {
     }
     const keys: SharedKey[] = [];
     const seen = new Set<string>();
-    const ranked = [...this.#pairs.values()].filter(isKey).sort(byStrength);
+    // Dates, times and currency codes are values two records hold alike, not references between them.
+    const valued = new Set(
+      fields.filter((field) => field.kind !== "phone").map((field) => `${field.collection}.${field.field}`),
+    );
+    const ranked = [...this.#pairs.values()]
+      .filter((pair) => isKey(pair) && !valued.has(pair.from) && !valued.has(pair.to))
+      .sort(byStrength);
     for (const pair of ranked) {
       // A key and its reverse say the same equality: the stronger direction is kept.
       const unordered = [pair.from, pair.to].sort().join(" ");

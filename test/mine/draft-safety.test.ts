@@ -11,6 +11,7 @@ import type { Template } from "../../src/core/definition/template-types.js";
 import { createCatalog, defineRecords, defineTemplate, untrusted } from "../../src/index.js";
 import { type CatalogDraft, configOf, type DraftTemplate } from "../../src/mine/draft.js";
 import { draftEffect } from "../../src/mine/draft-effect.js";
+import { planJoins } from "../../src/mine/draft-joins.js";
 import { draftTemplates, mineHistory } from "../../src/mine/index.js";
 import { RecordProfile } from "../../src/mine/record-profile.js";
 import { buildChecklist } from "../../src/testing/index.js";
@@ -59,9 +60,27 @@ describe("the record profile", () => {
         invoices: [{ id: `i${n}`, state: "open", currency: "EUR", sent: true, copies: 1 + (n % 2) }],
         // The same code by chance in a few tickets only.
         notes: [{ id: `n${n}`, ref: n % 10 === 0 ? `o${n}` : `x${n}` }],
+        // A day and a currency both hold alike in every ticket: values, not references.
+        shipments: [{ id: `s${n}`, on: `2026-04-${10 + (n % 9)}`, currency: n % 2 ? "USD" : "EUR" }],
+        returns: [{ id: `r${n}`, on: `2026-04-${10 + (n % 9)}`, currency: n % 2 ? "USD" : "EUR" }],
       });
     }
     expect(profile.summary().keys).toEqual([]);
+  });
+
+  it("never joins two collections on their own ids, however often they agree", () => {
+    const key = (from: string, to: string) => ({
+      from: { collection: from, field: "id" },
+      to: { collection: to, field: "id" },
+      tickets: 50,
+      holds: 50,
+      unique: 50,
+    });
+    const plan = planJoins([{ name: "vehicle", collection: "vehicles" }], "garages", [
+      key("vehicles", "garages"),
+    ]);
+    expect(plan.match.size).toBe(0);
+    expect(plan.recipientJoined).toBe(false);
   });
 
   it("reads dates, timestamps, phones with their country and currencies; never a number that only looks like one", () => {
