@@ -301,6 +301,17 @@ describe("drafts of the bundled history", () => {
       const sample = { ticketId: line?.ticketId, ...line?.records };
       expect(failures(buildChecklist(catalog, { sample, propertyRuns: 50 })), template.id).toEqual([]);
     }
+    // And the whole catalog on one sample that holds a ticket of each business (their ids differ).
+    const sample: Record<string, unknown[]> = {};
+    for (const text of lines.slice(0, 40)) {
+      const { records: held } = JSON.parse(text) as { records: Record<string, unknown[]> };
+      for (const [collection, list] of Object.entries(held)) sample[collection] ??= list;
+    }
+    const whole = buildChecklist(catalogOf(records, draft), {
+      sample: { ticketId: "T-all", ...sample },
+      propertyRuns: 50,
+    });
+    expect(failures(whole)).toEqual([]);
   });
 });
 
