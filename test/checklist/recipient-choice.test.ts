@@ -272,6 +272,13 @@ describe('recipient: "model-chooses"', () => {
     },
   );
 
+  it("is a compile error with any other value", () => {
+    const define = () =>
+      // @ts-expect-error: the option takes "model-chooses" only
+      notice(slot.ref("contacts", { show: "email" }), { recipient: "records" });
+    expect(define).toThrow(DefinitionError);
+  });
+
   it("is kept on the compiled template, and unset when left out", () => {
     expect(
       notice(slot.ref("contacts", { show: "email" }), { recipient: "model-chooses" }).recipientChoice,
