@@ -18,41 +18,62 @@ export interface Alignment {
 /** Longest sequence aligned: longer ones are cut, so an alignment costs at most this squared. */
 const maxLength = 160;
 
+/** What opening a place of difference costs against a token matched: among paths matching as many, the one with fewest places wins. */
+const openCost = 0.3;
+
 /**
- * Aligns two token sequences by their longest common subsequence (words equal or one mistyped), and
- * describes the places they differ. Quadratic in the lengths, which are bounded.
+ * Aligns two token sequences: as many tokens matched in order as possible (words equal or one mistyped),
+ * and among such alignments the one with the fewest places of difference (a sentence only one side holds
+ * is one place, not split around a small word both happen to hold). Quadratic in the lengths, which are
+ * bounded.
  */
 export function align(a: readonly string[], b: readonly string[]): Alignment {
   const n = Math.min(a.length, maxLength);
   const m = Math.min(b.length, maxLength);
   const width = m + 1;
-  const table = new Uint16Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      table[i * width + j] = same(a[i] as string, b[j] as string)
-        ? (table[(i + 1) * width + j + 1] as number) + 1
-        : Math.max(table[(i + 1) * width + j] as number, table[i * width + j + 1] as number);
+  // best[state][i][j]: the best score of the suffixes a[i..], b[j..] after a step of `state`
+  // (0 matched, 1 skipped a token of a, 2 of b).
+  const best = [0, 1, 2].map(() => new Float64Array((n + 1) * width));
+  const equal = new Uint8Array((n + 1) * width);
+  for (let i = n; i >= 0; i--) {
+    for (let j = m; j >= 0; j--) {
+      const at = i * width + j;
+      if (i === n && j === m) continue;
+      const match = i < n && j < m && same(a[i] as string, b[j] as string);
+      if (match) equal[at] = 1;
+      const matched = match ? 1 + (best[0] as Float64Array)[at + width + 1]! : Number.NEGATIVE_INFINITY;
+      const skippedA = i < n ? (best[1] as Float64Array)[at + width]! : Number.NEGATIVE_INFINITY;
+      const skippedB = j < m ? (best[2] as Float64Array)[at + 1]! : Number.NEGATIVE_INFINITY;
+      for (let state = 0; state < 3; state++) {
+        (best[state] as Float64Array)[at] = Math.max(
+          matched,
+          skippedA - (state === 1 ? 0 : openCost),
+          skippedB - (state === 2 ? 0 : openCost),
+        );
+      }
     }
   }
   // The path: 0 a token of both matched, 1 a token of `a` only, 2 a token of `b` only.
   const path: number[] = [];
   let i = 0;
   let j = 0;
-  while (i < n && j < m) {
-    if (same(a[i] as string, b[j] as string)) {
-      path.push(0);
+  let state = 0;
+  while (i < n || j < m) {
+    const at = i * width + j;
+    const here = (best[state] as Float64Array)[at]!;
+    if (equal[at] === 1 && 1 + (best[0] as Float64Array)[at + width + 1]! === here) {
+      state = 0;
       i++;
       j++;
-    } else if ((table[(i + 1) * width + j] as number) >= (table[i * width + j + 1] as number)) {
-      path.push(1);
+    } else if (i < n && (best[1] as Float64Array)[at + width]! - (state === 1 ? 0 : openCost) === here) {
+      state = 1;
       i++;
     } else {
-      path.push(2);
+      state = 2;
       j++;
     }
+    path.push(state);
   }
-  for (; i < n; i++) path.push(1);
-  for (; j < m; j++) path.push(2);
   return describe(path);
 }
 

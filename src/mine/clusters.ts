@@ -85,7 +85,7 @@ export class Clusters {
   private readonly sharedCounts = new WeakMap<ClusterState, { size: number; shared: number }>();
 
   constructor(options: ClusterOptions = {}) {
-    this.threshold = options.threshold ?? 0.6;
+    this.threshold = options.threshold ?? 0.7;
     this.keep = options.examples ?? 5;
     this.vocabulary = options.vocabulary ?? 2000;
   }

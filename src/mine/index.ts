@@ -23,6 +23,8 @@ export { planJoins } from "./draft-joins.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
 export type { IdentifierKind } from "./literal-identifiers.js";
+export type { MailParts } from "./mail/index.js";
+export { lineKey, readMail } from "./mail/index.js";
 export type { MaskedMessage, ValueIndex, ValueIndexOptions } from "./mask.js";
 export { maskMessage, valueIndex } from "./mask.js";
 export type { CoveragePoint, LineProblem, MineOptions, MiningReport } from "./mine-history.js";

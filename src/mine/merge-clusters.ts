@@ -1,7 +1,7 @@
 import { align } from "./align.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type ClusterState, maxIdentifiers, othersShown, sharedShare } from "./clusters.js";
-import { isPlaceholder } from "./tokens.js";
+import { isPlaceholder, numberToken } from "./tokens.js";
 
 /** Options of {@link mergeClusters}. */
 export interface MergeOptions {
@@ -91,7 +91,8 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
   // but not at its end, where they are a closing or a team line the mail reading left.
   let line: string[] = [];
   for (const sequence of cluster.sequences) {
-    const kept = sequence.filter((word) => core.has(word));
+    // Numbers are left out too: a time or a date masking did not take reads as one to four of them.
+    const kept = sequence.filter((word) => core.has(word) && word !== numberToken);
     let end = kept.length;
     while (end > 0 && boilerplate.has(kept[end - 1] as string) && !isPlaceholder(kept[end - 1] as string))
       end--;

@@ -7,13 +7,13 @@ import { type ClusterOptions, Clusters, noteIdentifiers } from "./clusters.js";
 import { resolveIdentifiers } from "./history-identifiers.js";
 import { parseSentMessage } from "./history-line.js";
 import { readMail } from "./mail/read-mail.js";
-import { maskMessage, valueIndex } from "./mask.js";
+import { maskMessage, type ValueIndexOptions, valueIndex } from "./mask.js";
 import { mergeClusters } from "./merge-clusters.js";
 import { recipientSource } from "./recipient.js";
 import { RecordProfile, type RecordProfileSummary } from "./record-profile.js";
 
 /** Options of {@link mineHistory}. */
-export interface MineOptions extends ClusterOptions, CandidateOptions {
+export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<ValueIndexOptions, "locales"> {
   /** The zone dates are rendered in when looking for them in the text. @default "UTC" */
   readonly timeZone?: string;
   /** Most catalog sizes on the coverage curve. @default 20 */
