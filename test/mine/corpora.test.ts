@@ -488,6 +488,9 @@ describe("generated message corpora", () => {
     expect(() => generateCorpus({ domain: "travel", messages: 1, variations: { typos: 3 } })).toThrow(
       /variations.typos/,
     );
+    expect(() => generateCorpus({ domain: "travel", messages: 1, seed: 1.5 })).toThrow(
+      /seed must be a whole number/,
+    );
     expect(() => generateCorpus({ domain: "travel", messages: 1, languages: ["fr"] as never })).toThrow(
       /languages are "en" and "de", not "fr"/,
     );
