@@ -83,6 +83,7 @@ interface FieldStats {
   /** Values seen; `values` counts those read (all up to `sampleAfter`, then a sample). */
   seen: number;
   values: number;
+  numbers: number;
   dates: number;
   timestamps: number;
   offsetLess: number;
@@ -194,10 +195,18 @@ export class RecordProfile {
     }
     const keys: SharedKey[] = [];
     const seen = new Set<string>();
-    // Dates, times and currency codes are values two records hold alike, not references between them.
+    // Dates, times, currency codes and amounts (numbers beside a currency) are values two records hold
+    // alike (a payout of the claimed amount), not references between them.
     const valued = new Set(
       fields.filter((field) => field.kind !== "phone").map((field) => `${field.collection}.${field.field}`),
     );
+    const priced = new Set(
+      fields.filter((field) => field.kind === "currency").map((field) => field.collection),
+    );
+    for (const [key, stats] of this.#fields) {
+      if (priced.has(split(key)[0]) && stats.values > 0 && stats.numbers >= kindShare * stats.values)
+        valued.add(key);
+    }
     const ranked = [...this.#pairs.values()]
       .filter((pair) => isKey(pair) && !valued.has(pair.from) && !valued.has(pair.to))
       .sort(byStrength);
@@ -249,6 +258,7 @@ export class RecordProfile {
       stats = {
         seen: 0,
         values: 0,
+        numbers: 0,
         dates: 0,
         timestamps: 0,
         offsetLess: 0,
@@ -265,6 +275,7 @@ export class RecordProfile {
     stats.seen += 1;
     if (stats.seen > sampleAfter && stats.seen % sampleEvery !== 0) return;
     stats.values += 1;
+    if (typeof value === "number") stats.numbers += 1;
     if (typeof value !== "string" || value.length > 64) return;
     if (isoDay.test(value)) stats.dates += 1;
     else {

@@ -17,6 +17,7 @@ import { RecordProfile } from "../../src/mine/record-profile.js";
 import { buildChecklist } from "../../src/testing/index.js";
 import { typecheck } from "../cli/mine-typecheck.js";
 import { cli } from "../cli/run.js";
+import { corpusDomains, generateCorpus } from "../fixtures/corpora/corpus.js";
 import { type GarageTicket, garageHistory, garageRecords, garageTicket } from "./garage-history.js";
 
 const garages = garageRecords as unknown as RecordsDefinition;
@@ -649,3 +650,88 @@ describe("a recipient two records away, one key pointing back", () => {
     );
   });
 });
+
+describe.each(corpusDomains)("drafts of the %s corpus", (domain) => {
+  const corpus = generateCorpus({ domain, seed: 11, messages: 500 });
+  const records = corpus.records as unknown as RecordsDefinition;
+  const lines = [...corpus.lines()];
+  let report: Awaited<ReturnType<typeof mineHistory>>;
+  let draft: CatalogDraft;
+  beforeAll(async () => {
+    ({ report, draft } = await draftOf(
+      records,
+      lines.map(({ line }) => JSON.stringify(line)),
+    ));
+  });
+
+  it("finds every key of the corpus, and the kind of every date, timestamp and phone field", () => {
+    const found = new Set(
+      report.profile.keys.flatMap((key) => [
+        `${key.from.collection}.${key.from.field}>${key.to.collection}`,
+        `${key.to.collection}.${key.to.field}>${key.from.collection}`,
+      ]),
+    );
+    for (const [field, target] of Object.entries(corpus.joins))
+      expect(found, field).toContain(`${field}>${target}`);
+    const kinds = new Map(
+      report.profile.fields.map((field) => [`${field.collection}.${field.field}`, field.kind]),
+    );
+    for (const [field, kind] of Object.entries(corpus.kinds))
+      if (typeof kind === "string") expect(kinds.get(field), field).toBe(kind);
+  });
+
+  it("drafts templates that each pass the checklist on a ticket they send on, and never send across records", () => {
+    expect(draft.templates.length).toBeGreaterThan(2);
+    for (const drafted of draft.templates) {
+      const catalog = createCatalog(records, [defineTemplate(records, configOf(records, drafted))]);
+      const tickets = lines.map(({ line }) => ({ ticketId: line.ticketId, ...line.records }));
+      const sample = tickets.find((ticket) => {
+        const preview = catalog.preview(ticket, { limit: 300 });
+        return preview.ok && preview.messages > 0;
+      });
+      expect(sample, `${drafted.id} sends on no ticket`).toBeDefined();
+      expect(failures(buildChecklist(catalog, { sample, propertyRuns: 30 })), drafted.id).toEqual([]);
+      const refs = [
+        ...drafted.slots.flatMap((slot) =>
+          slot.kind === "ref" ? [{ name: slot.name, collection: slot.collection }] : [],
+        ),
+        { name: "to", collection: drafted.to.collection },
+      ];
+      for (const ticket of tickets.slice(0, 12)) {
+        const table = catalog.handles(ticket);
+        for (const combination of combinations(refs, table.entries)) {
+          const decision = catalog.decide({ template: drafted.id, slots: handlesOf(combination) }, ticket);
+          const renders =
+            decision.outcome === "send" ||
+            (decision.outcome === "escalate" && decision.reason === "approval_required");
+          if (renders)
+            expect(
+              keysHold(ticket, combination, corpus.joins),
+              `${drafted.id} ${JSON.stringify(combination)}`,
+            ).toBe(true);
+        }
+      }
+    }
+  });
+});
+
+/** Every key of the corpus between two chosen records holds: the records belong together. */
+function keysHold(
+  ticket: Record<string, unknown>,
+  combination: Record<string, Entry>,
+  joins: Readonly<Record<string, string>>,
+): boolean {
+  const recordOf = (entry: Entry) =>
+    (ticket[entry.collection] as { id: string }[]).find((record) => record.id === entry.id) as Record<
+      string,
+      unknown
+    >;
+  const chosen = Object.values(combination);
+  for (const [path, target] of Object.entries(joins)) {
+    const [collection, field] = path.split(".") as [string, string];
+    for (const from of chosen.filter((entry) => entry.collection === collection))
+      for (const to of chosen.filter((entry) => entry.collection === target))
+        if (recordOf(from)[field] !== to.id) return false;
+  }
+  return true;
+}
