@@ -126,7 +126,7 @@ function templateSource(template: DraftTemplate): string {
   const to = recipientFormat(template);
   const as = to === undefined ? "" : `, as: ${to === "email" ? "format.email()" : formatSource(to, literal)}`;
   const match = template.to.match === undefined ? "" : `, match: ${matchSource(template.to.match)}`;
-  const recipient =
+  const recipient: string[] =
     template.to.choice === "not-joined"
       ? [
           "    // Review: no key the history's records share joins the recipient to the other records, so the",
@@ -140,6 +140,12 @@ function templateSource(template: DraftTemplate): string {
             "    // unique field or a `where`, then remove the declaration.",
           ]
         : [];
+  if (to !== undefined && to !== "email" && to.kind === "phone" && to.defaultCountry === undefined) {
+    recipient.push(
+      "    // Review: no number in the records names its country with a +, so numbers written without one",
+      "    // cannot be read: give format.phone a defaultCountry (or mine again with --country).",
+    );
+  }
   const lines = [
     `  // Cluster ${template.cluster}: ${template.size} messages.${template.identifiersLeftOut === 0 ? "" : ` ${template.identifiersLeftOut} identifier(s) seen in them left out (see the mining report).`}`,
     "  defineTemplate(records, {",

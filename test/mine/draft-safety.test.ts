@@ -735,3 +735,38 @@ function keysHold(
   }
   return true;
 }
+
+describe("the country of phone numbers written without one", () => {
+  const records = defineRecords({
+    people: z.object({ id: z.string(), name: z.string(), phone: z.string() }),
+  });
+  const history = Array.from({ length: 8 }, (_, n) =>
+    JSON.stringify({
+      ticketId: `T-${n}`,
+      records: { people: [{ id: "p", name: `Ana${n}q`, phone: `0151 234567${n}` }] },
+      message: {
+        to: `0151 234567${n}`,
+        text: "Your appointment is confirmed for tomorrow morning. See you soon.",
+      },
+    }),
+  );
+  const emitted = (draft: CatalogDraft) =>
+    emitCatalog(draft, { file: "/x/records.ts", exportName: "records" }, "/x/catalog.ts", {
+      history: "h.jsonl",
+    });
+
+  it("is left for the reviewer, and said so, when no number in the records names one", async () => {
+    const report = await mineHistory(records, history);
+    const draft = draftTemplates(records, report);
+    expect(draft.templates[0]?.to).toMatchObject({ as: "phone", country: undefined });
+    expect(emitted(draft)).toContain("no number in the records names its country with a +");
+  });
+
+  it("is the one --country gives", async () => {
+    const report = await mineHistory(records, history);
+    const draft = draftTemplates(records, report, { country: "DE" });
+    expect(draft.templates[0]?.to).toMatchObject({ as: "phone", country: "DE" });
+    expect(emitted(draft)).toContain('format.phone({ defaultCountry: "DE" })');
+    expect(emitted(draft)).not.toContain("no number in the records names its country");
+  });
+});
