@@ -8,6 +8,16 @@ await import("./scan.js");
 await import("./outbox.js");
 await import("./replay.js");
 await import("./mine.js");
+// Loghub-2k is not shipped (research use): it runs when LOGHUB_DIR names the folder of its files.
+const loghub = process.env.LOGHUB_DIR;
+if (loghub) {
+  // loghub.ts reads its folder from the command line, as when it runs alone.
+  process.argv.splice(2, process.argv.length, loghub);
+  await import("./loghub.js");
+} else
+  process.stdout.write(
+    "\nLoghub-2k: skipped; set LOGHUB_DIR to the folder of its files (docs/migration.md says how)\n",
+  );
 await import("./relay.js");
 await import("./postgres.js");
 await import("./tokens.js");
