@@ -136,6 +136,8 @@ describe("drafted effects", () => {
     ["Procedemos al reembolso del pedido", "refund"],
     ["Please cancel the order", "cancellation"],
     ["Bitte kündigen Sie den Vertrag", "cancellation"],
+    ["We give notice to terminate the lease", "cancellation"],
+    ["Hiermit widerrufe ich den Auftrag", "cancellation"],
     ["Die Zahlung ist eingegangen", "payment"],
     ["El pago fue rechazado", "payment"],
     ["Le paiement a été reçu", "payment"],
@@ -652,16 +654,42 @@ describe("a recipient two records away, one key pointing back", () => {
 });
 
 describe.each(corpusDomains)("drafts of the %s corpus", (domain) => {
-  const corpus = generateCorpus({ domain, seed: 11, messages: 500 });
+  const corpus = generateCorpus({ domain, seed: 11, messages: 500, languages: ["en", "de"] });
   const records = corpus.records as unknown as RecordsDefinition;
   const lines = [...corpus.lines()];
+  const clusterOf = new Map<number, number>();
   let report: Awaited<ReturnType<typeof mineHistory>>;
   let draft: CatalogDraft;
   beforeAll(async () => {
-    ({ report, draft } = await draftOf(
+    report = await mineHistory(
       records,
       lines.map(({ line }) => JSON.stringify(line)),
-    ));
+      { onMessage: (line, cluster) => clusterOf.set(line, cluster) },
+    );
+    draft = draftTemplates(records, report);
+  });
+
+  it("drafts every template that moves money, refunds, cancels or authorises as irreversible", () => {
+    const truth = new Map(corpus.templates.map((template) => [template.id, template.effect]));
+    let checked = 0;
+    for (const drafted of draft.templates) {
+      const candidate = report.candidates.find((entry) => entry.id === drafted.cluster);
+      // A candidate merged from several clusters lists them all; its members' true templates vote.
+      const members = new Set(
+        (candidate as { clusters?: readonly number[] } | undefined)?.clusters ?? [drafted.cluster],
+      );
+      const votes = new Map<string, number>();
+      lines.forEach(({ template }, index) => {
+        if (template !== undefined && members.has(clusterOf.get(index + 1) as number))
+          votes.set(template, (votes.get(template) ?? 0) + 1);
+      });
+      const [top] = [...votes].sort((a, b) => b[1] - a[1]);
+      const effect = top === undefined ? undefined : truth.get(top[0]);
+      if (effect === undefined || effect === "informational") continue;
+      checked += 1;
+      expect(drafted.effect.effect, `${drafted.id} (${top?.[0]}, ${effect})`).toBe("irreversible");
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 
   it("finds every key of the corpus, and the kind of every date, timestamp and phone field", () => {
