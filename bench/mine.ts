@@ -8,12 +8,10 @@
  *
  *   npm run build && npx tsx --tsconfig bench/tsconfig.json bench/mine.ts
  */
-import { mineHistory } from "formletter/mine";
 import { corpusDomains } from "../test/fixtures/corpora/corpus.js";
 import { figure, report } from "./measure.js";
-import { type CorpusScores, drainOptions, rateOfHistory, scoreHistory } from "./mining/corpus-scores.js";
-import { Drain } from "./mining/drain.js";
-import { exampleHistory, type LabelledHistory, rotatedCorpus } from "./mining/message-corpora.js";
+import { type CorpusScores, rateOfHistory, scoreHistory } from "./mining/corpus-scores.js";
+import { exampleHistory, rotatedCorpus } from "./mining/message-corpora.js";
 import {
   holdsTruth,
   type RateOutcome,
@@ -21,7 +19,7 @@ import {
   rateGoalHeld,
   rateGoalPoints,
 } from "./mining/rate-coverage.js";
-import { type StreamingRun, streamingRun } from "./mining/streaming-run.js";
+import { printStreamingSpeed } from "./mining/streaming-speed.js";
 import { percent, points, printTable } from "./mining/table.js";
 import { recoveredAt, recoverySummary } from "./mining/template-recovery.js";
 
@@ -136,56 +134,12 @@ coverageRow([
 coverageRow(["largest |predicted − true|, points", (coverage.worst * 100).toFixed(1), `≤ ${rateGoalPoints}`]);
 coverageRow(["mean |predicted − true|, points", (coverage.mean * 100).toFixed(1), ""]);
 
-/** A history of `messages` read straight from the generator: mail export, the hardest style. */
+// The mail export of the last domain: the hardest style, read straight from the generator.
 const speedHistory = (messages: number) => rotatedCorpus(corpusDomains, shown - 1, 9, messages);
-
-async function speed(messages: number, goal: { seconds: number; megabytes?: number }): Promise<void> {
-  const history: LabelledHistory = speedHistory(messages);
-  const generating = await streamingRun(history.messages(), (items) => {
-    for (const _ of items);
-  });
-  const mine = await streamingRun(history.messages(), (items) =>
-    mineHistory(
-      history.records,
-      (function* () {
-        for (const item of items) yield item.json;
-      })(),
-    ),
-  );
-  const drain = await streamingRun(history.messages(), (items) => {
-    const parser = new Drain(drainOptions);
-    for (const item of items) parser.add(item.text);
-  });
-  const row = printTable(
-    `${figure(messages)} messages of ${history.name}, streamed from the generator (times include generating them)`,
-    ["pass", "time", "CPU time", "peak RSS added", "lines/s net of generating"],
-    [16, 8, 8, 14, 25],
-  );
-  const net = (run: StreamingRun) => run.lines / Math.max(run.seconds - generating.seconds, 1e-3);
-  const cells = (name: string, run: StreamingRun, linesPerSecond: string) => [
-    name,
-    `${run.seconds.toFixed(1)} s`,
-    `${run.cpuSeconds.toFixed(1)} s`,
-    `${figure(run.peakMegabytesAdded)} MB`,
-    linesPerSecond,
-  ];
-  row(cells("generating", generating, ""));
-  row(cells("mine", mine, figure(net(mine))));
-  row(cells("Drain", drain, figure(net(drain))));
-  const mining = mine.seconds - generating.seconds;
-  report(
-    `mine: ${figure(messages)} in ≤ ${goal.seconds} s${goal.megabytes === undefined ? "" : ` and ≤ ${goal.megabytes} MB`} (goal)`,
-    `${mining.toFixed(1)} s without generating, ${figure(mine.peakMegabytesAdded)} MB: ${
-      mining <= goal.seconds && mine.peakMegabytesAdded <= (goal.megabytes ?? Number.POSITIVE_INFINITY)
-        ? "met"
-        : "missed"
-    }`,
-  );
-}
-
-await speed(100_000, { seconds: 15, megabytes: 300 });
-if (process.env.MINE_BENCH_MILLION === "1") await speed(1_000_000, { seconds: 150 });
+await printStreamingSpeed(speedHistory(100_000), 100_000, { seconds: 15, megabytes: 300 });
+if (process.env.MINE_BENCH_MILLION === "1")
+  await printStreamingSpeed(speedHistory(1_000_000), 1_000_000, { seconds: 150 });
 else
   process.stdout.write(
-    "\n  1,000,000 messages (goal ≤ 150 s, memory bounded): set MINE_BENCH_MILLION=1 to run it\n",
+    "\n  1,000,000 messages (goal ≤ 150 s, memory bounded): skipped; set MINE_BENCH_MILLION=1 to run it\n",
   );

@@ -16,7 +16,8 @@ export interface TemplateRecovery {
 export const recoveredAt = 0.95;
 
 /**
- * Each true template's best cluster (the one holding most of its lines), with its recall and precision.
+ * Each true template's best cluster (the one holding most of its lines, the smaller of two holding as
+ * many), with its recall and precision.
  * `templates` has one entry per line, undefined for a line of no template.
  */
 export function templateRecovery(
@@ -46,7 +47,9 @@ export function templateRecovery(
       let held = 0;
       for (const [group, count] of counts) {
         lines += count;
-        if (count > held) [best, held] = [group, count];
+        // Of two clusters holding as many of its lines, the purer one is its best.
+        const purer = count === held && (groupSizes.get(group) as number) < (groupSizes.get(best) as number);
+        if (count > held || purer) [best, held] = [group, count];
       }
       return { template, lines, recall: held / lines, precision: held / (groupSizes.get(best) as number) };
     })
