@@ -78,6 +78,8 @@ const isoDay = /^\d{4}-\d{2}-\d{2}$/;
 const isoTime = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d{1,9})?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const phoneShape = /^\+?[\d ()./-]{6,24}$/;
 const currencyShape = /^[A-Z]{3}$/;
+/** "04.03.2026", "3/4/26": digits a phone number could hold too, but written as a day. */
+const writtenDate = /^(?:\d{1,2}[./-]\d{1,2}[./-](?:\d{2}|\d{4})|\d{4}[./-]\d{1,2}[./-]\d{1,2})$/;
 
 interface FieldStats {
   /** Values seen; `values` counts those read (all up to `sampleAfter`, then a sample). */
@@ -373,7 +375,7 @@ function isKeyValue(value: unknown): value is KeyValue {
 }
 
 function isPhoneShaped(value: string): boolean {
-  if (!phoneShape.test(value)) return false;
+  if (!phoneShape.test(value) || writtenDate.test(value)) return false;
   const digits = value.replace(/\D/g, "").length;
   return digits >= 7 && digits <= 15;
 }

@@ -95,6 +95,7 @@ describe("the record profile", () => {
             seen: `2026-03-0${1 + (n % 9)}T10:00:00`,
             mobile: n % 4 === 0 ? `0612 34567${n % 10}` : `+33 6 12 34 56 ${10 + n}`,
             order: `9654-${4200 + n}`,
+            day: `0${1 + (n % 9)}.03.2026`,
             money: "CHF",
           },
         ],
@@ -106,6 +107,7 @@ describe("the record profile", () => {
     expect(fields.mobile).toMatchObject({ kind: "phone", countries: [{ country: "FR", count: 15 }] });
     expect(fields.money?.kind).toBe("currency");
     expect(fields.order).toBeUndefined();
+    expect(fields.day).toBeUndefined();
   });
 
   it("skips hostile shapes and stays bounded however many names the history invents", () => {
