@@ -1,4 +1,4 @@
-import { isPlaceholder, isTypoOf, numberToken } from "./tokens.js";
+import { isPlaceholder, isTypoOf, numberToken, sentenceEnd } from "./tokens.js";
 
 /** How two token sequences line up: what they share in order, and where they differ. */
 export interface Alignment {
@@ -11,8 +11,10 @@ export interface Alignment {
   readonly substitutions: number;
   /** The longest run of unmatched tokens on either side of a substitution. */
   readonly widest: number;
-  /** Places where only one sequence holds tokens: an optional sentence, a tail, a moved clause. */
+  /** Places where only one sequence holds tokens, whole sentences: an optional sentence, a tail, a moved one. */
   readonly insertions: number;
+  /** Places inside a sentence where only one sequence holds tokens: a sentence changed, not left out. */
+  readonly partial: number;
 }
 
 /** Longest sequence aligned: longer ones are cut, so an alignment costs at most this squared. */
@@ -74,48 +76,103 @@ export function align(a: readonly string[], b: readonly string[]): Alignment {
     }
     path.push(state);
   }
-  return describe(path);
+  return describe(path, a.slice(0, n), b.slice(0, m));
 }
 
 /**
  * Reads a path as places of difference. A lone matched token inside a difference ("the" in two
- * different sentences) is part of it, not an anchor: it would make one difference look like two.
+ * different sentences) is part of it, not an anchor: it would make one difference look like two. A
+ * place only one side holds is whole sentences when it starts where a sentence starts and ends where one
+ * ends ({@link sentenceEnd}, or the sequence's own start and end).
  */
-function describe(path: readonly number[]): Alignment {
+function describe(path: readonly number[], a: readonly string[], b: readonly string[]): Alignment {
   let matched = 0;
   let substitutions = 0;
-  let insertions = 0;
   let widest = 0;
-  let skippedA = 0;
-  let skippedB = 0;
+  let i = 0;
+  let j = 0;
+  let fromA = 0;
+  let fromB = 0;
   let anchored = false;
+  // Places only one side holds, kept until the end: one side's run equal to the other's elsewhere is a
+  // clause moved, not a difference.
+  const onlyA: { from: number; to: number }[] = [];
+  const onlyB: { from: number; to: number }[] = [];
   const close = (inside: boolean) => {
+    const skippedA = i - fromA;
+    const skippedB = j - fromB;
     if (skippedA > 0 && skippedB > 0 && inside) {
       substitutions++;
       widest = Math.max(widest, skippedA, skippedB);
-    } else if (skippedA > 0 || skippedB > 0) insertions++;
-    skippedA = 0;
-    skippedB = 0;
+      return;
+    }
+    if (skippedA > 0) onlyA.push({ from: fromA, to: i });
+    if (skippedB > 0) onlyB.push({ from: fromB, to: j });
   };
   for (let at = 0; at < path.length; at++) {
     const step = path[at];
     if (step === 0) {
-      const open = skippedA > 0 || skippedB > 0;
+      const open = i > fromA || j > fromB;
       const lone = open && path[at - 1] !== 0 && at + 1 < path.length && path[at + 1] !== 0;
-      if (lone) {
-        skippedA++;
-        skippedB++;
-        continue;
+      if (!lone) {
+        close(anchored);
+        anchored = true;
+        matched++;
+        fromA = i + 1;
+        fromB = j + 1;
       }
-      close(anchored);
-      anchored = true;
-      matched++;
-    } else if (step === 1) skippedA++;
-    else skippedB++;
+      i++;
+      j++;
+    } else if (step === 1) i++;
+    else j++;
   }
   // Differences before the first or after the last shared token are ends that differ, not a place inside.
   close(false);
-  return { matched, substitutions, widest, insertions };
+  let insertions = 0;
+  let partial = 0;
+  const moved = new Set<{ from: number; to: number }>();
+  for (const run of onlyA) {
+    const twin = onlyB.find((other) => !moved.has(other) && sameRun(a, run, b, other));
+    if (twin === undefined) continue;
+    moved.add(run);
+    moved.add(twin);
+    matched += run.to - run.from;
+  }
+  for (const [tokens, runs] of [
+    [a, onlyA],
+    [b, onlyB],
+  ] as const) {
+    for (const run of runs) {
+      if (moved.has(run)) continue;
+      if (wholeSentences(tokens, run.from, run.to)) insertions++;
+      // One word more inside a sentence ("at", a time masking did not take) is not a changed sentence.
+      else if (run.to - run.from > 1) partial++;
+    }
+  }
+  return { matched, substitutions, widest, insertions, partial };
+}
+
+/** Whether a run of tokens starts where a sentence starts and ends where one ends. */
+function wholeSentences(tokens: readonly string[], from: number, to: number): boolean {
+  const starts = from === 0 || tokens[from - 1] === sentenceEnd || tokens[from] === sentenceEnd;
+  const ends = to === tokens.length || tokens[to - 1] === sentenceEnd || tokens[to] === sentenceEnd;
+  return starts && ends;
+}
+
+/** Whether two runs hold the same tokens, sentence ends aside. */
+function sameRun(
+  a: readonly string[],
+  runA: { from: number; to: number },
+  b: readonly string[],
+  runB: { from: number; to: number },
+): boolean {
+  const left = a.slice(runA.from, runA.to).filter((token) => token !== sentenceEnd);
+  const right = b.slice(runB.from, runB.to).filter((token) => token !== sentenceEnd);
+  return (
+    left.length > 0 &&
+    left.length === right.length &&
+    left.every((token, at) => same(token, right[at] as string))
+  );
 }
 
 /**

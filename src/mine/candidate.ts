@@ -1,6 +1,6 @@
 import type { ClusterState } from "./clusters.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
-import { wordKey } from "./tokens.js";
+import { numberToken, wordKey } from "./tokens.js";
 
 /**
  * An identifier seen in history and left out of the skeleton (and so of any draft): no record of the
@@ -92,7 +92,7 @@ export function candidateOf(
     total += count;
     if (size >= 2 && count >= fixedShare * size) fixed.add(word);
     else if (boilerplate.has(word)) continue;
-    else if (count >= 2 && !word.startsWith("{{")) choiceWords.push({ word, count });
+    else if (count >= 2 && !word.startsWith("{{") && word !== numberToken) choiceWords.push({ word, count });
     else residueCount += count;
   }
   choiceWords.sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1));
@@ -136,10 +136,19 @@ function display(examples: readonly string[], fixed: ReadonlySet<string>): strin
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const example of examples) {
     let score = 0;
-    const shown = example.replace(/\{\{[a-z_][\w.]*\}\}|[\p{L}\p{N}]+/giu, (word) => {
-      const kept = fixed.has(wordKey(word));
-      score += kept ? 1 : -1;
-      return kept ? word : "…";
+    // Read chunk by chunk: a word that is not shown takes the signs written with it ("+1", "€5"), so no
+    // stray sign of a value is left as text; a sentence's own punctuation after it stays.
+    const shown = example.replace(/\S+/gu, (chunk) => {
+      let hidden = false;
+      chunk.replace(/\{\{[a-z_][\w.]*\}\}|[\p{L}\p{N}]+/giu, (word) => {
+        // A number is never shown: one too short to be masked may still be a record's value.
+        const kept = !/\p{N}/u.test(word) && fixed.has(wordKey(word));
+        score += kept ? 1 : -1;
+        if (!kept) hidden = true;
+        return word;
+      });
+      if (!hidden) return chunk;
+      return `…${/[.,;:!?]+$/u.exec(chunk)?.[0] ?? ""}`;
     });
     if (score > bestScore) {
       bestScore = score;

@@ -1,7 +1,7 @@
 import type { IdentifierSeen } from "./history-identifiers.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
-import { tokensOf } from "./tokens.js";
+import { sentenceEnd, tokensOf } from "./tokens.js";
 
 /** Options of {@link Clusters}. */
 export interface ClusterOptions {
@@ -100,7 +100,8 @@ export class Clusters {
     recipient: string | undefined,
     more: { readonly identity?: string; readonly subject?: string } = {},
   ): ClusterState {
-    const sequence = tokensOf(more.identity ?? skeleton);
+    const withEnds = tokensOf(more.identity ?? skeleton, true);
+    const sequence = withEnds.filter((token) => token !== sentenceEnd);
     const words = new Set(sequence);
     const pairs = pairsOf(sequence);
     const of = signature(words);
@@ -138,7 +139,7 @@ export class Clusters {
     count(best.words, more.identity === undefined ? words : new Set(tokensOf(skeleton)), this.vocabulary);
     count(best.pairs, pairs, this.vocabulary);
     if (best.examples.length < this.keep) best.examples.push(skeleton);
-    if (best.sequences.length < maxSequences) best.sequences.push(sequence);
+    if (best.sequences.length < maxSequences) best.sequences.push(withEnds);
     if (more.subject !== undefined && best.subjects.length < this.keep) best.subjects.push(more.subject);
     return best;
   }

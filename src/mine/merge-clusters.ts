@@ -1,7 +1,7 @@
 import { align } from "./align.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type ClusterState, maxIdentifiers, othersShown, sharedShare } from "./clusters.js";
-import { isPlaceholder, numberToken } from "./tokens.js";
+import { isPlaceholder, numberToken, sentenceEnd } from "./tokens.js";
 
 /** Options of {@link mergeClusters}. */
 export interface MergeOptions {
@@ -91,14 +91,23 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
   // but not at its end, where they are a closing or a team line the mail reading left.
   let line: string[] = [];
   for (const sequence of cluster.sequences) {
-    // Numbers are left out too: a time or a date masking did not take reads as one to four of them.
-    const kept = sequence.filter((word) => core.has(word) && word !== numberToken);
+    // A run of numbers is one: a time or a date masking did not take reads as one to four of them.
+    const kept = sequence.filter(
+      (word, at) =>
+        (core.has(word) || word === sentenceEnd) &&
+        (word !== numberToken || sequence[at - 1] !== numberToken),
+    );
     let end = kept.length;
-    while (end > 0 && boilerplate.has(kept[end - 1] as string) && !isPlaceholder(kept[end - 1] as string))
-      end--;
+    while (end > 0 && trailing(kept[end - 1] as string, boilerplate)) end--;
     if (end > line.length) line = kept.slice(0, end);
   }
   return { cluster, identity: shared.length === 0 ? [] : identity, line };
+}
+
+/** A closing's or a team line's token: boilerplate words and sentence ends, never a value. */
+function trailing(token: string, boilerplate: ReadonlySet<string>): boolean {
+  if (token === sentenceEnd) return true;
+  return boilerplate.has(token) && !isPlaceholder(token) && token !== numberToken;
 }
 
 function bestRoot(
@@ -118,15 +127,13 @@ function bestRoot(
   let bestScore = 0;
   for (const [at] of ranked) {
     const root = roots[at] as Root;
-    const { matched, substitutions, widest } = align(own.line, root.line);
+    const { matched, substitutions, partial, widest } = align(own.line, root.line);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
+    const places = substitutions + partial;
     const joins = few
-      ? rootShare >= fewRootShare && matched >= fewMatched && substitutions <= 2
-      : rootShare >= rootShareNeeded &&
-        ownShare >= ownShareNeeded &&
-        substitutions <= 1 &&
-        widest <= maxPhrase;
+      ? rootShare >= fewRootShare && matched >= fewMatched && places <= 2
+      : rootShare >= rootShareNeeded && ownShare >= ownShareNeeded && places <= 1 && widest <= maxPhrase;
     if (!joins) continue;
     const score = rootShare + ownShare;
     if (score > bestScore) {

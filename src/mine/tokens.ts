@@ -3,13 +3,49 @@
  * words made one token, so a count, a time or a code another message wrote differently is the same word.
  */
 
+const placeholderPattern = /\{\{[a-z_][\w.|]*\}\}/gi;
 const wordPattern = /\{\{[a-z_][\w.|]*\}\}|[\p{L}\p{N}]+/giu;
 /** The token every word holding a digit becomes: a value, never template identity. */
 export const numberToken = "<#>";
+/** Where a sentence ends, in a sequence of tokens: what tells an optional sentence from a changed one. */
+export const sentenceEnd = "§";
 
-/** The tokens of a skeleton, in order. */
-export function tokensOf(skeleton: string): string[] {
-  return (skeleton.match(wordPattern) ?? []).map(wordKey);
+/**
+ * The tokens of a skeleton, in order. Text is read in chunks between spaces: a chunk holding a digit (a
+ * count, a time, an id, an address with a port) or shaped like a path, host or address is one value
+ * token, as a log parser reads a line; any other chunk gives its words, and placeholders stay whole.
+ * With `sentences`, a {@link sentenceEnd} token follows each chunk that ends a sentence.
+ */
+export function tokensOf(skeleton: string, sentences = false): string[] {
+  const tokens: string[] = [];
+  let parenthesis = false;
+  const end = () => {
+    if (tokens.length > 0 && tokens.at(-1) !== sentenceEnd) tokens.push(sentenceEnd);
+  };
+  for (const chunk of skeleton.split(/\s+/)) {
+    if (chunk === "") continue;
+    // A parenthesis is a clause of its own: left out or added whole, like a sentence.
+    if (sentences && chunk.startsWith("(")) {
+      end();
+      parenthesis = true;
+    }
+    if (chunk.includes("{{")) {
+      for (const word of chunk.match(wordPattern) ?? []) tokens.push(wordKey(word));
+    } else if (/\p{N}/u.test(chunk) || isAddressShaped(chunk)) tokens.push(numberToken);
+    else for (const word of chunk.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
+    if (!sentences) continue;
+    if (/[.!?;:]["')\]]*$/.test(chunk) || (parenthesis && /\)\W*$/.test(chunk))) {
+      end();
+      parenthesis = false;
+    }
+  }
+  return tokens;
+}
+
+/** A path, a host with two dots or more, or an address: what a record value or a log's variable reads like. */
+function isAddressShaped(chunk: string): boolean {
+  const bare = chunk.replace(placeholderPattern, "");
+  return /\p{L}[/\\]\p{L}|^[/\\]\p{L}|@\p{L}|\p{L}\.\p{L}+\.\p{L}/u.test(bare);
 }
 
 /** How a word is compared: placeholders as declared, words with a digit as one token, others lower-cased. */
