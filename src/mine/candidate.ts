@@ -1,6 +1,6 @@
 import type { ClusterState } from "./clusters.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
-import { numberToken, wordKey } from "./tokens.js";
+import { isTypoOf, numberToken, wordKey } from "./tokens.js";
 
 /**
  * An identifier seen in history and left out of the skeleton (and so of any draft): no record of the
@@ -71,6 +71,8 @@ export interface CandidateOptions {
 }
 
 const fixedShare = 0.6;
+/** Fewest of a cluster's members a word that varied is written in to be offered as a choice. */
+const choiceShare = 0.08;
 const slotShare = 0.5;
 const maxChoiceWords = 12;
 const maxIdentifiersListed = 10;
@@ -88,12 +90,19 @@ export function candidateOf(
   const choiceWords: { word: string; count: number }[] = [];
   let total = 0;
   let residueCount = 0;
+  const varied: { word: string; count: number }[] = [];
   for (const [word, count] of words) {
     total += count;
     if (size >= 2 && count >= fixedShare * size) fixed.add(word);
     else if (boilerplate.has(word)) continue;
-    else if (count >= 2 && !word.startsWith("{{") && word !== numberToken) choiceWords.push({ word, count });
+    else if (count >= Math.max(2, choiceShare * size) && !word.startsWith("{{") && word !== numberToken)
+      varied.push({ word, count });
     else residueCount += count;
+  }
+  // A shared word mistyped recurs in a big cluster too: it is the word, not a choice.
+  for (const entry of varied) {
+    if ([...fixed].some((word) => isTypoOf(entry.word, word))) residueCount += entry.count;
+    else choiceWords.push(entry);
   }
   choiceWords.sort((a, b) => b.count - a.count || (a.word < b.word ? -1 : 1));
   const slots = [...words]
