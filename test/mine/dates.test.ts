@@ -144,4 +144,19 @@ describe("dates in the languages the records name", () => {
       "Bestellt am {{order.placedAt}}.",
     );
   });
+
+  it.each([
+    ["POL-2023-660857", "pl", "Zamówienie z 3 marca 2026."],
+    ["DE-123", "de", "Ihre Bestellung vom 3. März 2026"],
+    ["de-CH-1996", "de", "Ihre Bestellung vom 3. März 2026"],
+    ["FR-XX", "fr", "Votre commande du 3 mars 2026."],
+  ])("does not read the identifier %s as a language, though %s is one", (value, language, text) => {
+    expect(masked(text, ticket(value))).not.toContain("{{order.placedAt}}");
+    expect(masked(text, ticket(language))).toContain("{{order.placedAt}}");
+  });
+
+  it("reads a language with a script, a numeric region or an underscore", () => {
+    expect(masked("Su pedido del 3 de marzo de 2026.", ticket("es-419"))).toContain("{{order.placedAt}}");
+    expect(masked("Bestellt am 3. März 2026.", ticket("de-Latn_CH"))).toContain("{{order.placedAt}}");
+  });
 });
