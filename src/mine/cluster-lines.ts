@@ -1,12 +1,19 @@
 import { type ClusterOptions, Clusters } from "./clusters.js";
-import { type MergeOptions, mergeClusters } from "./merge-clusters.js";
+import { mergeClusters } from "./merge-clusters.js";
 
 /**
  * Groups plain lines (no records to mask) with mining's own clustering: read one at a time, then merged.
  * Returns each line's group, numbered from 0 in the order groups were first seen. This is how mining is
  * measured beside other parsers on public log samples, and what a caller with pre-masked text can use.
+ *
+ * @example
+ * import { clusterLines } from "formletter/mine";
+ * clusterLines(["disk 1 full", "disk 2 full", "user anna logged in"]); // [0, 0, 1]
  */
-export function clusterLines(lines: Iterable<string>, options: ClusterOptions & MergeOptions = {}): number[] {
+export function clusterLines(
+  lines: Iterable<string>,
+  options: ClusterOptions & { readonly minSize?: number } = {},
+): number[] {
   const clusters = new Clusters(options);
   const first: number[] = [];
   for (const line of lines) first.push(clusters.add(line, undefined).id);

@@ -3,6 +3,7 @@
  * that would replace them, and predict the escalation rate of such a catalog before launch.
  */
 export type { CandidateOptions, CandidateTemplate, IdentifierLeftOut } from "./candidate.js";
+export { clusterLines } from "./cluster-lines.js";
 export type { ClusterOptions } from "./clusters.js";
 export type {
   CatalogDraft,

@@ -1,0 +1,138 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineRecords } from "../../src/index.js";
+import { align } from "../../src/mine/align.js";
+import { clusterLines, mineHistory } from "../../src/mine/index.js";
+import { tokensOf } from "../../src/mine/tokens.js";
+
+const line = (text: string) => tokensOf(text, true);
+
+describe("align", () => {
+  it("reads one word in another's place as one substitution", () => {
+    const found = align(line("your parcel arrived crushed today."), line("your parcel arrived wet today."));
+    expect(found).toMatchObject({ substitutions: 1, widest: 1, insertions: 0, partial: 0 });
+  });
+
+  it("reads a sentence only one side holds as an insertion, and words added inside a sentence as partial", () => {
+    const optional = align(
+      line("your parcel left today. please check the tracking page."),
+      line("your parcel left today. we are sorry for the wait. please check the tracking page."),
+    );
+    expect(optional).toMatchObject({ substitutions: 0, insertions: 1, partial: 0 });
+    const changed = align(line("session closed for user"), line("session closed for user by remote host"));
+    expect(changed).toMatchObject({ insertions: 0, partial: 1 });
+  });
+
+  it("matches a moved clause where it went, and a word mistyped as the word", () => {
+    const moved = align(
+      line("at noon your flight to rome now departs. your booking stays valid."),
+      line("your flight to rome now departs at noon. your booking stays valid."),
+    );
+    expect(moved.partial + moved.substitutions).toBe(0);
+    expect(align(line("please recieve the parcel"), line("please receive the parcel")).matched).toBe(4);
+  });
+
+  it("does not let a lone shared word split one difference into two", () => {
+    // "the" is in both differing sentences; anchoring on it would make two places of difference.
+    const found = align(
+      line("the claimed amount is high. photos are attached to the claims system."),
+      line("the claimed amount is high. we will call you on the phone."),
+    );
+    expect(found.substitutions + found.partial + found.insertions).toBe(1);
+  });
+});
+
+const greetings = ["Hello,", "Hi there,", "Dear team,", "Good morning,"];
+const signOffs = ["Best regards, Anna", "Thanks, Marco", "Cheers, Sam", "Kind regards, the support team"];
+const vocabulary =
+  "account address balance booking branch cabinet calendar carrier contract courier customer delivery deposit document engine estimate garage harbour invoice kitchen ladder meeting mirror notice office package payment pickup policy printer quote receipt repair report schedule seller shipment station storage supplier ticket transfer vehicle warehouse window".split(
+    " ",
+  );
+
+/** A template: a few sentences of distinct words drawn from the vocabulary, each with a value in it. */
+const templateText = fc
+  .shuffledSubarray(vocabulary, { minLength: 18, maxLength: 24 })
+  .map((words) => [words.slice(0, 8), words.slice(8, 14), words.slice(14)]);
+
+function written(sentences: readonly (readonly string[])[], variant: number, value: number): string {
+  const body = sentences.map((words, at) => {
+    const text = [...words];
+    // A typo in one long word, now and then.
+    if (variant % 5 === at && (text[2] as string).length >= 5) {
+      const word = text[2] as string;
+      text[2] = `${word.slice(0, 2)}${word[3]}${word[2]}${word.slice(4)}`;
+    }
+    if (at === 0) text.splice(3, 0, `#${value}`);
+    return `${text.join(" ")}.`;
+  });
+  // The last sentence is optional.
+  if (variant % 3 === 0) body.pop();
+  return `${greetings[variant % greetings.length]}\n\n${body.join(" ")}\n\n${signOffs[(variant >> 2) % signOffs.length]}`;
+}
+
+const people = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
+
+/** The candidate each message ended in, through `onMessage` and each candidate's merged clusters. */
+async function minedGroups(texts: readonly string[]): Promise<number[]> {
+  const first: number[] = [];
+  const lines = texts.map((text, n) =>
+    JSON.stringify({
+      ticketId: `T-${n}`,
+      records: { people: [{ id: `p${n}`, email: `p${n}@mail.example` }] },
+      message: { to: `p${n}@mail.example`, text },
+    }),
+  );
+  const report = await mineHistory(people, lines, { onMessage: (_, cluster) => first.push(cluster) });
+  const into = new Map<number, number>();
+  for (const candidate of report.candidates) for (const id of candidate.clusters) into.set(id, candidate.id);
+  return first.map((id) => into.get(id) as number);
+}
+
+describe("grouping", () => {
+  it("puts every variant of one template in one cluster: greetings, sign-offs, typos, an optional sentence", async () => {
+    await fc.assert(
+      fc.asyncProperty(templateText, fc.integer({ min: 0, max: 1000 }), async (sentences, seed) => {
+        const texts = Array.from({ length: 24 }, (_, n) => written(sentences, n + seed, 100 + n));
+        expect(new Set(await minedGroups(texts)).size).toBe(1);
+      }),
+      { numRuns: 40, seed: 36 },
+    );
+  });
+
+  it("never merges two templates that share their greetings and sign-offs", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.shuffledSubarray(vocabulary, { minLength: 36, maxLength: 40 }),
+        fc.integer({ min: 0, max: 1000 }),
+        async (words, seed) => {
+          const first = [words.slice(0, 6), words.slice(6, 12), words.slice(12, 18)];
+          const second = [words.slice(18, 24), words.slice(24, 30), words.slice(30, 36)];
+          const lines = Array.from({ length: 40 }, (_, n) =>
+            written(n % 2 === 0 ? first : second, n + seed, 100 + n),
+          );
+          const groups = await minedGroups(lines);
+          for (let n = 0; n < lines.length; n++) {
+            for (let m = n + 1; m < lines.length; m++) {
+              if (n % 2 !== m % 2) expect(groups[n]).not.toBe(groups[m]);
+            }
+          }
+        },
+      ),
+      { numRuns: 40, seed: 36 },
+    );
+  });
+
+  it("gives the same groups for the same lines", () => {
+    const lines = Array.from({ length: 60 }, (_, n) =>
+      n % 3 === 0
+        ? `disk ${n} is full on host alpha`
+        : n % 3 === 1
+          ? `user ${n} logged in`
+          : `backup of volume ${n} done`,
+    );
+    const groups = clusterLines(lines);
+    expect(clusterLines(lines)).toEqual(groups);
+    expect(new Set(groups).size).toBe(3);
+  });
+});
