@@ -1,5 +1,6 @@
 import { isValid } from "date-fns";
 import { normalize } from "./normalize.js";
+import { textDigits } from "./text-digits.js";
 
 /**
  * A date as people write it in each of a few languages: numeric forms of every order, the forms the
@@ -110,13 +111,34 @@ const byHand: readonly (readonly [day: number, time: number])[] = [
 ];
 
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
-const dayForms = new Map<string, readonly string[]>();
-const dayVariants = new Map<string, readonly string[]>();
-const monthNames = new Map<string, readonly string[]>();
-const timeForms = new Map<string, readonly string[]>();
-const joiners = new Map<string, readonly (Joiner | undefined)[]>();
+/**
+ * What is learnt of one locale, kept between tickets: its days', months' and times' forms by number
+ * (a ticket looks each of its dates up in each of its locales, so the look-up builds no string key).
+ */
+interface LocaleCache {
+  readonly days: Map<number, readonly Written[]>;
+  readonly forms: Map<number, readonly Group[]>;
+  readonly months: Map<number, readonly string[]>;
+  readonly times: Map<number, readonly Written[]>;
+  joiners?: readonly (Joiner | undefined)[];
+}
+const localeCaches = new Map<string, LocaleCache>();
 // Bounds on what is kept between tickets: a history names few locales and zones, and many days.
 const maxCached = 20_000;
+const maxLocales = 200;
+
+function cacheOf(locale: string): LocaleCache {
+  let found = localeCaches.get(locale);
+  if (found === undefined) {
+    found = { days: new Map(), forms: new Map(), months: new Map(), times: new Map() };
+    if (localeCaches.size >= maxLocales) localeCaches.clear();
+    localeCaches.set(locale, found);
+  }
+  return found;
+}
+
+/** A calendar day as one number, a key of the caches. */
+const dayKey = (year: number, month: number, day: number) => (year * 13 + month) * 32 + day;
 
 function formatter(
   locale: string,
@@ -151,7 +173,7 @@ function formatter(
   return found ?? undefined;
 }
 
-function remember<T>(cache: Map<string, T>, key: string, make: () => T): T {
+function remember<T>(cache: Map<number, T>, key: number, make: () => T): T {
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const made = make();
@@ -178,6 +200,8 @@ interface Joiner {
   readonly before: string;
   readonly between: string;
   readonly after: string;
+  /** The digits of before, between and after (none in the locales known, but a locale could write some). */
+  readonly digits: readonly [before: string, between: string, after: string];
 }
 
 /**
@@ -186,57 +210,129 @@ interface Joiner {
  * are written alone (the pair is then left out).
  */
 function joinersOf(locale: string): readonly (Joiner | undefined)[] {
-  return remember(joiners, locale, () => {
-    const example = utc(2000, 11, 22, 13, 45);
-    return joined.map(([day, time]) => {
-      const dayStyle = dayStyles[day] as Style;
-      const timeStyle = timeStyles[time] as Style;
-      const whole = text(formatter(locale, "UTC", { ...dayStyle, ...timeStyle }), example);
-      const date = text(formatter(locale, "UTC", dayStyle), example);
-      const clock = text(formatter(locale, "UTC", timeStyle), example);
-      if (whole === "" || date === "" || clock === "") return undefined;
-      const d = whole.indexOf(date);
-      const t = whole.indexOf(clock);
-      if (d === -1 || t === -1 || (d < t ? d + date.length > t : t + clock.length > d)) return undefined;
-      const timeFirst = t < d;
-      const [first, firstEnd, second] = timeFirst ? [t, t + clock.length, d] : [d, d + date.length, t];
-      const secondEnd = second + (timeFirst ? date.length : clock.length);
-      // Lower-cased with white space single, as the forms they join are.
-      const piece = (from: number, to: number) => whole.slice(from, to).toLowerCase().replace(/\s+/g, " ");
-      return {
-        timeFirst,
-        before: piece(0, first),
-        between: piece(firstEnd, second),
-        after: piece(secondEnd, whole.length),
-      };
-    });
+  const cache = cacheOf(locale);
+  cache.joiners ??= learnJoiners(locale);
+  return cache.joiners;
+}
+
+function learnJoiners(locale: string): readonly (Joiner | undefined)[] {
+  const example = utc(2000, 11, 22, 13, 45);
+  return joined.map(([day, time]) => {
+    const dayStyle = dayStyles[day] as Style;
+    const timeStyle = timeStyles[time] as Style;
+    const whole = text(formatter(locale, "UTC", { ...dayStyle, ...timeStyle }), example);
+    const date = text(formatter(locale, "UTC", dayStyle), example);
+    const clock = text(formatter(locale, "UTC", timeStyle), example);
+    if (whole === "" || date === "" || clock === "") return undefined;
+    const d = whole.indexOf(date);
+    const t = whole.indexOf(clock);
+    if (d === -1 || t === -1 || (d < t ? d + date.length > t : t + clock.length > d)) return undefined;
+    const timeFirst = t < d;
+    const [first, firstEnd, second] = timeFirst ? [t, t + clock.length, d] : [d, d + date.length, t];
+    const secondEnd = second + (timeFirst ? date.length : clock.length);
+    // Lower-cased with white space single, as the forms they join are.
+    const piece = (from: number, to: number) => whole.slice(from, to).toLowerCase().replace(/\s+/g, " ");
+    const [before, between, after] = [
+      piece(0, first),
+      piece(firstEnd, second),
+      piece(secondEnd, whole.length),
+    ];
+    return {
+      timeFirst,
+      before,
+      between,
+      after,
+      digits: [textDigits(before), textDigits(between), textDigits(after)],
+    };
   });
 }
 
+/** A form and its digits (see {@link textDigits}). */
+interface Written {
+  readonly form: string;
+  readonly digits: string;
+}
+
+const written = (form: string): Written => ({ form, digits: textDigits(form) });
+
 /** Each of {@link dayStyles} for a calendar day in `locale`, normalised, by index. */
-function daysOf(locale: string, year: number, month: number, day: number): readonly string[] {
-  return remember(dayForms, `${locale}\u0000${year}-${month}-${day}`, () =>
-    dayStyles.map((style) => normalize(text(formatter(locale, "UTC", style), utc(year, month, day)))),
+function daysOf(locale: string, year: number, month: number, day: number): readonly Written[] {
+  return remember(cacheOf(locale).days, dayKey(year, month, day), () =>
+    dayStyles.map((style) =>
+      written(normalize(text(formatter(locale, "UTC", style), utc(year, month, day)))),
+    ),
   );
 }
 
 /**
- * The distinct forms of a day in `locale`, with abbreviations also without their dots: all of them, or
- * (`numericOnly`) those written with digits only.
+ * A locale's forms of one day that have the same digits (see {@link textDigits}): a text that does not
+ * hold those digits together holds none of them, so one test rules out the group. Each form says whether
+ * it has words for the month.
  */
-function dayRenderingsOf(
-  locale: string,
-  year: number,
-  month: number,
-  day: number,
-  numericOnly: boolean,
-): readonly string[] {
-  return remember(dayVariants, `${locale}\u0000${year}-${month}-${day}\u0000${numericOnly}`, () => {
-    const out = new Set<string>();
-    for (const [at, form] of daysOf(locale, year, month, day).entries())
-      if (!numericOnly || numericDays[at]) withoutDots(form, (variant) => out.add(variant));
-    return [...out];
+interface Group {
+  readonly digits: string;
+  readonly forms: readonly { readonly form: string; readonly words: boolean }[];
+}
+
+/** The forms of a day in each of {@link dayStyles}, abbreviations also without their dots, by digits. */
+function dayGroupsOf(locale: string, year: number, month: number, day: number): readonly Group[] {
+  return remember(cacheOf(locale).forms, dayKey(year, month, day), () => {
+    const groups = new Map<string, { form: string; words: boolean }[]>();
+    for (const [at, { form: written, digits }] of daysOf(locale, year, month, day).entries()) {
+      const words = !numericDays[at];
+      withoutDots(written, (form) => {
+        const group = groups.get(digits);
+        if (group === undefined) groups.set(digits, [{ form, words }]);
+        else group.push({ form, words });
+      });
+    }
+    return [...groups].map(([digits, forms]) => ({ digits, forms }));
   });
+}
+
+/**
+ * The forms of a day and a time of day joined, as `locale` joins them and as people do by hand, that
+ * `digits` may hold: each is written only after its digits are found there, since an instant's forms are
+ * rarely asked for twice and most texts hold none of them.
+ */
+function joinedForms(
+  locale: string,
+  local: { year: number; month: number; day: number; hour: number; minute: number },
+  words: boolean,
+  digits: string | undefined,
+  add: (form: string) => void,
+): void {
+  const days = daysOf(locale, local.year, local.month, local.day);
+  const times = timesOf(locale, local.hour, local.minute);
+  const join = (
+    d: number,
+    t: number,
+    [before, between, after]: readonly [string, string, string],
+    timeFirst: boolean,
+    write: (date: string, clock: string) => string,
+  ) => {
+    const date = days[d];
+    const clock = times[t];
+    if (date === undefined || clock === undefined || date.form === "" || clock.form === "") return;
+    if (!words && !numericDays[d]) return;
+    if (digits !== undefined) {
+      const [first, second] = timeFirst ? [clock, date] : [date, clock];
+      if (!digits.includes(`${before}${first.digits}${between}${second.digits}${after}`)) return;
+    }
+    withoutDots(write(date.form, clock.form), add);
+  };
+  for (const [at, joiner] of joinersOf(locale).entries()) {
+    const [d, t] = joined[at] as readonly [number, number];
+    if (joiner === undefined) continue;
+    join(d, t, joiner.digits, joiner.timeFirst, (date, clock) => {
+      const [first, second] = joiner.timeFirst ? [clock, date] : [date, clock];
+      return `${joiner.before}${first}${joiner.between}${second}${joiner.after}`.trim();
+    });
+  }
+  for (const [d, t] of byHand) {
+    join(d, t, ["", "", ""], false, (date, clock) => `${date}, ${clock}`);
+    join(d, t, ["", "", ""], false, (date, clock) => `${date} ${clock}`);
+  }
 }
 
 /**
@@ -244,7 +340,7 @@ function dayRenderingsOf(
  * lower-cased, read from the parts Intl formats a date into.
  */
 function monthWords(locale: string, month: number): readonly string[] {
-  return remember(monthNames, `${locale}\u0000${month}`, () => {
+  return remember(cacheOf(locale).months, month, () => {
     const words = new Set<string>();
     for (const width of ["long", "short"] as const) {
       const parts = formatter(locale, "UTC", { day: "numeric", month: width })?.formatToParts(
@@ -263,10 +359,10 @@ function monthWords(locale: string, month: number): readonly string[] {
 }
 
 /** Each of {@link timeStyles} for a time of day in `locale`, normalised, by index. */
-function timesOf(locale: string, hour: number, minute: number): readonly string[] {
-  return remember(timeForms, `${locale}\u0000${hour}:${minute}`, () =>
+function timesOf(locale: string, hour: number, minute: number): readonly Written[] {
+  return remember(cacheOf(locale).times, hour * 60 + minute, () =>
     timeStyles.map((style) =>
-      normalize(text(formatter(locale, "UTC", style), utc(2000, 1, 1, hour, minute))),
+      written(normalize(text(formatter(locale, "UTC", style), utc(2000, 1, 1, hour, minute)))),
     ),
   );
 }
@@ -313,6 +409,11 @@ export interface DateContext {
    * Most texts hold no date in words, and forms they cannot hold are most of an index's cost.
    */
   readonly text?: string;
+  /**
+   * The digits of that text (see {@link textDigits}): a form whose digits are not among them together
+   * cannot be in the text, nor written there another way, and is not given.
+   */
+  readonly digits?: string;
 }
 
 /**
@@ -326,41 +427,27 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   const { year, month, day } = local;
   const dd = String(day).padStart(2, "0");
   const mm = String(month).padStart(2, "0");
-  const out = [
-    `${year}-${mm}-${dd}`,
-    `${dd}.${mm}.${year}`,
-    `${day}.${month}.${year}`,
-    `${mm}/${dd}/${year}`,
-    `${dd}/${mm}/${year}`,
-  ];
-  const add = (form: string) => out.push(form);
-  const { text } = context;
+  const { text, digits } = context;
+  const numbers = [
+    [`${year}-${mm}-${dd}`, `${year}${mm}${dd}`],
+    [`${dd}.${mm}.${year}`, `${dd}${mm}${year}`],
+    [`${day}.${month}.${year}`, `${day}${month}${year}`],
+    [`${mm}/${dd}/${year}`, `${mm}${dd}${year}`],
+    [`${dd}/${mm}/${year}`, `${dd}${mm}${year}`],
+  ] as const;
+  const out: string[] = [];
+  for (const [form, own] of numbers) if (digits === undefined || digits.includes(own)) out.push(form);
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
+  const add = (form: string) => out.push(form);
   for (const locale of context.locales) {
-    const numericOnly = text !== undefined && !monthWords(locale, month).some((word) => text.includes(word));
-    out.push(...dayRenderingsOf(locale, year, month, day, numericOnly));
-    if (!timed) continue;
-    const days = daysOf(locale, year, month, day);
-    const times = timesOf(locale, local.hour, local.minute);
-    const join = (d: number, t: number, write: (date: string, clock: string) => string) => {
-      const date = days[d] ?? "";
-      const clock = times[t] ?? "";
-      if (date !== "" && clock !== "" && (!numericOnly || numericDays[d]))
-        withoutDots(write(date, clock), add);
-    };
-    for (const [at, joiner] of joinersOf(locale).entries()) {
-      const [d, t] = joined[at] as readonly [number, number];
-      if (joiner === undefined) continue;
-      join(d, t, (date, clock) => {
-        const [first, second] = joiner.timeFirst ? [clock, date] : [date, clock];
-        return `${joiner.before}${first}${joiner.between}${second}${joiner.after}`.trim();
-      });
+    const words = text === undefined || monthWords(locale, month).some((word) => text.includes(word));
+    for (const group of dayGroupsOf(locale, year, month, day)) {
+      // Most groups fail here: a ticket's dates are many, the dates a message names few.
+      if (digits !== undefined && !digits.includes(group.digits)) continue;
+      for (const { form, words: named } of group.forms) if (words || !named) out.push(form);
     }
-    for (const [d, t] of byHand) {
-      join(d, t, (date, clock) => `${date}, ${clock}`);
-      join(d, t, (date, clock) => `${date} ${clock}`);
-    }
+    if (timed && "hour" in local) joinedForms(locale, local, words, digits, add);
   }
   return out;
 }

@@ -1,7 +1,7 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
-import { asciiDigits } from "./ascii-digits.js";
 import { localeTag } from "./record-locales.js";
 import { englishLocales, phoneDigits, renderings } from "./renderings.js";
+import { digitsHeld, textDigits } from "./text-digits.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
 export interface MaskedMessage {
@@ -19,7 +19,9 @@ export interface ValueIndexOptions {
   readonly minLength?: number;
   /**
    * The text the index is for, when known: numbers and phone numbers whose digits it does not hold are
-   * not rendered (rendering them in every locale is most of the index's cost, and they cannot match).
+   * not rendered (rendering them in every locale is most of the index's cost, and they cannot match),
+   * and a rendering whose digits it does not hold together (see `textDigits`) is left out, since it can
+   * be neither found nor resolved as an identifier written another way.
    */
   readonly text?: string;
   /**
@@ -64,7 +66,7 @@ export function valueIndex<S extends CollectionSchemas>(
   const phones = new Map<string, string>();
   // The text's digits (of any script, as ASCII) with everything else removed: a number written with any
   // grouping is a run here.
-  const digits = options.text === undefined ? undefined : asciiDigits(options.text).replace(/\D+/g, "");
+  const digits = options.text === undefined ? undefined : textDigits(options.text);
   const mayHold = (value: unknown): boolean => {
     if (digits === undefined) return true;
     if (typeof value === "number") return digits.includes(String(Math.trunc(Math.abs(value))));
@@ -75,7 +77,7 @@ export function valueIndex<S extends CollectionSchemas>(
     return digits.includes(value.replace(/\D/g, "").slice(-7));
   };
   const add = (rendering: string, placeholder: string) => {
-    if (rendering.length < minLength || found.has(rendering)) return;
+    if (rendering.length < minLength || found.has(rendering) || !digitsHeld(rendering, digits)) return;
     found.set(rendering, placeholder);
   };
   // Every value first, then the locales they name, then each value's renderings in those locales.
@@ -118,7 +120,9 @@ export function valueIndex<S extends CollectionSchemas>(
   }
   const dates = {
     locales: [...locales],
-    ...(options.text === undefined ? {} : { text: options.text.toLowerCase() }),
+    ...(options.text === undefined || digits === undefined
+      ? {}
+      : { text: options.text.toLowerCase(), digits }),
   };
   for (const { value, path, currency } of leaves) {
     if (!mayHold(value)) continue;

@@ -160,3 +160,27 @@ describe("dates in the languages the records name", () => {
     expect(masked("Bestellt am 3. März 2026.", ticket("de-Latn_CH"))).toContain("{{order.placedAt}}");
   });
 });
+
+describe("an index for a known text", () => {
+  const placeholders = (text: string) =>
+    new Set(valueIndex(records, ticket("de-DE"), { text }).values.map(([, placeholder]) => placeholder));
+
+  it("leaves out the forms of a date whose digits the text does not hold", () => {
+    expect(placeholders("Nothing dated here, order 42.")).not.toContain("{{order.placedAt}}");
+    expect(placeholders("Ihre Bestellung vom 3. März 2026")).toContain("{{order.placedAt}}");
+    expect(placeholders("Abholung am 06.03.2026")).not.toContain("{{order.pickupAt}}");
+  });
+
+  it("keeps every form of every value that the text holds, whatever is around it", () => {
+    const all = valueIndex(records, ticket("de-DE")).values;
+    fc.assert(
+      fc.property(fc.constantFrom(...all), fc.string(), fc.string(), ([rendering], before, after) => {
+        const text = `${before} ${rendering} ${after}`;
+        const index = valueIndex(records, ticket("de-DE"), { text });
+        expect(index.values.map(([form]) => form)).toContain(rendering);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
