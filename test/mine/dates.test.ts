@@ -183,4 +183,3 @@ describe("an index for a known text", () => {
     );
   });
 });
-
