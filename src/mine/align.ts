@@ -43,9 +43,11 @@ export function align(a: readonly string[], b: readonly string[]): Alignment {
       if (i === n && j === m) continue;
       const match = i < n && j < m && same(a[i] as string, b[j] as string);
       if (match) equal[at] = 1;
-      const matched = match ? 1 + (best[0] as Float64Array)[at + width + 1]! : Number.NEGATIVE_INFINITY;
-      const skippedA = i < n ? (best[1] as Float64Array)[at + width]! : Number.NEGATIVE_INFINITY;
-      const skippedB = j < m ? (best[2] as Float64Array)[at + 1]! : Number.NEGATIVE_INFINITY;
+      const matched = match
+        ? 1 + ((best[0] as Float64Array)[at + width + 1] as number)
+        : Number.NEGATIVE_INFINITY;
+      const skippedA = i < n ? ((best[1] as Float64Array)[at + width] as number) : Number.NEGATIVE_INFINITY;
+      const skippedB = j < m ? ((best[2] as Float64Array)[at + 1] as number) : Number.NEGATIVE_INFINITY;
       for (let state = 0; state < 3; state++) {
         (best[state] as Float64Array)[at] = Math.max(
           matched,
@@ -62,12 +64,15 @@ export function align(a: readonly string[], b: readonly string[]): Alignment {
   let state = 0;
   while (i < n || j < m) {
     const at = i * width + j;
-    const here = (best[state] as Float64Array)[at]!;
-    if (equal[at] === 1 && 1 + (best[0] as Float64Array)[at + width + 1]! === here) {
+    const here = (best[state] as Float64Array)[at] as number;
+    if (equal[at] === 1 && 1 + ((best[0] as Float64Array)[at + width + 1] as number) === here) {
       state = 0;
       i++;
       j++;
-    } else if (i < n && (best[1] as Float64Array)[at + width]! - (state === 1 ? 0 : openCost) === here) {
+    } else if (
+      i < n &&
+      ((best[1] as Float64Array)[at + width] as number) - (state === 1 ? 0 : openCost) === here
+    ) {
       state = 1;
       i++;
     } else {
