@@ -291,6 +291,53 @@ function dayGroupsOf(locale: string, year: number, month: number, day: number): 
 }
 
 /**
+ * The forms of a day in several locales, by distinct digits, shortest first: the test of each digits is
+ * made only when a shorter one it holds passed ("0305" is not in a text, so neither is "20260305"). A
+ * date a text does not name costs a few tests, not one a form.
+ */
+interface DayForms {
+  readonly digits: readonly string[];
+  /** For each digits, the index of a shorter one it holds, or -1. */
+  readonly requires: readonly number[];
+  readonly forms: readonly (readonly {
+    readonly form: string;
+    readonly locale: number;
+    readonly words: boolean;
+  }[])[];
+}
+
+const dayFormCaches = new Map<string, Map<number, DayForms>>();
+
+function dayFormsOf(locales: readonly string[], year: number, month: number, day: number): DayForms {
+  const key = locales.join("\u0000");
+  let cache = dayFormCaches.get(key);
+  if (cache === undefined) {
+    cache = new Map();
+    if (dayFormCaches.size >= maxLocales) dayFormCaches.clear();
+    dayFormCaches.set(key, cache);
+  }
+  return remember(cache, dayKey(year, month, day), () => {
+    const byDigits = new Map<string, { form: string; locale: number; words: boolean }[]>();
+    for (const [locale, tag] of locales.entries()) {
+      for (const group of dayGroupsOf(tag, year, month, day)) {
+        const list = byDigits.get(group.digits) ?? [];
+        for (const { form, words } of group.forms) list.push({ form, locale, words });
+        byDigits.set(group.digits, list);
+      }
+    }
+    const digits = [...byDigits.keys()].sort((a, b) => a.length - b.length);
+    const requires = digits.map((own, at) => {
+      for (let shorter = at - 1; shorter >= 0; shorter--) {
+        const held = digits[shorter] as string;
+        if (held.length < own.length && own.includes(held)) return shorter;
+      }
+      return -1;
+    });
+    return { digits, requires, forms: digits.map((own) => byDigits.get(own) ?? []) };
+  });
+}
+
+/**
  * The forms of a day and a time of day joined, as `locale` joins them and as people do by hand, that
  * `digits` may hold: each is written only after its digits are found there, since an instant's forms are
  * rarely asked for twice and most texts hold none of them.
@@ -440,14 +487,22 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
   const add = (form: string) => out.push(form);
-  for (const locale of context.locales) {
-    const words = text === undefined || monthWords(locale, month).some((word) => text.includes(word));
-    for (const group of dayGroupsOf(locale, year, month, day)) {
-      // Most groups fail here: a ticket's dates are many, the dates a message names few.
-      if (digits !== undefined && !digits.includes(group.digits)) continue;
-      for (const { form, words: named } of group.forms) if (words || !named) out.push(form);
-    }
-    if (timed && "hour" in local) joinedForms(locale, local, words, digits, add);
+  const words = context.locales.map(
+    (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
+  );
+  const forms = dayFormsOf(context.locales, year, month, day);
+  const passed = new Uint8Array(forms.digits.length);
+  for (const [at, own] of forms.digits.entries()) {
+    const required = forms.requires[at] as number;
+    // Most fail here: a ticket's dates are many, the dates a message names few.
+    if (required !== -1 && passed[required] === 0) continue;
+    if (digits !== undefined && !digits.includes(own)) continue;
+    passed[at] = 1;
+    for (const { form, locale, words: named } of forms.forms[at] ?? [])
+      if (words[locale] === true || !named) out.push(form);
   }
+  if (timed && "hour" in local)
+    for (const [at, locale] of context.locales.entries())
+      joinedForms(locale, local, words[at] === true, digits, add);
   return out;
 }
