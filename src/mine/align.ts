@@ -19,6 +19,12 @@ export interface Alignment {
 
 /** Longest sequence aligned: longer ones are cut, so an alignment costs at most this squared. */
 const maxLength = 160;
+// The score tables, reused by every alignment (one runs at a time): allocating them per call dominated.
+const tableSize = (maxLength + 1) * (maxLength + 1);
+const afterMatch = new Float64Array(tableSize);
+const afterA = new Float64Array(tableSize);
+const afterB = new Float64Array(tableSize);
+const equal = new Uint8Array(tableSize);
 
 /** What opening a place of difference costs against a token matched: among paths matching as many, the one with fewest places wins. */
 const openCost = 0.3;
@@ -35,8 +41,11 @@ export function align(a: readonly string[], b: readonly string[]): Alignment {
   const width = m + 1;
   // best[state][i][j]: the best score of the suffixes a[i..], b[j..] after a step of `state`
   // (0 matched, 1 skipped a token of a, 2 of b).
-  const best = [0, 1, 2].map(() => new Float64Array((n + 1) * width));
-  const equal = new Uint8Array((n + 1) * width);
+  const cells = (n + 1) * width;
+  const best = [afterMatch, afterA, afterB];
+  equal.fill(0, 0, cells);
+  // Only the cells this alignment reads are written before they are read: no clearing needed but the end.
+  for (const table of best) table[n * width + m] = 0;
   for (let i = n; i >= 0; i--) {
     for (let j = m; j >= 0; j--) {
       const at = i * width + j;

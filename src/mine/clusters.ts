@@ -58,8 +58,8 @@ export const othersShown = "(others)";
 const variantSimilarity = 0.75;
 /** Most signatures kept per cluster: memory stays bounded by clusters. */
 const maxVariants = 8;
-/** Most candidate clusters scored for one message: the index finds the near ones first. */
-const maxScored = 64;
+/** Most candidate clusters scored for one message: the index ranks the near ones first. */
+const maxScored = 12;
 
 /** Token sequences kept per cluster. */
 const maxSequences = 3;
@@ -107,9 +107,7 @@ export class Clusters {
     const of = signature(words);
     let best: ClusterState | undefined;
     let bestScore = this.threshold;
-    let scored = 0;
-    for (const candidate of this.index.candidates(of)) {
-      if (scored++ >= maxScored) break;
+    for (const candidate of this.index.candidates(of, maxScored)) {
       const score = this.score(words, pairs, candidate);
       if (score >= bestScore) {
         best = candidate;
@@ -128,20 +126,34 @@ export class Clusters {
       best.signatures.push(of);
       this.index.add(of, best);
     }
-    best.size += 1;
+    this.join(best, skeleton, recipient, words, pairs, withEnds, more);
+    return best;
+  }
+
+  /** Counts a message as a member of a cluster. */
+  private join(
+    cluster: ClusterState,
+    skeleton: string,
+    recipient: string | undefined,
+    words: ReadonlySet<string>,
+    pairs: ReadonlySet<string>,
+    withEnds: string[],
+    more: { readonly identity?: string; readonly subject?: string },
+  ): void {
+    cluster.size += 1;
     if (recipient !== undefined) {
-      best.resolved += 1;
+      cluster.resolved += 1;
       // Sources are collection.field names of the records definition: a bounded set.
-      best.recipients.set(recipient, (best.recipients.get(recipient) ?? 0) + 1);
+      cluster.recipients.set(recipient, (cluster.recipients.get(recipient) ?? 0) + 1);
     }
     // Every word of the skeleton is counted (a greeting too, which a template may write), while only
     // the identity's are compared.
-    count(best.words, more.identity === undefined ? words : new Set(tokensOf(skeleton)), this.vocabulary);
-    count(best.pairs, pairs, this.vocabulary);
-    if (best.examples.length < this.keep) best.examples.push(skeleton);
-    if (best.sequences.length < maxSequences) best.sequences.push(withEnds);
-    if (more.subject !== undefined && best.subjects.length < this.keep) best.subjects.push(more.subject);
-    return best;
+    count(cluster.words, more.identity === undefined ? words : new Set(tokensOf(skeleton)), this.vocabulary);
+    count(cluster.pairs, pairs, this.vocabulary);
+    if (cluster.examples.length < this.keep) cluster.examples.push(skeleton);
+    if (cluster.sequences.length < maxSequences) cluster.sequences.push(withEnds);
+    if (more.subject !== undefined && cluster.subjects.length < this.keep)
+      cluster.subjects.push(more.subject);
   }
 
   /**

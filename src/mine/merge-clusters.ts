@@ -16,7 +16,7 @@ export interface MergeOptions {
 /** Clusters one identity word leads to: past this, the word says too little to look through. */
 const maxPostings = 256;
 /** Bigger clusters aligned with each cluster, those sharing the most identity words first. */
-const maxCompared = 16;
+const maxCompared = 6;
 /** Most words on either side of the one place two clusters of one template may differ: a phrase. */
 const maxPhrase = 6;
 
@@ -122,7 +122,11 @@ function bestRoot(
     if (list === undefined || list.length > maxPostings) continue;
     for (const at of list) common.set(at, (common.get(at) ?? 0) + 1);
   }
-  const ranked = [...common].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, maxCompared);
+  // A bigger cluster sharing under a fifth of its identity cannot hold half of its line: not aligned.
+  const ranked = [...common]
+    .filter(([at, count]) => count >= 0.2 * (roots[at] as Root).identity.length)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, maxCompared);
   let best: ClusterState | undefined;
   let bestScore = 0;
   for (const [at] of ranked) {

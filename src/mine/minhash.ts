@@ -50,10 +50,18 @@ export class SignatureIndex<T> {
     }
   }
 
-  candidates(of: Uint32Array): Set<T> {
-    const found = new Set<T>();
-    for (const key of bandKeys(of)) for (const entry of this.buckets.get(key) ?? []) found.add(entry);
-    return found;
+  /**
+   * The entries sharing a band with the signature, those sharing the most bands first (the nearest,
+   * since each band agrees with probability the similarity squared), at most `limit` of them.
+   */
+  candidates(of: Uint32Array, limit = Number.POSITIVE_INFINITY): T[] {
+    const found = new Map<T, number>();
+    for (const key of bandKeys(of)) {
+      for (const entry of this.buckets.get(key) ?? []) found.set(entry, (found.get(entry) ?? 0) + 1);
+    }
+    const ranked = [...found];
+    if (ranked.length > limit) ranked.sort((a, b) => b[1] - a[1]);
+    return ranked.slice(0, limit).map(([entry]) => entry);
   }
 }
 
