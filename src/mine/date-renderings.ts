@@ -299,11 +299,9 @@ interface DayForms {
   readonly digits: readonly string[];
   /** For each digits, the index of a shorter one it holds, or -1. */
   readonly requires: readonly number[];
-  readonly forms: readonly (readonly {
-    readonly form: string;
-    readonly locale: number;
-    readonly words: boolean;
-  }[])[];
+  /** By digits, the forms written with digits only, and those with words for the month (by locale). */
+  readonly numeric: readonly (readonly string[])[];
+  readonly worded: readonly (readonly { readonly form: string; readonly locale: number }[])[];
 }
 
 const dayFormCaches = new Map<string, Map<number, DayForms>>();
@@ -333,7 +331,13 @@ function dayFormsOf(locales: readonly string[], year: number, month: number, day
       }
       return -1;
     });
-    return { digits, requires, forms: digits.map((own) => byDigits.get(own) ?? []) };
+    const of = (own: string) => byDigits.get(own) ?? [];
+    return {
+      digits,
+      requires,
+      numeric: digits.map((own) => [...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form])))]),
+      worded: digits.map((own) => of(own).filter(({ words }) => words)),
+    };
   });
 }
 
@@ -490,6 +494,7 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   const words = context.locales.map(
     (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
   );
+  const anyWords = words.includes(true);
   const forms = dayFormsOf(context.locales, year, month, day);
   const passed = new Uint8Array(forms.digits.length);
   for (const [at, own] of forms.digits.entries()) {
@@ -498,8 +503,9 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
     if (required !== -1 && passed[required] === 0) continue;
     if (digits !== undefined && !digits.includes(own)) continue;
     passed[at] = 1;
-    for (const { form, locale, words: named } of forms.forms[at] ?? [])
-      if (words[locale] === true || !named) out.push(form);
+    out.push(...(forms.numeric[at] ?? []));
+    if (anyWords)
+      for (const { form, locale } of forms.worded[at] ?? []) if (words[locale] === true) out.push(form);
   }
   if (timed && "hour" in local)
     for (const [at, locale] of context.locales.entries())

@@ -70,7 +70,23 @@ function formatter(key: string, build: () => Intl.NumberFormat): Intl.NumberForm
   return found ?? undefined;
 }
 
+// An amount's renderings by value and currency: a history repeats its prices and premiums, and each
+// rendering is a call into Intl. Bounded: a flood of distinct amounts only empties it.
+const amounts = new Map<string, readonly string[]>();
+const maxAmounts = 10_000;
+
 function numberRenderings(value: number, currency: string | undefined): string[] {
+  const key = `${value}\u0000${currency ?? ""}`;
+  let found = amounts.get(key);
+  if (found === undefined) {
+    found = renderAmount(value, currency);
+    if (amounts.size >= maxAmounts) amounts.clear();
+    amounts.set(key, found);
+  }
+  return [...found];
+}
+
+function renderAmount(value: number, currency: string | undefined): string[] {
   const fixed = value.toFixed(2);
   const out = new Set<string>([String(value), fixed, fixed.replace(".", ",")]);
   const code = currency !== undefined && /^[A-Z]{3}$/.test(currency) ? currency : undefined;
