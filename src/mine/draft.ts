@@ -11,6 +11,15 @@ import { type DraftEffect, draftEffect } from "./draft-effect.js";
 import { type DraftFormat, draftFormat, formatOf, phoneCountry } from "./draft-formats.js";
 import { planJoins } from "./draft-joins.js";
 import {
+  composeBody,
+  readSkeleton,
+  subjectLine,
+  tidy,
+  type VaryingPlace,
+  varyingPlaces,
+  withValueTags,
+} from "./draft-text.js";
+import {
   type IdentifierKind,
   kindName,
   replaceIdentifiers,
@@ -128,9 +137,6 @@ export interface DraftOptions {
 }
 
 const slotName = /^[a-z][a-z0-9_]{0,39}$/;
-const safePunctuation = new Set([..." .,;:!?'()-/&%+"]);
-const placeholder = /^\{\{([a-z_][\w.]*)\}\}/i;
-const word = /^[\p{L}\p{N}]+/u;
 
 /**
  * Drafts a starting catalog from a mining report: one template per templatable cluster (biggest first),
@@ -172,11 +178,6 @@ function collectionOf(records: RecordsDefinition, prefix: string): string | unde
 function fieldsOf(records: RecordsDefinition, collection: string): Record<string, unknown> {
   return (records.collections[collection]?.shape ?? {}) as Record<string, unknown>;
 }
-
-type Piece =
-  | { readonly type: "text"; readonly text: string }
-  | { readonly type: "tag"; readonly slot: string; readonly alias: string }
-  | { readonly type: "gap" };
 
 function draftOne(
   records: RecordsDefinition,
@@ -257,7 +258,7 @@ function draftOne(
     refs.set(name, { collection, show: {} });
     return name;
   };
-  const pieces = piecesOf(candidate.skeleton, (path) => {
+  const tagOf = (path: string): { slot: string; alias: string } | undefined => {
     const [tagPrefix = "", tagField = "", ...deeper] = path.split(".");
     const collection = collectionOf(records, tagPrefix);
     // Nested values have no field to show: they stay out of the text.
@@ -286,8 +287,15 @@ function draftOne(
       ),
     };
     return { slot: name, alias: tagField };
-  });
-  const choices = choicesOf(candidate);
+  };
+  const read = readSkeleton(candidate.skeleton, tagOf);
+  const varying = varyingPlaces(
+    read,
+    candidate.examples,
+    new Set(candidate.choiceWords.map((choice) => choice.word.toLowerCase())),
+  );
+  const pieces = withValueTags(read, varying, tagOf);
+  const choices = choicesOf(candidate, varying.choice);
   const choiceName = choices === undefined ? undefined : "choice";
   let dropped = new Set<string>();
   for (let attempt = 0; attempt <= refs.size + 1; attempt++) {
@@ -311,7 +319,7 @@ function draftOne(
           return ` ${tags.join(" ")} `;
         }),
       );
-    const text = withoutIdentifiers(bodyOf(pieces, dropped, choiceName));
+    const text = withoutIdentifiers(composeBody(pieces, { dropped, choice: choiceName, varying }));
     const literal = text
       .replace(/\{\{[^}]*\}\}/g, " ")
       .replace(/\s+/g, " ")
@@ -377,8 +385,7 @@ function draftOne(
     const money = slots.some(
       (slot) => slot.kind === "ref" && Object.values(slot.show).some((shown) => shown.as?.kind === "money"),
     );
-    const subject =
-      channel === "email" ? withoutIdentifiers(subjectOf(firstSentence(text))) || "Message" : undefined;
+    const subject = channel === "email" ? withoutIdentifiers(subjectLine(text)) || "Message" : undefined;
     const draft: DraftTemplate = {
       id,
       cluster: candidate.id,
@@ -459,85 +466,20 @@ function recipientChoice(
   return Object.keys(match).every(repeats) ? "several-fit" : undefined;
 }
 
-/** The skeleton read as text, tags and gaps ("…"); any other character is dropped. */
-function piecesOf(
-  skeleton: string,
-  tag: (path: string) => { slot: string; alias: string } | undefined,
-): Piece[] {
-  const pieces: Piece[] = [];
-  let text = "";
-  const flush = () => {
-    if (text !== "") pieces.push({ type: "text", text });
-    text = "";
-  };
-  for (let at = 0; at < skeleton.length; ) {
-    const rest = skeleton.slice(at, at + 200);
-    const placeholderMatch = placeholder.exec(rest);
-    if (placeholderMatch !== null) {
-      const found = tag(placeholderMatch[1] as string);
-      flush();
-      pieces.push(found === undefined ? { type: "gap" } : { type: "tag", ...found });
-      at += placeholderMatch[0].length;
-      continue;
-    }
-    const wordMatch = word.exec(rest);
-    if (wordMatch !== null) {
-      text += wordMatch[0];
-      at += wordMatch[0].length;
-      continue;
-    }
-    const char = String.fromCodePoint(skeleton.codePointAt(at) as number);
-    at += char.length;
-    if (char === "…") {
-      flush();
-      pieces.push({ type: "gap" });
-    } else if (safePunctuation.has(char)) text += char;
-    else if (/\s/u.test(char)) text += " ";
-  }
-  flush();
-  return pieces;
-}
-
-/** The mustache body: gaps inside the text become the choice slot (the first) or nothing. */
-function bodyOf(pieces: readonly Piece[], dropped: ReadonlySet<string>, choice: string | undefined): string {
-  const firstSolid = pieces.findIndex((piece) => piece.type !== "gap");
-  let lastSolid = -1;
-  for (let i = pieces.length - 1; i >= 0; i--) {
-    if (pieces[i]?.type !== "gap") {
-      lastSolid = i;
-      break;
-    }
-  }
-  let body = "";
-  let choiceUsed = choice === undefined || dropped.has(choice);
-  for (const [index, piece] of pieces.entries()) {
-    if (piece.type === "text") body += piece.text;
-    else if (piece.type === "tag") {
-      if (!dropped.has(piece.slot)) body += `{{${piece.slot}.${piece.alias}}}`;
-    } else if (!choiceUsed && index > firstSolid && index < lastSolid) {
-      body += ` {{${choice}}} `;
-      choiceUsed = true;
-    }
-  }
-  return tidy(body);
-}
-
-/** One space between words, none before punctuation, no punctuation first. */
-function tidy(text: string): string {
-  return text
-    .replace(/\s+/g, " ")
-    .replace(/ ([.,;:!?])/g, "$1")
-    .replace(/^[\s.,;:!?]+/, "")
-    .trim();
-}
-
-/** The recurring words that varied, as a closed list of keys and labels; undefined without two. */
-function choicesOf(candidate: CandidateTemplate): Record<string, string> | undefined {
+/**
+ * The choice's keys and labels: the phrases seen where the members' text varied, or without such a place
+ * the recurring words that varied; undefined without two.
+ */
+function choicesOf(
+  candidate: CandidateTemplate,
+  place: VaryingPlace | undefined,
+): Record<string, string> | undefined {
   const choices: Record<string, string> = {};
-  for (const { word: text } of candidate.choiceWords) {
+  const labels = place?.phrases ?? candidate.choiceWords.map((choice) => choice.word);
+  for (const text of labels) {
     // A word with a digit is data (a room, an amount, a short value too short to be masked), not a
     // phrase someone chose: it is never written into code.
-    if (!/^\p{L}+$/u.test(text)) continue;
+    if (!/^\p{L}+(?: \p{L}+)*$/u.test(text)) continue;
     let key = asciiOf(text).slice(0, 60) || `option_${Object.keys(choices).length + 1}`;
     if (!/^[a-z0-9]/.test(key)) key = `k${key}`;
     while (Object.hasOwn(choices, key)) key = `${key}_2`;
@@ -617,16 +559,6 @@ function idOf(words: readonly string[]): string {
 function uniqueId(id: string, taken: ReadonlySet<string>): string {
   if (!taken.has(id)) return id;
   for (let n = 2; ; n++) if (!taken.has(`${id}_${n}`)) return `${id}_${n}`;
-}
-
-/** The subject: the text's first words, within one line of 60 characters. */
-function subjectOf(words: readonly string[]): string {
-  let subject = "";
-  for (const next of words) {
-    if (`${subject} ${next}`.trim().length > 60) break;
-    subject = `${subject} ${next}`.trim();
-  }
-  return subject === "" ? "Message" : subject.charAt(0).toUpperCase() + subject.slice(1);
 }
 
 /** The zod type under optional, nullable and default wrappers. */

@@ -79,7 +79,7 @@ describe("draftTemplates", () => {
     expect(template?.slots.every((slot) => /^[a-z][a-z0-9_]*$/.test(slot.name) && slot.name !== "to")).toBe(
       true,
     );
-    expect(template?.body).toContain("your code {{choice_record.code}} is ready in. Reply to confirm.");
+    expect(template?.body).toContain("your code {{choice_record.code}} is ready. Reply to confirm.");
   });
 
   it("makes the words that varied a choice slot with keys by the naming rules, leaving numbers out", async () => {
@@ -97,7 +97,7 @@ describe("draftTemplates", () => {
     expect(choice).toEqual({
       kind: "choice",
       name: "choice",
-      choices: { deja: "déjà", unal: "ünal", zoe: "zoe", zoe_2: "zoë" },
+      choices: { deja: "déjà", unal: "Ünal", zoe: "Zoe", zoe_2: "Zoë" },
     });
     expect(draft.templates[0]?.body).toBe("Your parcel arrived {{choice}} and we are sorry about it.");
   });

@@ -90,7 +90,7 @@ describe("identifiers seen in history", () => {
     expect(draft.templates).toHaveLength(1);
     const [template] = draft.templates;
     expect(template?.body).toBe(
-      "Hello {{seller.shopName}}, order {{order.number}} has shipped. Track it at, call, write to and quote.",
+      "Hello {{seller.shopName}}, order {{order.number}} has shipped. Track it, call, write and quote.",
     );
     expectNoIdentifier(draft);
     for (const fragment of ["acme", "555", "0100", "x92kq", "track.", "status", "ref=web"]) {
