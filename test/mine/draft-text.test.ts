@@ -283,3 +283,54 @@ describe("drafts of the bundled history", () => {
     }
   });
 });
+
+describe("any skeleton", () => {
+  it("drafts a body with balanced brackets, no empty ones, no mark after a space, and only plain characters", () => {
+    const parts = [
+      "…",
+      "⌧",
+      "(",
+      ")",
+      "–",
+      "—",
+      ",",
+      ".",
+      ":",
+      " ",
+      "the",
+      "to",
+      "and",
+      "is",
+      "order",
+      "ready",
+      "{{order.number}}",
+      "{{hidden.x}}",
+      "<",
+      "\u202E",
+      "{",
+      '"',
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...parts), { maxLength: 40 }),
+        fc.array(fc.array(fc.constantFrom(...parts), { maxLength: 30 }), { maxLength: 4 }),
+        (skeleton, examples) => {
+          const body = bodyOf(
+            skeleton.join(" "),
+            examples.map((example) => example.join(" ")),
+          );
+          const text = body.replace(/\{\{[a-z_.]+\}\}/g, "X");
+          expect(text).toMatch(/^[\p{L}\p{N} .,;:!?'()\-/&%+\u2013\u2014]*$/u);
+          expect(text).not.toMatch(/\(\s*\)| [.,;:!?)]|\( /);
+          let depth = 0;
+          for (const char of text) {
+            depth += char === "(" ? 1 : char === ")" ? -1 : 0;
+            expect(depth).toBeGreaterThanOrEqual(0);
+          }
+          expect(depth).toBe(0);
+        },
+      ),
+      { numRuns: 400, seed: 36 },
+    );
+  });
+});
