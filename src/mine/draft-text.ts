@@ -271,13 +271,17 @@ export function varyingPlaces(
     const onlyGap = inside.length === 1 && pieces.slice(from, to + 1).every((piece) => piece.type !== "word");
     if (onlyGap && path !== undefined && paths.size === 1 && writing >= 2 && writing * 2 > covering)
       tags.set(inside[0] as number, path);
+    // The examples agree on one phrase: it is the template's when its sentence is optional (its words
+    // fell below the shared share for that) or when they wrote it in several forms (mistyped, in other
+    // case: its words fell below the share for that). One phrase in one form where every example holds
+    // the sentence may be one option of a choice the few examples do not show: not written as text.
     const [only] = seen;
     if (
       seen.length === 1 &&
       only !== undefined &&
       only.count === covering &&
       covering >= 2 &&
-      holding < read.length &&
+      (holding < read.length || only.forms.size > 1) &&
       fixedShape.test(only.written)
     )
       fixed.push({ from, to, text: only.forms.size === 1 ? only.written : writtenForm(only.forms, known) });

@@ -143,6 +143,28 @@ describe("the drafted body keeps the template's punctuation and reads as sentenc
   });
 });
 
+describe("a phrase the examples all wrote, mistyped or not", () => {
+  it("is the template's text, not a gap, when the words fell below the share by typos", () => {
+    const examples = [
+      "Hi, please send the bill. We will forward it to the owner straigth away.",
+      "Hello, please send the bill. We will forward it to the ownr straight away.",
+      "Dear Sam, please send the bill. We will forward it to the owner straight away.",
+    ];
+    expect(bodyOf("…, please send the bill. We will forward it to the … away.", examples)).toBe(
+      "Please send the bill. We will forward it to the owner straight away.",
+    );
+  });
+
+  it("is not written as text when every example wrote it alike: the few examples may show one option only", () => {
+    const examples = [
+      "Hi, it is late because the paint shop is fully booked.",
+      "Hello, it is late because the paint shop is fully booked.",
+      "Dear Sam, it is late because the paint shop is fully booked.",
+    ];
+    expect(bodyOf("…, it is late because the … is ….", examples)).not.toContain("paint");
+  });
+});
+
 describe("the choice sits where the phrases varied", () => {
   it("takes whole phrases as its labels, the examples' own words, at their place", async () => {
     const { template, choice } = await drafted(
