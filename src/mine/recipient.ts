@@ -27,13 +27,26 @@ export function recipientSource<S extends CollectionSchemas>(
       for (const field of Object.keys(shape)) {
         const value = (row as Record<string, unknown>)[field];
         if (typeof value !== "string" || value.length > 320) continue;
-        for (const form of addressForms(value)) {
+        for (const form of knownForms(value)) {
           if (wanted.has(form)) return `${singular(collection)}.${field}`;
         }
       }
     }
   }
   return undefined;
+}
+
+/** Records repeat across tickets (a garage in a thousand of them): their forms are read once. */
+const formsOfValue = new Map<string, ReadonlySet<string>>();
+const maxRemembered = 20_000;
+
+function knownForms(value: string): ReadonlySet<string> {
+  const known = formsOfValue.get(value);
+  if (known !== undefined) return known;
+  const forms = addressForms(value);
+  if (formsOfValue.size >= maxRemembered) formsOfValue.clear();
+  formsOfValue.set(value, forms);
+  return forms;
 }
 
 function addressForms(value: string): Set<string> {
