@@ -512,7 +512,7 @@ const openers = new Set(
 );
 /** Words a subject's clause ends before: a new clause starts. */
 const clauseWords = new Set(
-  "and but because so which while although und aber weil denn damit da sodass et mais parce y pero porque".split(
+  "and but because so which whose who where when while although und aber weil denn damit da sodass et mais parce y pero porque".split(
     " ",
   ),
 );
@@ -560,7 +560,8 @@ function subjectOfSentence(sentence: string): string {
       },
     )
     .replace(/\{\{[^}]*\}\}/g, " ");
-  const clauses = withoutValues.split(/[,;:()\u2013\u2014]/);
+  // A bracket holds an aside, not the subject: it goes whole.
+  const clauses = withoutValues.replace(/\([^()]*\)/g, " ").split(/[,;:()\u2013\u2014]/);
   for (const clause of clauses) {
     const words = clause.match(/[\p{L}\p{N}]+(?:['-][\p{L}\p{N}]+)*/gu) ?? [];
     const end = words.findIndex((found, index) => index > 0 && clauseWords.has(found.toLowerCase()));

@@ -242,6 +242,14 @@ describe("the subject is a short line, not the body's first words", () => {
       "Our tenant {{tenant.name}} at {{flat.address}} reports a {{repair.issue}}.",
       "Our tenant reports a repair",
     ],
+    [
+      "the repair of your {{vehicle.model}} ({{vehicle.plate}}) at {{garage.name}} takes longer than planned because the paint shop is booked.",
+      "The repair takes longer than planned",
+    ],
+    [
+      "We have issued a refund of {{booking.total}} for booking {{booking.reference}} whose total was {{booking.total}}.",
+      "Issued a refund",
+    ],
     ["{{order.number}}.", "Message"],
   ])("%j → %j", (body, subject) => {
     expect(subjectLine(body)).toBe(subject);
