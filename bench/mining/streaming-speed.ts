@@ -33,7 +33,7 @@ export async function printStreamingSpeed(
     for (const item of items) parser.add(item.text);
   });
   const row = printTable(
-    `${figure(messages)} messages of ${history.name}, streamed from the generator (time net of generating the lines)`,
+    `${figure(messages)} messages of ${history.name}, streamed from the generator (time net of generating the lines, CPU time with them)`,
     ["pass", "time", "generating", "CPU time", "peak RSS added", "lines/s"],
     [6, 9, 10, 9, 14, 10],
   );
