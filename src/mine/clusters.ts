@@ -62,7 +62,7 @@ const maxVariants = 8;
 const maxScored = 12;
 
 /** Token sequences kept per cluster. */
-const maxSequences = 3;
+export const maxSequences = 3;
 
 /** A word is shared by a cluster when at least this share of its members hold it. */
 export const sharedShare = 0.5;
@@ -186,14 +186,14 @@ export class Clusters {
 }
 
 /** The pairs of neighbouring tokens of a sequence. */
-export function pairsOf(sequence: readonly string[]): Set<string> {
+function pairsOf(sequence: readonly string[]): Set<string> {
   const pairs = new Set<string>();
   for (let i = 1; i < sequence.length; i++) pairs.add(`${sequence[i - 1]} ${sequence[i]}`);
   return pairs;
 }
 
 /** Counts each item once more, new items only while the map holds fewer than `bound`. */
-export function count(counts: Map<string, number>, items: Iterable<string>, bound: number): void {
+function count(counts: Map<string, number>, items: Iterable<string>, bound: number): void {
   for (const item of items) {
     const known = counts.get(item);
     if (known !== undefined) counts.set(item, known + 1);
@@ -222,12 +222,28 @@ function newCluster(id: number, of: Uint32Array): ClusterState {
 export function noteIdentifiers(cluster: ClusterState, seen: readonly IdentifierSeen[]): void {
   const keys = new Set<string>();
   for (const { kind, shown } of seen) {
-    let key = `${kind} ${shown}`;
-    if (!cluster.identifiers.has(key) && cluster.identifiers.size >= maxIdentifiers) key = `${kind} `;
+    const key = addIdentifier(cluster, kind, shown, 0);
     if (keys.has(key)) continue;
     keys.add(key);
-    const entry = cluster.identifiers.get(key);
-    if (entry !== undefined) entry.count += 1;
-    else cluster.identifiers.set(key, { kind, shown: key === `${kind} ` ? othersShown : shown, count: 1 });
+    (cluster.identifiers.get(key) as { count: number }).count += 1;
   }
+}
+
+/**
+ * Adds `count` members holding an identifier to a cluster's list, kept within {@link maxIdentifiers}
+ * names (past them, under its kind's {@link othersShown}); returns the key it was counted under.
+ */
+export function addIdentifier(
+  cluster: ClusterState,
+  kind: IdentifierKind,
+  shown: string,
+  count: number,
+): string {
+  const others = `${kind} `;
+  let key = shown === othersShown ? others : `${kind} ${shown}`;
+  if (!cluster.identifiers.has(key) && cluster.identifiers.size >= maxIdentifiers) key = others;
+  const entry = cluster.identifiers.get(key);
+  if (entry !== undefined) entry.count += count;
+  else cluster.identifiers.set(key, { kind, shown: key === others ? othersShown : shown, count });
+  return key;
 }

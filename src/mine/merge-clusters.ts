@@ -1,6 +1,6 @@
 import { align } from "./align.js";
 import { boilerplateWords } from "./boilerplate.js";
-import { type ClusterState, maxIdentifiers, othersShown, sharedShare } from "./clusters.js";
+import { addIdentifier, type ClusterState, maxSequences, sharedShare } from "./clusters.js";
 import { isPlaceholder, numberToken, sentenceEnd } from "./tokens.js";
 
 /** Options of {@link mergeClusters}. */
@@ -173,18 +173,9 @@ function absorb(into: ClusterState, from: ClusterState, keep: number, vocabulary
   addCounts(into.words, from.words, vocabulary);
   addCounts(into.pairs, from.pairs, vocabulary);
   for (const example of from.examples) if (into.examples.length < keep) into.examples.push(example);
-  for (const sequence of from.sequences) if (into.sequences.length < 3) into.sequences.push(sequence);
+  for (const sequence of from.sequences)
+    if (into.sequences.length < maxSequences) into.sequences.push(sequence);
   for (const subject of from.subjects) if (into.subjects.length < keep) into.subjects.push(subject);
-  for (const [key, entry] of from.identifiers) {
-    const known = into.identifiers.get(key);
-    if (known !== undefined) known.count += entry.count;
-    else if (into.identifiers.size < maxIdentifiers) into.identifiers.set(key, { ...entry });
-    else {
-      const others = `${entry.kind} `;
-      const counted = into.identifiers.get(others);
-      if (counted !== undefined) counted.count += entry.count;
-      else into.identifiers.set(others, { kind: entry.kind, shown: othersShown, count: entry.count });
-    }
-  }
+  for (const entry of from.identifiers.values()) addIdentifier(into, entry.kind, entry.shown, entry.count);
   into.merged.push(...from.merged);
 }
