@@ -2,10 +2,10 @@ import { createRequire } from "node:module";
 import { FormletterError } from "./errors.js";
 
 /** The optional peer dependencies: each is needed by one subpath only, and installed by its users. */
-export type PeerDependency = "better-sqlite3" | "pg" | "nodemailer";
+export type PeerDependency = "better-sqlite3" | "pg" | "nodemailer" | "ai";
 
-// All three are CommonJS packages, so `require` loads them from either build; resolved from this
-// module's own location, as an `import` in it would be.
+// Each is a CommonJS package or ships a CommonJS build (`ai`), so `require` loads it from either of
+// formletter's builds; resolved from this module's own location, as an `import` in it would be.
 const requireHere = createRequire(import.meta.url);
 
 /**
