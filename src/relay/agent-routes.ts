@@ -42,6 +42,11 @@ export interface ProposalReply {
   readonly expected?: Expected;
   /** True when an identical proposal was handled before: nothing new was sent. */
   readonly duplicate?: true;
+  /**
+   * The human queue item of a draft that waits for a person's approval (`approval_required`): an id
+   * an approval screen or an operator can act on, never the draft itself.
+   */
+  readonly queueItemId?: string;
 }
 
 // The same answer whatever the cause (a throwing loader, invalid records, another ticket's records):
@@ -59,6 +64,8 @@ function replyTo(result: HandleResult): ProposalReply {
     if (decision.hint !== undefined) reply.hint = decision.hint;
     if ("slot" in decision && decision.slot !== undefined) reply.slot = decision.slot;
     if ("expected" in decision && decision.expected !== undefined) reply.expected = decision.expected;
+    if (decision.reason === "approval_required" && result.queueItemId !== undefined)
+      reply.queueItemId = result.queueItemId;
   }
   if (result.duplicate) reply.duplicate = true;
   return reply;

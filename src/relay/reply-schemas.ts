@@ -77,6 +77,9 @@ export const proposalReply = z.object({
     .literal(true)
     .meta({ description: "An identical proposal was handled before: nothing new was sent." })
     .optional(),
+  queueItemId: text
+    .meta({ description: "The queue item of a draft waiting for a person's approval (approval_required)." })
+    .optional(),
 });
 
 export const describeReply = z.object({

@@ -34,7 +34,9 @@ describe("POST /v1/proposals", () => {
       token,
       json: { output: proposal("T-2", "payment_release") },
     });
-    expect(sent.body).toEqual({ outcome: "escalate", reason: "approval_required" });
+    // The queue item's id, for an approval screen or an operator: an id, never the draft.
+    const [item] = (await setup.rig.outbox.queue.list({ status: "open" })).items;
+    expect(sent.body).toEqual({ outcome: "escalate", reason: "approval_required", queueItemId: item?.id });
     const records = propertyTicket("T-2");
     for (const secret of [contractorEmail("T-2"), records.contractors[0]?.name, "Flat T-2", "Harbourside"]) {
       expect(sent.text).not.toContain(secret);
