@@ -2,9 +2,9 @@ import { createRequire } from "node:module";
 import { FormletterError } from "./errors.js";
 
 /** The optional peer dependencies: each is needed by one subpath only, and installed by its users. */
-export type PeerDependency = "better-sqlite3" | "pg" | "nodemailer" | "ai";
+export type PeerDependency = "better-sqlite3" | "pg" | "nodemailer" | "ai" | "@modelcontextprotocol/sdk";
 
-// Each is a CommonJS package or ships a CommonJS build (`ai`), so `require` loads it from either of
+// Each is a CommonJS package or ships a CommonJS build (`ai`, `@modelcontextprotocol/sdk`), so `require` loads it from either of
 // formletter's builds; resolved from this module's own location, as an `import` in it would be.
 const requireHere = createRequire(import.meta.url);
 
@@ -12,13 +12,15 @@ const requireHere = createRequire(import.meta.url);
  * Loads an optional peer dependency at its point of use, so that importing formletter (or running a
  * command that does not need it) never fails for want of it. A missing package is a one-line
  * `dependency_missing` error naming the install command; a package that is present but fails to load
- * (a broken native build, a missing dependency of its own) is rethrown as it is.
+ * (a broken native build, a missing dependency of its own) is rethrown as it is. `entry` names a
+ * module inside the package (`"server/index.js"`) for packages that have no single main module.
  */
-export function requirePeer<T>(name: PeerDependency, neededBy: string): T {
+export function requirePeer<T>(name: PeerDependency, neededBy: string, entry?: string): T {
+  const specifier = entry === undefined ? name : `${name}/${entry}`;
   try {
-    return requireHere(name) as T;
+    return requireHere(specifier) as T;
   } catch (error) {
-    if (!isMissing(error, name)) throw error;
+    if (!isMissing(error, specifier)) throw error;
     throw new FormletterError(
       "dependency_missing",
       `${neededBy} needs the "${name}" package, which is not installed: run \`npm install ${name}\``,
