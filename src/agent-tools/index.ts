@@ -12,5 +12,7 @@ export type {
 export { createAgentTools } from "./agent-tools.js";
 export type { ApprovalDraft, ApprovalOutcome, ApprovalQueue, Approvals } from "./approvals.js";
 export { createApprovals } from "./approvals.js";
+export type { FoundApproval } from "./find-approval.js";
+export { findApproval } from "./find-approval.js";
 export type { ToolOutcome } from "./outcome.js";
 export { outcomeText, toolOutcomeSchema, toolOutcomes } from "./outcome.js";
