@@ -59,7 +59,7 @@ const variantSimilarity = 0.75;
 /** Most signatures kept per cluster: memory stays bounded by clusters. */
 const maxVariants = 8;
 /** Most candidate clusters scored for one message: the index ranks the near ones first. */
-const maxScored = 12;
+const maxScored = 6;
 
 /** Token sequences kept per cluster. */
 export const maxSequences = 3;
@@ -81,8 +81,8 @@ export class Clusters {
   private readonly threshold: number;
   private readonly keep: number;
   private readonly vocabulary: number;
-  /** Per cluster, how many words it shares and at which size that was counted. */
-  private readonly sharedCounts = new WeakMap<ClusterState, { size: number; shared: number }>();
+  /** Per cluster (by id), how many of its words and pairs each member count has, and how many are shared. */
+  private readonly tallies: Tally[] = [];
 
   constructor(options: ClusterOptions = {}) {
     this.threshold = options.threshold ?? 0.7;
@@ -108,7 +108,7 @@ export class Clusters {
     let best: ClusterState | undefined;
     let bestScore = this.threshold;
     for (const candidate of this.index.candidates(of, maxScored)) {
-      const score = this.score(words, pairs, candidate);
+      const score = this.score(words, pairs, candidate, bestScore);
       if (score >= bestScore) {
         best = candidate;
         bestScore = score;
@@ -117,6 +117,7 @@ export class Clusters {
     if (best === undefined) {
       best = newCluster(this.all.length, of);
       this.all.push(best);
+      this.tallies.push({ byCount: [], shared: 0 });
       this.index.add(of, best);
     } else if (
       best.signatures.length < maxVariants &&
@@ -140,7 +141,20 @@ export class Clusters {
     withEnds: string[],
     more: { readonly identity?: string; readonly subject?: string },
   ): void {
+    const tally = this.tallies[cluster.id] as Tally;
+    // Counted against the share before this member, then the share rises with the size.
+    const before = Math.ceil(sharedShare * cluster.size);
+    count(
+      cluster.words,
+      more.identity === undefined ? words : new Set(tokensOf(skeleton)),
+      this.vocabulary,
+      tally,
+      before,
+    );
+    count(cluster.pairs, pairs, this.vocabulary, tally, before);
     cluster.size += 1;
+    const after = Math.ceil(sharedShare * cluster.size);
+    for (let at = before; at < after; at++) tally.shared -= tally.byCount[at] ?? 0;
     if (recipient !== undefined) {
       cluster.resolved += 1;
       // Sources are collection.field names of the records definition: a bounded set.
@@ -148,8 +162,6 @@ export class Clusters {
     }
     // Every word of the skeleton is counted (a greeting too, which a template may write), while only
     // the identity's are compared.
-    count(cluster.words, more.identity === undefined ? words : new Set(tokensOf(skeleton)), this.vocabulary);
-    count(cluster.pairs, pairs, this.vocabulary);
     if (cluster.examples.length < this.keep) cluster.examples.push(skeleton);
     if (cluster.sequences.length < maxSequences) cluster.sequences.push(withEnds);
     if (more.subject !== undefined && cluster.subjects.length < this.keep)
@@ -158,30 +170,22 @@ export class Clusters {
 
   /**
    * Dice of the message's words and word pairs with those the cluster shares (all of its own while it
-   * has one member).
+   * has one member); 0 as soon as it cannot reach `needed`, since then it cannot be the best.
    */
-  private score(words: ReadonlySet<string>, pairs: ReadonlySet<string>, cluster: ClusterState): number {
+  private score(
+    words: ReadonlySet<string>,
+    pairs: ReadonlySet<string>,
+    cluster: ClusterState,
+    needed: number,
+  ): number {
     const floor = sharedShare * cluster.size;
-    let held = 0;
-    for (const word of words) if ((cluster.words.get(word) ?? 0) >= floor) held++;
-    for (const pair of pairs) if ((cluster.pairs.get(pair) ?? 0) >= floor) held++;
-    return (2 * held) / (words.size + pairs.size + this.sharedOf(cluster));
-  }
-
-  /** How many words the cluster shares: counted again while it is small, then every 16 members. */
-  private sharedOf(cluster: ClusterState): number {
-    const known = this.sharedCounts.get(cluster);
-    if (
-      known !== undefined &&
-      (known.size === cluster.size || (cluster.size > 64 && cluster.size - known.size < 16))
-    )
-      return known.shared;
-    const floor = sharedShare * cluster.size;
-    let shared = 0;
-    for (const count of cluster.words.values()) if (count >= floor) shared++;
-    for (const count of cluster.pairs.values()) if (count >= floor) shared++;
-    this.sharedCounts.set(cluster, { size: cluster.size, shared });
-    return shared;
+    const total = words.size + pairs.size + (this.tallies[cluster.id] as Tally).shared;
+    // Past this many items not shared, the score is below `needed` whatever the rest holds.
+    const missable = words.size + pairs.size - (needed * total) / 2;
+    let missed = 0;
+    for (const word of words) if ((cluster.words.get(word) ?? 0) < floor && ++missed > missable) return 0;
+    for (const pair of pairs) if ((cluster.pairs.get(pair) ?? 0) < floor && ++missed > missable) return 0;
+    return (2 * (words.size + pairs.size - missed)) / total;
   }
 }
 
@@ -192,12 +196,36 @@ function pairsOf(sequence: readonly string[]): Set<string> {
   return pairs;
 }
 
-/** Counts each item once more, new items only while the map holds fewer than `bound`. */
-function count(counts: Map<string, number>, items: Iterable<string>, bound: number): void {
+/**
+ * How many of a cluster's items (words and pairs) have each member count, and how many have at least
+ * the share of members that makes them shared: kept as items are counted, so scoring a message against
+ * a cluster never walks the cluster's vocabulary.
+ */
+interface Tally {
+  readonly byCount: number[];
+  shared: number;
+}
+
+/**
+ * Counts each item once more, new items only while the map holds fewer than `bound`, and keeps the
+ * tally: an item reaching `sharedFrom` members is shared.
+ */
+function count(
+  counts: Map<string, number>,
+  items: Iterable<string>,
+  bound: number,
+  tally: Tally,
+  sharedFrom: number,
+): void {
+  const { byCount } = tally;
   for (const item of items) {
     const known = counts.get(item);
-    if (known !== undefined) counts.set(item, known + 1);
-    else if (counts.size < bound) counts.set(item, 1);
+    if (known === undefined && counts.size >= bound) continue;
+    const was = known ?? 0;
+    counts.set(item, was + 1);
+    if (was > 0) byCount[was] = (byCount[was] as number) - 1;
+    byCount[was + 1] = (byCount[was + 1] ?? 0) + 1;
+    if (was + 1 >= sharedFrom && (was === 0 || was < sharedFrom)) tally.shared += 1;
   }
 }
 

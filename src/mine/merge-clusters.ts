@@ -110,27 +110,42 @@ function trailing(token: string, boilerplate: ReadonlySet<string>): boolean {
   return boilerplate.has(token) && !isPlaceholder(token) && token !== numberToken;
 }
 
+/** Per root, how many identity items the cluster being placed shares with it; zeroed after each use. */
+let commonCounts = new Int32Array(256);
+
 function bestRoot(
   own: Root,
   roots: readonly Root[],
   postings: ReadonlyMap<string, readonly number[]>,
   few: boolean,
 ): ClusterState | undefined {
-  const common = new Map<number, number>();
+  if (commonCounts.length < roots.length) commonCounts = new Int32Array(roots.length * 2);
+  const counts = commonCounts;
+  const met: number[] = [];
   for (const word of own.identity) {
     const list = postings.get(word);
     if (list === undefined || list.length > maxPostings) continue;
-    for (const at of list) common.set(at, (common.get(at) ?? 0) + 1);
+    for (const at of list) {
+      if (counts[at] === 0) met.push(at);
+      counts[at] = (counts[at] as number) + 1;
+    }
   }
   // A bigger cluster sharing under a fifth of its identity cannot hold half of its line: not aligned.
-  const ranked = [...common]
-    .filter(([at, count]) => count >= 0.2 * (roots[at] as Root).identity.length)
+  const ranked = met
+    .filter((at) => (counts[at] as number) >= 0.2 * (roots[at] as Root).identity.length)
+    .map((at) => [at, counts[at] as number] as const)
     .sort((a, b) => b[1] - a[1] || a[0] - b[0])
     .slice(0, maxCompared);
+  for (const at of met) counts[at] = 0;
   let best: ClusterState | undefined;
   let bestScore = 0;
   for (const [at] of ranked) {
     const root = roots[at] as Root;
+    // Aligning is quadratic; the tokens the two lines could match at most, in any order, rule most out.
+    const needed = few
+      ? Math.max(fewRootShare * root.line.length, fewMatched)
+      : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
+    if (mostMatched(own.line, root.line) < needed) continue;
     const { matched, substitutions, partial, widest } = align(own.line, root.line);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
@@ -146,6 +161,32 @@ function bestRoot(
     }
   }
   return best;
+}
+
+/**
+ * At most how many tokens an alignment of two lines can match: the tokens both hold, plus, of the rest,
+ * those that could still match another as a mistyped word or a value (never more than either side has).
+ */
+function mostMatched(a: readonly string[], b: readonly string[]): number {
+  const inA = new Map<string, number>();
+  for (const token of a) inA.set(token, (inA.get(token) ?? 0) + 1);
+  let common = 0;
+  let restB = 0;
+  for (const token of b) {
+    const left = inA.get(token) ?? 0;
+    if (left > 0) {
+      inA.set(token, left - 1);
+      common++;
+    } else if (loosely(token)) restB++;
+  }
+  let restA = 0;
+  for (const [token, left] of inA) if (left > 0 && loosely(token)) restA += left;
+  return common + Math.min(restA, restB);
+}
+
+/** Whether a token can match another that is not equal to it: a word long enough to be mistyped, or a value. */
+function loosely(token: string): boolean {
+  return token.length >= 5 || token === numberToken || isPlaceholder(token);
 }
 
 // A message or two may miss the optional sentences and add a tail of its own: half of the bigger

@@ -36,43 +36,74 @@ export function similarity(a: Uint32Array, b: Uint32Array): number {
   return same / signatureLength;
 }
 
-/** Buckets of signatures by band: candidates for a signature are the entries sharing any band with it. */
+/**
+ * Buckets of signatures by band: candidates for a signature are the entries sharing any band with it.
+ * Entries are numbered in the order they are first added; a band's two rows are hashed to one small
+ * integer key (a collision only adds a candidate, which scoring then judges).
+ */
 export class SignatureIndex<T> {
-  private readonly buckets = new Map<string, T[]>();
+  private readonly buckets = Array.from({ length: bands }, () => new Map<number, number[]>());
+  private readonly entries: T[] = [];
+  private readonly numbers = new Map<T, number>();
+  /** Bands shared with the signature being looked up, by entry number; zeroed after each look-up. */
+  private shared = new Uint8Array(64);
 
   add(of: Uint32Array, entry: T): void {
-    for (const key of bandKeys(of)) {
-      const bucket = this.buckets.get(key);
-      if (bucket === undefined) this.buckets.set(key, [entry]);
+    let number = this.numbers.get(entry);
+    if (number === undefined) {
+      number = this.entries.length;
+      this.entries.push(entry);
+      this.numbers.set(entry, number);
+      if (number >= this.shared.length) {
+        const grown = new Uint8Array(this.shared.length * 2);
+        grown.set(this.shared);
+        this.shared = grown;
+      }
+    }
+    for (let band = 0; band < bands; band++) {
+      const key = bandKey(of, band);
+      const buckets = this.buckets[band] as Map<number, number[]>;
+      const bucket = buckets.get(key);
+      if (bucket === undefined) buckets.set(key, [number]);
       // A full bucket takes no more: messages that share a band with very many clusters (free text
       // from a small vocabulary) would otherwise make each look-up, and the whole run, quadratic.
-      else if (bucket.length < maxBucket) bucket.push(entry);
+      else if (bucket.length < maxBucket) bucket.push(number);
     }
   }
 
   /**
    * The entries sharing a band with the signature, those sharing the most bands first (the nearest,
-   * since each band agrees with probability the similarity squared), at most `limit` of them.
+   * since each band agrees with probability the similarity squared; ties in the order first met), at
+   * most `limit` of them.
    */
   candidates(of: Uint32Array, limit = Number.POSITIVE_INFINITY): T[] {
-    const found = new Map<T, number>();
-    for (const key of bandKeys(of)) {
-      for (const entry of this.buckets.get(key) ?? []) found.set(entry, (found.get(entry) ?? 0) + 1);
+    const shared = this.shared;
+    const met: number[] = [];
+    for (let band = 0; band < bands; band++) {
+      const bucket = (this.buckets[band] as Map<number, number[]>).get(bandKey(of, band));
+      if (bucket === undefined) continue;
+      for (const number of bucket) {
+        if (shared[number] === 0) met.push(number);
+        shared[number] = (shared[number] as number) + 1;
+      }
     }
-    const ranked = [...found];
-    if (ranked.length > limit) ranked.sort((a, b) => b[1] - a[1]);
-    return ranked.slice(0, limit).map(([entry]) => entry);
+    // Stable: equal counts keep the order they were first met in.
+    if (met.length > limit) met.sort((a, b) => (shared[b] as number) - (shared[a] as number));
+    const found: T[] = [];
+    for (const number of met) {
+      if (found.length < limit) found.push(this.entries[number] as T);
+      shared[number] = 0;
+    }
+    return found;
   }
 }
 
-function bandKeys(of: Uint32Array): string[] {
-  const keys: string[] = [];
-  for (let band = 0; band < bands; band++) {
-    let key = `${band}`;
-    for (let row = 0; row < rows; row++) key += `:${(of[band * rows + row] as number).toString(36)}`;
-    keys.push(key);
-  }
-  return keys;
+/** A band's rows as one integer small enough for the engine to keep unboxed. */
+function bandKey(of: Uint32Array, band: number): number {
+  let key = of[band * rows] as number;
+  for (let row = 1; row < rows; row++)
+    key = mix32(Math.imul(key, 0x9e3779b1) ^ (of[band * rows + row] as number));
+  return key >>> 2;
 }
 
 function fnv1a(text: string): number {
