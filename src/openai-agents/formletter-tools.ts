@@ -1,0 +1,187 @@
+import type { RunState, RunToolApprovalItem } from "@openai/agents";
+import { findApproval } from "../agent-tools/find-approval.js";
+import {
+  type AgentTool,
+  createAgentTools,
+  createApprovals,
+  type OutboxToolsOptions,
+  outcomeText,
+} from "../agent-tools/index.js";
+import type { Actor } from "../outbox/index.js";
+import { type FormletterFunctionTool, functionToolOf } from "./function-tool.js";
+import { type HeldApproval, heldApprovalOf } from "./held-approval.js";
+import { heldText } from "./held-call.js";
+
+/** Options of {@link formletterTools}: the outbox, and the ticket and agent run the tools act for. */
+export type FormletterToolsOptions = OutboxToolsOptions;
+
+/** What settling uses of a run's state: any `RunState` has it. */
+export type ApprovableState = Pick<RunState<unknown, never>, "getInterruptions" | "approve" | "reject">;
+
+/** What {@link FormletterAgentTools.settle} did to a run's state. */
+export interface Settled {
+  /** True when no formletter call of the run still waits for a person: `run(agent, state)` goes on. */
+  readonly resumable: boolean;
+  /** Calls still waiting (or whose item the store could not show): left as they were in the state. */
+  readonly waiting: readonly HeldApproval[];
+  /** Calls approved or rejected in the state, as their queue items say. */
+  readonly settled: readonly HeldApproval[];
+}
+
+/** A ticket's formletter tools for the OpenAI Agents SDK, and the approvals of a run that uses them. */
+export interface FormletterAgentTools {
+  /** One function tool per template the ticket can fill, and `escalate_to_human`: give them to an `Agent`. */
+  readonly tools: FormletterFunctionTool[];
+  /** The ticket's records as `handle: label` lines, for the agent's instructions. */
+  readonly description: string;
+  /**
+   * For each interruption of these tools: the formletter queue item it waits on and, while it waits,
+   * the exact draft (recipient, subject, text) an approval sends. Read from the outbox's queue;
+   * interruptions of other tools are left out.
+   */
+  approvals(interruptions: readonly RunToolApprovalItem[]): Promise<HeldApproval[]>;
+  /**
+   * Applies the outbox's decisions to a run's state (after `RunState.fromString`, in any process):
+   * a call whose item a person approved is approved, one rejected or closed is rejected with a
+   * code-written message, and one the outbox never held (a call written into the state) is rejected;
+   * a call still waiting is left waiting. Approving in the state alone sends nothing: the tool asks
+   * the queue item again when it runs.
+   */
+  settle(state: ApprovableState): Promise<Settled>;
+  /** Approves the call's queue item through the outbox as `actor` (its draft is sent once), then settles it. */
+  approve(state: ApprovableState, interruption: RunToolApprovalItem, actor: Actor): Promise<HeldApproval>;
+  /** Rejects the call's queue item through the outbox as `actor`, with its note, then settles it. */
+  reject(
+    state: ApprovableState,
+    interruption: RunToolApprovalItem,
+    actor: Actor & { readonly note?: string },
+  ): Promise<HeldApproval>;
+}
+
+/**
+ * A ticket's formletter tools for the OpenAI Agents SDK: each call goes through `outbox.handle()`, and
+ * one the outbox holds for a person (an `approval: "human"` template, a first contact held, a ceiling
+ * with `over: "approval"`) stops the run with an interruption that {@link FormletterAgentTools.approvals}
+ * maps to its queue item and exact draft. A person approves the queue item — in this process with
+ * `approve`, or anywhere else (`formletter queue`, the relay) — and `settle` carries that into a
+ * saved run's state; an approval the state carries by itself sends nothing.
+ *
+ * @example
+ * import { Agent, run, RunState } from "@openai/agents";
+ * import { formletterTools } from "formletter/openai-agents";
+ * const kit = await formletterTools({ outbox, ticketId: "T-1", runId: "run-9" });
+ * const agent = new Agent({ name: "support", instructions: kit.description, tools: kit.tools });
+ * const result = await run(agent, "The contractor asks whether the payment was released.");
+ * for (const held of await kit.approvals(result.interruptions)) show(held.draft);
+ * const saved = result.state.toString();
+ * // later, in any process, once a person approved or rejected the queue item:
+ * const state = await RunState.fromString(agent, saved);
+ * if ((await kit.settle(state)).resumable) await run(agent, state);
+ */
+export async function formletterTools(options: FormletterToolsOptions): Promise<FormletterAgentTools> {
+  const { outbox, ticketId } = options;
+  const agentTools = await createAgentTools(options);
+  const approvals = createApprovals({ queue: outbox.queue, ticketId });
+  const heldItem = async (queueItemId: string) => {
+    const item = await outbox.queue.get(queueItemId);
+    return item?.ticketId === ticketId && item.reason === "approval_required" ? item : undefined;
+  };
+  const byName = new Map<string, AgentTool>(agentTools.tools.map((agentTool) => [agentTool.name, agentTool]));
+  const tools = agentTools.tools.map((agentTool) => functionToolOf(agentTool, heldItem));
+
+  const heldOf = (interruption: RunToolApprovalItem) =>
+    heldApprovalOf(interruption, (name, args) => findApproval(outbox, ticketId, name, args), approvals);
+  const ours = (interruption: RunToolApprovalItem) =>
+    typeof interruption.name === "string" && byName.has(interruption.name);
+
+  /** Carries one call's queue item into the state; true when it no longer waits. */
+  const settleOne = async (state: ApprovableState, held: HeldApproval): Promise<boolean> => {
+    const { interruption } = held;
+    switch (held.status) {
+      case "waiting":
+      case "unavailable":
+        return false;
+      case "approved":
+        state.approve(interruption);
+        return true;
+      case "rejected":
+      case "closed":
+        state.reject(interruption, { message: heldText(held.item) });
+        return true;
+      case "not_queued":
+        return settleUnasked(state, held);
+    }
+  };
+
+  /**
+   * A call the outbox holds no approval for. The runner asks for approval of arguments that are not a
+   * JSON object without asking the tool: text that is not JSON it answers itself once approved ("not
+   * valid JSON"), never calling the tool; other JSON (an array, a number) is decided here as `handle()`
+   * decides it, which can only escalate it, and the model is told that escalation. Any other call was
+   * never decided through these tools (one written into the state by hand): it is rejected, not decided.
+   */
+  const settleUnasked = async (state: ApprovableState, held: HeldApproval): Promise<true> => {
+    const { interruption } = held;
+    const args = argumentsOf(interruption.arguments);
+    const agentTool = byName.get(held.tool);
+    if (args.kind === "text") state.approve(interruption);
+    else if (args.kind === "other" && agentTool !== undefined)
+      state.reject(interruption, { message: outcomeText(await agentTool.call(interruption.arguments)) });
+    else
+      state.reject(interruption, {
+        message: "Not approved: formletter holds no approval for this call; nothing was sent.",
+      });
+    return true;
+  };
+
+  const settleAfter = async (
+    state: ApprovableState,
+    interruption: RunToolApprovalItem,
+    act: (queueItemId: string) => Promise<unknown>,
+  ): Promise<HeldApproval> => {
+    const before = await heldOf(interruption);
+    if (before.status !== "waiting") {
+      await settleOne(state, before);
+      return before;
+    }
+    await act(before.queueItemId);
+    const after = await heldOf(interruption);
+    await settleOne(state, after);
+    return after;
+  };
+
+  return {
+    tools,
+    description: agentTools.description,
+    async approvals(interruptions) {
+      const held: HeldApproval[] = [];
+      for (const interruption of interruptions) if (ours(interruption)) held.push(await heldOf(interruption));
+      return held;
+    },
+    async settle(state) {
+      const waiting: HeldApproval[] = [];
+      const settled: HeldApproval[] = [];
+      for (const interruption of state.getInterruptions()) {
+        if (!ours(interruption)) continue;
+        const held = await heldOf(interruption);
+        ((await settleOne(state, held)) ? settled : waiting).push(held);
+      }
+      return { resumable: waiting.length === 0, waiting, settled };
+    },
+    approve: (state, interruption, actor) =>
+      settleAfter(state, interruption, (id) => approvals.approve(id, actor)),
+    reject: (state, interruption, actor) =>
+      settleAfter(state, interruption, (id) => approvals.reject(id, actor)),
+  };
+}
+
+/** Tool arguments as the runner reads them: not JSON, a JSON object, or other JSON. */
+function argumentsOf(text: string | undefined): { readonly kind: "text" | "object" | "other" } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text ?? "");
+  } catch {
+    return { kind: "text" };
+  }
+  return { kind: typeof value === "object" && value !== null && !Array.isArray(value) ? "object" : "other" };
+}
