@@ -22,6 +22,8 @@ export interface OutboxToolsOptions {
   readonly cache?: ToolsCache;
   /** Labels for metrics on every call, e.g. `{ agent: "support" }`. */
   readonly tags?: Readonly<Record<string, string>>;
+  /** Sees each `handle()` result before it becomes an outcome: for metrics of a service in front. */
+  readonly observe?: (result: HandleResult) => void;
 }
 
 /** Proposals go to a relay, with the run's task token (the ticket and run are the token's). */
@@ -160,6 +162,11 @@ async function outboxSource(options: OutboxToolsOptions): Promise<Source> {
         output,
         ...(tags === undefined ? {} : { tags }),
       });
+      try {
+        options.observe?.(result);
+      } catch {
+        // An observer that fails costs its figure, never the call's answer.
+      }
       return outcomeOfResult(result);
     },
   };

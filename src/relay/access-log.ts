@@ -5,6 +5,7 @@ import type { TokenClaims, TokenRefusal } from "./verify-token.js";
 export type Refusal =
   | TokenRefusal
   | "ticket_mismatch"
+  | "session_mismatch"
   | "rate_limited"
   | "unsupported_media_type"
   | "body_too_large"

@@ -58,6 +58,10 @@ const base: Readonly<Record<ErrorCode, string>> = {
   token_expired: "the token has expired; ask for a new one",
   wrong_audience: "this token is not for this endpoint",
   ticket_mismatch: "the token is for another ticket or run; the ticket and run come from the token only",
+  session_mismatch: "the session belongs to another token; initialize a new session with this one",
+  origin_refused:
+    "requests from this Origin are not allowed; a browser page may call the relay only from an origin it allows",
+  method_not_allowed: "this endpoint does not serve this method; see the Allow header",
   rate_limited: "too many requests with this token; retry after the time in Retry-After",
   unsupported_media_type: "send the body as application/json",
   body_too_large: "the body is too large",

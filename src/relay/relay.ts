@@ -7,6 +7,7 @@ import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sampl
 import { RelayError } from "./errors.js";
 import { createGate } from "./gate.js";
 import { problem } from "./http.js";
+import { mcpRoutes } from "./mcp-routes.js";
 import { operatorRoutes } from "./operator-routes.js";
 import { createQueueDepth } from "./queue-depth.js";
 import { createRateLimiter, type RateLimitOptions } from "./rate-limit.js";
@@ -77,6 +78,13 @@ export interface RelayOptions {
    * @default undefined
    */
   readonly logger?: RelayLogger;
+  /**
+   * The origins a browser page may call `/mcp` from, e.g. `["https://app.example.com"]`. A request with
+   * any other `Origin` header is refused (403) before its token is read, as the MCP transport requires
+   * against DNS rebinding; requests without one (agents, not browsers) are not affected.
+   * @default []
+   */
+  readonly mcpAllowedOrigins?: readonly string[];
 }
 
 /**
@@ -132,6 +140,20 @@ function checkOptions(options: RelayOptions): void {
     typeof outbox.catalog?.decide !== "function"
   )
     fail("outbox must come from createOutbox (of this version of formletter)");
+  const origins = options.mcpAllowedOrigins;
+  if (origins !== undefined && (!Array.isArray(origins) || !origins.every(isOrigin)))
+    fail(
+      'mcpAllowedOrigins must list origins as browsers send them, e.g. "https://app.example.com" (scheme, host and port; no path)',
+    );
+}
+
+/** True for an origin exactly as a browser's Origin header spells it. */
+function isOrigin(value: unknown): boolean {
+  try {
+    return typeof value === "string" && new URL(value).origin === value;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -251,6 +273,7 @@ export function createRelay(options: RelayOptions): Relay {
       routes: () => routes,
     }),
     ...agentRoutes(common),
+    ...mcpRoutes(merged(common, { secret: agentSecret, allowedOrigins: options.mcpAllowedOrigins ?? [] })),
     ...(operatorKey === undefined ? [] : operatorRoutes(common)),
   ];
   mountRoutes(app, routes, { metrics, requestTimeoutMs, log: requestLog });
