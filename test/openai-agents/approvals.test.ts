@@ -7,11 +7,21 @@
  */
 import { RunState, type RunToolApprovalItem } from "@openai/agents";
 import { describe, expect, it } from "vitest";
-import { openHumanQueue } from "../../src/index.js";
-import type { HeldApproval } from "../../src/openai-agents/index.js";
+import { createOutbox, memoryStore, memoryTransport, openHumanQueue } from "../../src/index.js";
+import { formletterTools, type HeldApproval } from "../../src/openai-agents/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
-import { contractorEmail } from "../fixtures/property.js";
-import { contactKey, type Process, runner, ticketId, toolArgs, useProcesses } from "./harness.js";
+import { contractorEmail, proposal } from "../fixtures/property.js";
+import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
+import {
+  agentOf,
+  contactKey,
+  type Process,
+  runId,
+  runner,
+  ticketId,
+  toolArgs,
+  useProcesses,
+} from "./harness.js";
 
 const payment = { tool: "payment_release", args: toolArgs("payment_release") } as const;
 const operator = { by: "ana@example.com" };
@@ -213,5 +223,86 @@ describe("formletter tools in the OpenAI Agents SDK: approvals", () => {
     await runner.run(agent, result.state);
     expect(model.seen).toEqual([expect.stringMatching(/^Sent: the completion_check message/)]);
     expect(process.transport.sent).toHaveLength(1);
+  });
+
+  it("a run saved for another ticket, whose item a person approved, sends nothing for this ticket", async () => {
+    const process = await processes.start();
+    const other = await formletterTools({ outbox: process.outbox, ticketId: "T-2", runId });
+    const { slots } = proposal("T-2", "payment_release");
+    const call = {
+      tool: "payment_release",
+      args: { order: slots.order, contractor: slots.contractor },
+    } as const;
+    const elsewhere = agentOf(other, call);
+    const result = await runner.run(elsewhere.agent, "The contractor asks about the payment.");
+    const saved = result.state.toString();
+    expect(
+      (await other.approve(result.state, result.interruptions[0] as RunToolApprovalItem, operator)).status,
+    ).toBe("approved");
+    expect(process.transport.sent.map((sent) => sent.message.to)).toEqual([contractorEmail("T-2")]);
+
+    // The other ticket's approved state, with its approval written in, run with this ticket's tools.
+    const { agent, model } = process.agent(call);
+    const borrowed = await RunState.fromString(agent, saved);
+    borrowed.approve(borrowed.getInterruptions()[0] as RunToolApprovalItem);
+    await runner.run(agent, borrowed);
+    expect(model.seen).toEqual([expect.stringMatching(/^Escalated \(record_not_found\)/)]);
+    // And settled, it is a call this ticket's outbox never held.
+    const { agent: settledAgent, model: settledModel } = process.agent(call);
+    const settledState = await RunState.fromString(settledAgent, saved);
+    const settled = await process.kit.settle(settledState);
+    expect(settled.settled.map((one) => one.status)).toEqual(["not_queued"]);
+    await runner.run(settledAgent, settledState);
+    expect(settledModel.seen).toEqual([
+      "Not approved: formletter holds no approval for this call; nothing was sent.",
+    ]);
+    expect(process.transport.sent).toHaveLength(1);
+  });
+});
+
+describe("formletter tools in the OpenAI Agents SDK: a ceiling with over: approval", () => {
+  it("a draft over the window stops the run like any approval, and is sent once when approved", async () => {
+    const catalog = refundCatalog({
+      refunds: { values: ["refund.amount"], max: { EUR: { day: 300 } }, over: "approval" },
+    });
+    const tickets = new Map([
+      ["T-1", refundTicket("T-1", { amount: 200 }, { amount: 0 })],
+      ["T-2", refundTicket("T-2", { amount: 150 }, { amount: 0 })],
+    ]);
+    const transport = memoryTransport();
+    const outbox = createOutbox({
+      catalog,
+      load: (id) => tickets.get(id),
+      store: memoryStore(),
+      transports: { email: transport },
+    });
+    try {
+      const runTicket = async (id: string) => {
+        const kit = await formletterTools({ outbox, ticketId: id, runId: `run-${id}` });
+        const { slots } = refundProposal(catalog, tickets.get(id) as ReturnType<typeof refundTicket>);
+        const { agent, model } = agentOf(kit, { tool: "refund_notice", args: slots });
+        return { kit, agent, model, result: await runner.run(agent, "Tell the seller about the refunds.") };
+      };
+      const first = await runTicket("T-1");
+      expect(first.result.interruptions).toEqual([]);
+      const over = await runTicket("T-2");
+      const [held] = await over.kit.approvals(over.result.interruptions);
+      expect(held?.status).toBe("waiting");
+      expect(transport.sent).toHaveLength(1);
+
+      await over.kit.approve(
+        over.result.state,
+        over.result.interruptions[0] as RunToolApprovalItem,
+        operator,
+      );
+      await runner.run(over.agent, over.result.state);
+      expect(over.model.seen).toEqual([expect.stringMatching(/^Sent: the refund_notice message/)]);
+      expect(transport.sent.map((sent) => sent.message.to)).toEqual([
+        "shop-t-1@example.com",
+        "shop-t-2@example.com",
+      ]);
+    } finally {
+      await outbox.close();
+    }
   });
 });

@@ -75,11 +75,7 @@ export function useProcesses(): {
       outbox,
       transport,
       kit,
-      agent(call) {
-        const model = new FakeModel(call);
-        const agent = new Agent({ name: "support", instructions: kit.description, tools: kit.tools, model });
-        return { agent, model };
-      },
+      agent: (call) => agentOf(kit, call),
     };
   };
   return {
@@ -91,6 +87,18 @@ export function useProcesses(): {
     get file() {
       return file();
     },
+  };
+}
+
+/** An agent (always named "support", as a restored run expects) with `kit`'s tools and a fake model. */
+export function agentOf(
+  kit: FormletterAgentTools,
+  call: FakeCall,
+): { readonly agent: Agent; readonly model: FakeModel } {
+  const model = new FakeModel(call);
+  return {
+    agent: new Agent({ name: "support", instructions: kit.description, tools: kit.tools, model }),
+    model,
   };
 }
 
