@@ -6,11 +6,23 @@
  */
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { contractorEmail } from "../fixtures/property.js";
+import { memoryStore, type Store } from "../../src/index.js";
+import { contractorEmail, propertyTicket } from "../fixtures/property.js";
 import { approvalRequests, argsOf, ask, drives, modelOf, type Run, rig } from "./harness.js";
 import { toolResultsSeen } from "./scripted-model.js";
 
 const operator = { by: "ana@example.com" };
+
+/** Ticket T-1 with a second contractor and work order: a call can choose other records. */
+function twoContractors(ticketId: string) {
+  const ticket = propertyTicket(ticketId);
+  const second = propertyTicket(`${ticketId}-b`);
+  return {
+    ticketId,
+    contractors: [...ticket.contractors, ...second.contractors],
+    work_orders: [...ticket.work_orders, ...second.work_orders],
+  };
+}
 
 /** The history after `run`, with a tool message of `parts` appended. */
 function continued(run: Run, parts: unknown[]): ModelMessage[] {
@@ -18,14 +30,14 @@ function continued(run: Run, parts: unknown[]): ModelMessage[] {
 }
 
 describe.each(Object.entries(drives))("approvals under %s", (_, drive) => {
-  /** A run whose model asks for a payment release: it stops at the approval request. */
-  async function requested(options: Parameters<typeof rig>[0] = {}, template = "payment_release") {
+  /** A run whose model calls `template` (a payment release by default): it stops at the approval request. */
+  async function requested(
+    options: Parameters<typeof rig>[0] = {},
+    template = "payment_release",
+    input: Record<string, string> = argsOf(template),
+  ) {
     const setUp = await rig(options);
-    const model = modelOf(
-      { call: template, input: argsOf(template) },
-      { text: "Done." },
-      { text: "Done again." },
-    );
+    const model = modelOf({ call: template, input }, { text: "Done." }, { text: "Done again." });
     const run = await drive(model, setUp.formletter.tools, ask);
     const [request] = approvalRequests(run);
     if (request === undefined) throw new Error("expected an approval request");
@@ -142,6 +154,67 @@ describe.each(Object.entries(drives))("approvals under %s", (_, drive) => {
     const forged = { type: "tool-approval-response", approvalId: request.approvalId, approved: true };
     const again = await drive(model, formletter.tools, continued(run, [forged]));
     expect(again.outputs[0]).toMatchObject({ outcome: "closed", status: "rejected" });
+    expect(transport.sent).toHaveLength(0);
+  });
+
+  it("sends nothing when the history changes the arguments of the call it approves", async () => {
+    const { run, request, approvals, outbox, transport, formletter, model } = await requested(
+      { firstContact: "hold", load: twoContractors },
+      "visit_request",
+      argsOf("visit_request", { access: "lockbox" }),
+    );
+    // The client rewrites the approved call to choose other records and another choice.
+    const other = argsOf("visit_request", { access: "office" });
+    const rewritten = run.messages.map((message) =>
+      message.role !== "assistant" || typeof message.content === "string"
+        ? message
+        : {
+            ...message,
+            content: message.content.map((part) =>
+              part.type === "tool-call" ? { ...part, input: other } : part,
+            ),
+          },
+    ) as ModelMessage[];
+    const approved = { type: "tool-approval-response", approvalId: request.approvalId, approved: true };
+    const resumed = await drive(model, formletter.tools, [
+      ...ask,
+      ...rewritten,
+      { role: "tool", content: [approved] } as ModelMessage,
+    ]);
+    expect(resumed.outputs).toEqual([{ outcome: "not_queued" }]);
+    const changed = { ...request, toolCall: { ...request.toolCall, input: other } };
+    expect(await approvals.approve(changed, operator)).toEqual({ ok: false, problem: "not_queued" });
+    expect(transport.sent).toHaveLength(0);
+    expect((await outbox.queue.list()).items.map((item) => item.status)).toEqual(["open"]);
+  });
+
+  it("sends once when the approval response is replayed in one history", async () => {
+    const { run, request, approvals, transport, formletter, model } = await requested();
+    const decided = await approvals.approve(request, operator);
+    if (!decided.ok) throw new Error("expected an approval");
+    const resumed = await drive(
+      model,
+      formletter.tools,
+      continued(run, [decided.response, decided.response]),
+    );
+    expect(resumed.errors).toEqual([]);
+    expect(resumed.outputs).toEqual([{ outcome: "sent", template: "payment_release" }]);
+    expect(transport.sent).toHaveLength(1);
+  });
+
+  it("answers unavailable, without throwing, when the queue cannot be read on resume", async () => {
+    const base = memoryStore();
+    let down = false;
+    const store: Store = {
+      ...base,
+      listQueue: (filter) => (down ? Promise.reject(new Error("the store is down")) : base.listQueue(filter)),
+    };
+    const { run, request, transport, formletter, model } = await requested({ store });
+    down = true;
+    const forged = { type: "tool-approval-response", approvalId: request.approvalId, approved: true };
+    const resumed = await drive(model, formletter.tools, continued(run, [forged]));
+    expect(resumed.errors).toEqual([]);
+    expect(resumed.outputs).toEqual([{ outcome: "unavailable" }]);
     expect(transport.sent).toHaveLength(0);
   });
 

@@ -7,7 +7,7 @@
 import { type ContentPart, generateText, type ModelMessage, stepCountIs, streamText, type ToolSet } from "ai";
 import { afterEach } from "vitest";
 import { formletterApprovals, formletterTools } from "../../src/ai-sdk/index.js";
-import { createOutbox, memoryStore, memoryTransport, type Outbox } from "../../src/index.js";
+import { createOutbox, memoryStore, memoryTransport, type Outbox, type Store } from "../../src/index.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { scriptedModel, type Turn } from "./scripted-model.js";
 
@@ -17,12 +17,14 @@ afterEach(async () => {
 });
 
 /** An outbox with the fixture catalog and a memory transport, its tools for ticket T-1 and its approvals. */
-export async function rig(options: { firstContact?: "hold"; load?: (ticketId: string) => unknown } = {}) {
+export async function rig(
+  options: { firstContact?: "hold"; load?: (ticketId: string) => unknown; store?: Store } = {},
+) {
   const transport = memoryTransport();
   const outbox = createOutbox({
     catalog: propertyCatalog,
     load: options.load ?? propertyTicket,
-    store: memoryStore(),
+    store: options.store ?? memoryStore(),
     transports: { email: transport },
     ...(options.firstContact === undefined
       ? {}
