@@ -5,6 +5,7 @@ import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
 import { registerChecklistCommand } from "./checklist.js";
 import { registerCostCommand } from "./cost.js";
+import { registerMcpCommand } from "./mcp.js";
 import { registerMineCommand } from "./mine.js";
 import type { CliIo } from "./output.js";
 import { CliError, closedOutputStatus, terminalSafe } from "./output.js";
@@ -37,6 +38,7 @@ export function createProgram(io: CliIo): Command {
   registerCheckCommand(program, io);
   registerChecklistCommand(program, io);
   registerServeCommand(program, io);
+  registerMcpCommand(program, io);
   registerTokenCommand(program, io);
   registerMineCommand(program, io);
   registerPreviewCommand(program, io);

@@ -26,7 +26,7 @@ export interface ServeOptions {
 }
 
 /** Loads the relay module through jiti (TypeScript or JavaScript), checking the contract. */
-async function loadRelayModule(file: string): Promise<RelayModule> {
+export async function loadRelayModule(file: string): Promise<RelayModule> {
   const { module } = await importModule(file);
   const exports = isCatalog(module.catalog) ? module : ((module.default ?? {}) as Record<string, unknown>);
   const contract = "export `catalog` (built with createCatalog) and `load(ticketId)` (your records loader)";

@@ -25,6 +25,8 @@ const secretPurposes = {
     "the relay's secret that signs operator tokens, different from FORMLETTER_SECRET (at least 32 random bytes, e.g. openssl rand -base64 48)",
   FORMLETTER_CONTACT_KEY:
     "the key destinations are recorded under for first contact (docs/controls.md), the same value for every process of one store (at least 32 random bytes)",
+  FORMLETTER_TASK_TOKEN:
+    "the task token `formletter mcp --relay URL` forwards calls with, as `formletter token mint --ticket T --run R` printed it",
   WEBHOOK_SECRET:
     'WEBHOOK_URL is set, so webhook deliveries are signed: set it to the Standard Webhooks secret your receiver verifies with ("whsec_" then 24 to 64 random bytes in base64; two separated by a space while rotating)',
 } as const;

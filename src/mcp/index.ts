@@ -3,3 +3,5 @@
  */
 
 export { createMcpServer, describeResourceUri, describeToolName } from "./mcp-server.js";
+export type { StdioStreams } from "./stdio.js";
+export { serveStdio } from "./stdio.js";

@@ -84,7 +84,7 @@ export function mcpServerOver(agent: () => Promise<AgentTools>, sdk: McpSdk): Se
       // The cause may name internals or records: the client learns only that they are not to be had.
       throw new types.McpError(
         types.ErrorCode.InternalError,
-        "the ticket's records are unavailable; try again later",
+        "the ticket's tools could not be loaded (its records, or the relay, are unavailable); try again later",
       );
     }
   };

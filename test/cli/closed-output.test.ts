@@ -148,6 +148,18 @@ const cases: Readonly<Record<string, Case>> = {
     serves: () => servePort,
   },
   "token mint": { argv: () => ["--ticket", "T-1", "--run", "run-1"] },
+  // Its standard input is closed from the start: the client has gone, so it ends at once, writing nothing.
+  mcp: {
+    argv: () => [
+      "--catalog",
+      at("test/relay/fixtures/relay-module.ts"),
+      "--db",
+      join(directory, "mcp.db"),
+      "--ticket",
+      "T-1",
+    ],
+    code: 0,
+  },
   mine: {
     argv: () => ["--records", at("examples/data/history-corpus.ts"), at("examples/data/history.jsonl")],
   },
