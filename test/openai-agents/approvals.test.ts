@@ -225,6 +225,45 @@ describe("formletter tools in the OpenAI Agents SDK: approvals", () => {
     expect(process.transport.sent).toHaveLength(1);
   });
 
+  it("a held call beside a send in one model turn: the send goes once, the held one after its approval", async () => {
+    const first = await processes.start();
+    const calls = [payment, { tool: "completion_check", args: toolArgs("completion_check") }];
+    const { agent } = first.agent(calls);
+    const result = await runner.run(agent, "Release the payment and ask whether the work is done.");
+    expect((await first.kit.approvals(result.interruptions)).map((held) => held.tool)).toEqual([
+      "payment_release",
+    ]);
+    const saved = result.state.toString();
+
+    const second = await processes.restart();
+    const resumedAgent = second.agent(calls);
+    const state = await RunState.fromString(resumedAgent.agent, saved);
+    const [held] = await second.kit.approvals(state.getInterruptions());
+    await second.outbox.queue.approve(waitingItemId(held as HeldApproval), operator);
+    expect((await second.kit.settle(state)).resumable).toBe(true);
+    await runner.run(resumedAgent.agent, state);
+    expect([...resumedAgent.model.seen].sort()).toEqual([
+      expect.stringMatching(/^Sent: the completion_check message/),
+      expect.stringMatching(/^Sent: the payment_release message/),
+    ]);
+    const subjects = [...first.transport.sent, ...second.transport.sent].map((sent) => sent.message.subject);
+    expect(subjects.sort()).toEqual(["Is unit Flat T-1 finished?", "Payment released: unit Flat T-1"]);
+  });
+
+  it("a streamed run stops and resumes the same way", async () => {
+    const process = await processes.start();
+    const { agent, model } = process.agent(payment);
+    const streamed = await runner.run(agent, "Release the payment.", { stream: true });
+    await streamed.completed;
+    const [held] = await process.kit.approvals(streamed.interruptions);
+    expect(held?.status).toBe("waiting");
+    await process.kit.approve(streamed.state, streamed.interruptions[0] as RunToolApprovalItem, operator);
+    const resumed = await runner.run(agent, streamed.state, { stream: true });
+    await resumed.completed;
+    expect(model.seen).toEqual([expect.stringMatching(/^Sent: the payment_release message/)]);
+    expect(process.transport.sent).toHaveLength(1);
+  });
+
   it("a run saved for another ticket, whose item a person approved, sends nothing for this ticket", async () => {
     const process = await processes.start();
     const other = await formletterTools({ outbox: process.outbox, ticketId: "T-2", runId });

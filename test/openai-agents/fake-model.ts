@@ -21,34 +21,40 @@ export class FakeModel implements Model {
   /** How many times the runner asked for a response. */
   requests = 0;
 
-  constructor(private readonly call: FakeCall) {}
+  private readonly calls: readonly FakeCall[];
+
+  /** One call, or several the model makes at once (parallel tool calls), each with its own call id. */
+  constructor(call: FakeCall | readonly FakeCall[]) {
+    this.calls = Array.isArray(call) ? call : [call as FakeCall];
+  }
 
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     this.requests += 1;
     const input: readonly AgentInputItem[] = Array.isArray(request.input) ? request.input : [];
     const last = input.at(-1);
     if (last?.type === "function_call_result") {
-      const said = resultText(last.output);
-      this.seen.push(said);
+      // Every result since the model's own calls, in the order the runner gives them.
+      const results = input.filter((item) => item.type === "function_call_result");
+      const said = results.slice(-this.calls.length).map((item) => resultText(item.output));
+      this.seen.push(...said);
       return respond([
         {
           type: "message",
           role: "assistant",
           status: "completed",
-          content: [{ type: "output_text", text: `The tool said: ${said}` }],
+          content: [{ type: "output_text", text: `The tool said: ${said.join(" / ")}` }],
         },
       ]);
     }
-    const { tool, args, callId = "call_1" } = this.call;
-    return respond([
-      {
-        type: "function_call",
-        callId,
+    return respond(
+      this.calls.map(({ tool, args, callId }, index) => ({
+        type: "function_call" as const,
+        callId: callId ?? `call_${index + 1}`,
         name: tool,
         arguments: typeof args === "string" ? args : JSON.stringify(args),
-        status: "completed",
-      },
-    ]);
+        status: "completed" as const,
+      })),
+    );
   }
 
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {

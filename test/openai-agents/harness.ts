@@ -26,7 +26,7 @@ export interface Process {
   readonly transport: MemoryTransport;
   readonly kit: FormletterAgentTools;
   /** A new agent (same name, same tools) whose model makes `call`, then answers. */
-  agent(call: FakeCall): { readonly agent: Agent; readonly model: FakeModel };
+  agent(call: FakeCall | readonly FakeCall[]): { readonly agent: Agent; readonly model: FakeModel };
 }
 
 export interface ProcessOptions {
@@ -93,7 +93,7 @@ export function useProcesses(): {
 /** An agent (always named "support", as a restored run expects) with `kit`'s tools and a fake model. */
 export function agentOf(
   kit: FormletterAgentTools,
-  call: FakeCall,
+  call: FakeCall | readonly FakeCall[],
 ): { readonly agent: Agent; readonly model: FakeModel } {
   const model = new FakeModel(call);
   return {
