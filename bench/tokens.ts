@@ -9,7 +9,11 @@
  * figures as a like-for-like measure between versions and modes, not as an invoice.
  */
 import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createOutbox, memoryStore } from "formletter";
 import { estimateTokens, type LlmProvider, noneValue, type ToolsCache } from "formletter/llm";
+import { createMcpServer } from "formletter/mcp";
 import { encode } from "gpt-tokenizer";
 import { instructions } from "../examples/agent-kit.js";
 import { sellerCatalog } from "../templates/seller.js";
@@ -86,6 +90,40 @@ for (const cache of modes) {
     );
   }
 }
+
+// MCP: the tools/list answer of `formletter/mcp` for each ticket, through the SDK's own client. A
+// client forwards name, description and inputSchema to the model; the outputSchema stays with it.
+const outbox = createOutbox({
+  catalog: sellerCatalog,
+  load: (ticketId) => tickets.find((line) => line.ticketId === ticketId)?.records,
+  store: memoryStore(),
+  mode: "shadow",
+});
+for (const cache of modes) {
+  const served: number[] = [];
+  const forwarded: number[] = [];
+  for (const line of tickets) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = createMcpServer({ outbox, ticketId: line.ticketId, runId: "bench", cache });
+    const client = new Client({ name: "bench", version: "1.0.0" });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    const { tools } = await client.listTools();
+    served.push(encode(JSON.stringify(tools)).length);
+    const plain = tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    forwarded.push(encode(JSON.stringify(plain)).length);
+    await client.close();
+  }
+  process.stdout.write(`\n  MCP tools/list, cache: "${cache}" (tools only, describe-ticket included)\n`);
+  report(
+    "as served, with outputSchema: median / p95",
+    `${figure(at(sorted(served), 0.5))} / ${figure(at(sorted(served), 0.95))}`,
+  );
+  report(
+    "as a client forwards it: median / p95",
+    `${figure(at(sorted(forwarded), 0.5))} / ${figure(at(sorted(forwarded), 0.95))}`,
+  );
+}
+await outbox.close();
 
 // Output: the recorded proposals of the bundled tickets, as the tool call a strict model writes.
 const calls = { ticket: [] as number[], prefix: [] as number[] };
