@@ -63,20 +63,19 @@ function model(call: { tool: string; args: Record<string, unknown> }) {
 
 const system = `You write to sellers only through the tools.\n${instructions}`;
 
+/** One turn of the agent: the model, the ticket's tools, the conversation so far. */
+const turn = (llm: MockLanguageModelV3, messages: ModelMessage[]) =>
+  generateText({ model: llm, system, tools, messages, stopWhen: stepCountIs(3) });
+const say = (content: string): ModelMessage[] => [{ role: "user", content }];
+
 // 1. A normal send: tracking for the delivered order.
-const sent = await generateText({
-  model: model({ tool: "tracking_request", args: delivered }),
-  system,
-  tools,
-  prompt: "Where is my parcel?",
-  stopWhen: stepCountIs(3),
-});
+const sent = await turn(model({ tool: "tracking_request", args: delivered }), say("Where is my parcel?"));
 console.log("1. send      →", sent.text);
 
 // 2. A refund needs a person: the run stops at a tool approval request for the outbox's queue item.
 const refund = model({ tool: "refund_request", args: { ...delivered, reason: "damaged" } });
-const messages: ModelMessage[] = [{ role: "user", content: "The hose arrived split open." }];
-const held = await generateText({ model: refund, system, tools, messages, stopWhen: stepCountIs(3) });
+const messages = say("The hose arrived split open.");
+const held = await turn(refund, messages);
 messages.push(...held.response.messages);
 for (const part of held.content) {
   if (part.type !== "tool-approval-request") continue;
@@ -87,7 +86,7 @@ for (const part of held.content) {
   const decided = await approvals.approve(part, { by: "ana@example.com" });
   if (decided.ok) messages.push({ role: "tool", content: [decided.response] });
 }
-const resumed = await generateText({ model: refund, system, tools, messages, stopWhen: stepCountIs(3) });
+const resumed = await turn(refund, messages);
 console.log("   resumed   →", resumed.text);
 console.log(
   "   delivered →",
@@ -95,12 +94,6 @@ console.log(
 );
 
 // 3. An escalation: tracking for an order that has not shipped; the model gets the valid handles.
-const escalated = await generateText({
-  model: model({ tool: "tracking_request", args: placed }),
-  system,
-  tools,
-  prompt: "Track 4505-3241.",
-  stopWhen: stepCountIs(3),
-});
+const escalated = await turn(model({ tool: "tracking_request", args: placed }), say("Track 4505-3241."));
 console.log("3. escalate  →", escalated.text);
 await outbox.close();

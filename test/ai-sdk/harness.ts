@@ -62,19 +62,29 @@ export type Drive = (
   messages: ModelMessage[],
 ) => Promise<Run>;
 
-/** The two ways the SDK runs a model, each up to five steps. */
+/** The settings both runs share: up to five steps, and every tool's output (or throw) kept in `outputs`. */
+function settings(
+  model: ReturnType<typeof scriptedModel>,
+  tools: ToolSet,
+  messages: ModelMessage[],
+  outputs: unknown[],
+) {
+  return {
+    model,
+    tools,
+    messages,
+    stopWhen: stepCountIs(5),
+    experimental_onToolCallFinish: (event: { success: boolean; output?: unknown; error?: unknown }) => {
+      outputs.push(event.success ? event.output : { thrown: event.error });
+    },
+  };
+}
+
+/** The two ways the SDK runs a model. */
 export const drives: Readonly<Record<"generateText" | "streamText", Drive>> = {
   generateText: async (model, tools, messages) => {
     const outputs: unknown[] = [];
-    const result = await generateText({
-      model,
-      tools,
-      messages,
-      stopWhen: stepCountIs(5),
-      experimental_onToolCallFinish: (event) => {
-        outputs.push(event.success ? event.output : { thrown: event.error });
-      },
-    });
+    const result = await generateText(settings(model, tools, messages, outputs));
     return {
       content: result.content,
       messages: result.response.messages,
@@ -87,13 +97,7 @@ export const drives: Readonly<Record<"generateText" | "streamText", Drive>> = {
     const outputs: unknown[] = [];
     const errors: unknown[] = [];
     const result = streamText({
-      model,
-      tools,
-      messages,
-      stopWhen: stepCountIs(5),
-      experimental_onToolCallFinish: (event) => {
-        outputs.push(event.success ? event.output : { thrown: event.error });
-      },
+      ...settings(model, tools, messages, outputs),
       onError: ({ error }) => {
         errors.push(error);
       },
