@@ -152,6 +152,16 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
     moved.add(twin);
     matched += run.to - run.from;
   }
+  // A slot one side writes in another clause ("first noticed on {{date}}" / "since {{date}}"): the
+  // clause moved and was reworded around the value, which is the same.
+  for (const run of onlyA) {
+    if (moved.has(run)) continue;
+    const twin = onlyB.find((other) => !moved.has(other) && sharesPlaceholder(a, run, b, other));
+    if (twin === undefined) continue;
+    moved.add(run);
+    moved.add(twin);
+    matched += 1;
+  }
   for (const [tokens, runs] of [
     [a, onlyA],
     [b, onlyB],
@@ -187,6 +197,17 @@ function sameRun(
     left.length === right.length &&
     left.every((token, at) => same(token, right[at] as string))
   );
+}
+
+/** Whether two runs hold one placeholder in common. */
+function sharesPlaceholder(
+  a: readonly string[],
+  runA: { from: number; to: number },
+  b: readonly string[],
+  runB: { from: number; to: number },
+): boolean {
+  const right = new Set(b.slice(runB.from, runB.to));
+  return a.slice(runA.from, runA.to).some((token) => isPlaceholder(token) && right.has(token));
 }
 
 /**

@@ -46,9 +46,20 @@ interface Root {
  */
 export function mergeClusters(clusters: readonly ClusterState[], options: MergeOptions = {}): ClusterState[] {
   const minSize = options.minSize ?? 3;
+  // A template the reading split into many clusters makes its own words look spread over many: once
+  // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
+  const once = mergePass(clusters, boilerplateWords(clusters, minSize), options);
+  return mergePass(once, boilerplateWords(once, minSize), options);
+}
+
+function mergePass(
+  clusters: readonly ClusterState[],
+  boilerplate: ReadonlySet<string>,
+  options: MergeOptions,
+): ClusterState[] {
+  const minSize = options.minSize ?? 3;
   const keep = options.examples ?? 5;
   const vocabulary = options.vocabulary ?? 2000;
-  const boilerplate = boilerplateWords(clusters, minSize);
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
   const roots: Root[] = [];
   const postings = new Map<string, number[]>();

@@ -34,6 +34,8 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
     } else if (/\p{N}/u.test(chunk) || isAddressShaped(chunk)) tokens.push(numberToken);
     else for (const word of chunk.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
     if (!sentences) continue;
+    // "18." before a month name is a day (German writes dates so), not a sentence's end.
+    if (/^\p{N}{1,2}\.$/u.test(chunk)) continue;
     if (/[.!?;:]["')\]]*$/.test(chunk) || (parenthesis && /\)\W*$/.test(chunk))) {
       end();
       parenthesis = false;

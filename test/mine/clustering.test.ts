@@ -33,6 +33,26 @@ describe("align", () => {
     expect(align(line("please recieve the parcel"), line("please receive the parcel")).matched).toBe(4);
   });
 
+  it("reads a slot written in a reworded clause elsewhere as moved, and two slots in no clause of the other as two places", () => {
+    const reworded = align(
+      line("since {{claim.openedOn}} your claim {{claim.id}} has been under review. we will write again."),
+      line("your claim {{claim.id}} is under review, opened on {{claim.openedOn}}. we will write again."),
+    );
+    expect(reworded).toMatchObject({ substitutions: 1, insertions: 0, partial: 0 });
+    const otherSlots = align(
+      line("since {{claim.openedOn}} your claim {{claim.id}} has been under review. we will write again."),
+      line("your claim {{claim.id}} is under review, paid to {{claim.iban}}. we will write again."),
+    );
+    expect(otherSlots.partial + otherSlots.insertions).toBeGreaterThan(0);
+  });
+
+  it("reads a day written with a dot before its month as part of the date, not a sentence's end", () => {
+    expect(line("first seen on 18. Januar 2026 at noon.")).toEqual(
+      "first seen on <#> januar <#> at noon §".split(" "),
+    );
+    expect(line("it took 18. Then it stopped.").filter((token) => token === "§")).toHaveLength(1);
+  });
+
   it("does not let a lone shared word split one difference into two", () => {
     // "the" is in both differing sentences; anchoring on it would make two places of difference.
     const found = align(
@@ -73,17 +93,30 @@ function written(sentences: readonly (readonly string[])[], variant: number, val
 
 const people = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
 
+const peopleAndLeaks = defineRecords({
+  people: z.object({ id: z.string(), email: z.email() }),
+  leaks: z.object({ id: z.string(), place: z.string(), seenOn: z.string() }),
+});
+
 /** The candidate each message ended in, through `onMessage` and each candidate's merged clusters. */
-async function minedGroups(texts: readonly string[]): Promise<number[]> {
+async function minedGroups(
+  texts: readonly string[],
+  leaks: readonly { place: string; seenOn: string }[] = [],
+): Promise<number[]> {
   const first: number[] = [];
   const lines = texts.map((text, n) =>
     JSON.stringify({
       ticketId: `T-${n}`,
-      records: { people: [{ id: `p${n}`, email: `p${n}@mail.example` }] },
+      records: {
+        people: [{ id: `p${n}`, email: `p${n}@mail.example` }],
+        ...(leaks[n] === undefined ? {} : { leaks: [{ id: `l${n}`, ...leaks[n] }] }),
+      },
       message: { to: `p${n}@mail.example`, text },
     }),
   );
-  const report = await mineHistory(people, lines, { onMessage: (_, cluster) => first.push(cluster) });
+  const report = await mineHistory(leaks.length > 0 ? peopleAndLeaks : people, lines, {
+    onMessage: (_, cluster) => first.push(cluster),
+  });
   const into = new Map<number, number>();
   for (const candidate of report.candidates) for (const id of candidate.clusters) into.set(id, candidate.id);
   return first.map((id) => into.get(id) as number);
@@ -121,6 +154,32 @@ describe("grouping", () => {
       ),
       { numRuns: 40, seed: 36 },
     );
+  });
+
+  it("merges a template the reading split into many clusters, though its words then seem spread over many", async () => {
+    // One template written eight ways (greetings, an optional sentence, a reworded clause, typos) beside
+    // two others: its parts are most of the clusters, so its words look like boilerplate until they merge.
+    const texts: string[] = [];
+    const leaks: { place: string; seenOn: string }[] = [];
+    const openings = ["Hello,", "Dear Sam,", "Good morning,", "Hi there,"];
+    for (let n = 0; n < 96; n++) {
+      const leak = {
+        place: `the gutter above flat ${n + 10}`,
+        seenOn: `2026-03-${String((n % 28) + 1).padStart(2, "0")}`,
+      };
+      leaks.push(leak);
+      const clause =
+        n % 3 === 0
+          ? `since ${leak.seenOn} ${leak.place} has leaked.`
+          : `${leak.place} leaks, first seen on ${leak.seenOn}.`;
+      const optional = n % 2 === 0 ? " The tenant is home most mornings." : "";
+      const visit = n % 5 === 0 ? "Could you organise a roofer visit?" : "Could you arrange a roofer visit?";
+      texts.push(`${openings[n % 4]} ${clause} ${visit}${optional} Best regards, Anna`);
+    }
+    const groups = await minedGroups(texts, leaks);
+    expect(new Set(groups.slice(0, 96)).size).toBe(1);
+    expect(groups[96]).not.toBe(groups[0]);
+    expect(groups[126]).not.toBe(groups[0]);
   });
 
   it("gives the same groups for the same lines", () => {
