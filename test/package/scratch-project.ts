@@ -158,14 +158,19 @@ export function scratchProject(prefix: string): string {
  * Packs formletter, then installs the tarball with its required peers into a new project outside this
  * checkout, as a user's `npm install formletter zod` would, offline: the dependencies come as tarballs
  * made from this checkout's node_modules. The optional peers (better-sqlite3, pg, nodemailer) are not
- * installed, and nothing above the project's folder can provide them.
+ * installed, but those named in `optionalPeers` (with what they depend on), and nothing above the
+ * project's folder can provide the others.
  */
-export async function installPackedPackage(): Promise<string> {
+export async function installPackedPackage(optionalPeers: readonly string[] = []): Promise<string> {
   const project = scratchProject("formletter-installed-");
   const tarballs = join(project, "tarballs");
   mkdirSync(tarballs);
   const packed = [`./tarballs/${basename(await packFormletter(tarballs))}`];
-  const runtime = [...Object.keys(manifestOf(root).dependencies ?? {}), ...Object.keys(requiredPeers())];
+  const runtime = [
+    ...Object.keys(manifestOf(root).dependencies ?? {}),
+    ...Object.keys(requiredPeers()),
+    ...optionalPeers,
+  ];
   for (const directory of dependencyClosure(runtime)) {
     const { name, version } = manifestOf(directory);
     const file = `${name.replace(/[@/]/g, "_")}-${version}.tgz`;
