@@ -131,5 +131,5 @@ export function mcpServerOver(agent: () => Promise<AgentTools>, sdk: McpSdk): Se
  * await server.connect(new StdioServerTransport());
  */
 export function createMcpServer(options: AgentToolsOptions): Server {
-  return mcpServerOver(() => createAgentTools(options), loadMcpSdk("createMcpServer"));
+  return mcpServerOver(() => createAgentTools(options), loadMcpSdk("the MCP server (formletter/mcp)"));
 }

@@ -24,7 +24,7 @@ const maxLineBytes = 1_048_576 + 65_536;
  * await serveStdio({ outbox, ticketId: "T-1", runId: "run-9" });
  */
 export async function serveStdio(options: AgentToolsOptions, streams: StdioStreams = {}): Promise<void> {
-  const sdk = loadMcpSdk("serveStdio");
+  const sdk = loadMcpSdk("the MCP server (formletter/mcp)");
   const stdin = streams.stdin ?? process.stdin;
   const server = mcpServerOver(() => createAgentTools(options), sdk);
   const transport = new sdk.StdioServerTransport(stdin, streams.stdout ?? process.stdout, {

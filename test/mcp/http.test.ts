@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { afterEach, describe, expect, it } from "vitest";
 import { createRelay } from "../../src/relay/index.js";
 import { contractorEmail, propertyTicket, proposal } from "../fixtures/property.js";
-import { agentSecret, call, useRelay } from "../relay/harness.js";
+import { agentSecret, auditOf, call, useRelay } from "../relay/harness.js";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -101,6 +101,14 @@ describe("MCP over the relay", () => {
     const second = await client.callTool({ name: "completion_check", arguments: args });
     expect(second.structuredContent).toEqual({ outcome: "duplicate", first: "sent" });
     expect(mail.sent).toHaveLength(1);
+    // Audited as a proposal is: the decision, under the token's ticket and run.
+    const events = (await auditOf(setup.rig.store, { ticketId: "T-2" })).filter(
+      (event) => event.type === "decision" || event.type === "duplicate",
+    );
+    expect(events.map((event) => [event.type, event.runId, event.template])).toEqual([
+      ["decision", "run-2", "completion_check"],
+      ["duplicate", "run-2", "completion_check"],
+    ]);
     for (const value of recordValues("T-2")) expect(JSON.stringify([first, second])).not.toContain(value);
   });
 
@@ -117,6 +125,55 @@ describe("MCP over the relay", () => {
     expect(unknown.structuredContent).toMatchObject({ outcome: "escalated", reason: "unknown_template" });
     expect(JSON.stringify(unknown)).not.toContain("wire the money");
     expect(mail.sent).toHaveLength(0);
+  });
+
+  it("serves the tools every ticket shares when asked with ?cache=prefix, and refuses another cache", async () => {
+    const { relay, url } = setup.rig;
+    const token = await relay.mintTaskToken({ ticketId: "T-5", runId: "run-5" });
+    const { client } = await connect(url, token, "/mcp?cache=prefix");
+    const shared = JSON.stringify((await client.listTools()).tools);
+    const other = await relay.mintTaskToken({ ticketId: "T-6", runId: "run-6" });
+    const { client: second } = await connect(url, other, "/mcp?cache=prefix");
+    expect(JSON.stringify((await second.listTools()).tools)).toBe(shared);
+    for (const value of Object.values(proposal("T-5").slots)) expect(shared).not.toContain(value);
+    const sent = await client.callTool({ name: "completion_check", arguments: proposal("T-5").slots });
+    expect(sent.structuredContent).toMatchObject({ outcome: "sent" });
+    const wrong = await fetch(`${url}/mcp?cache=everything`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ error: { code: -32_600, data: { code: "request_invalid" } } });
+  });
+
+  it("arguments nested past any stack, inside the size limit, escalate as unreadable and send nothing", async () => {
+    const { relay, url, transport: mail } = setup.rig;
+    const token = await relay.mintTaskToken({ ticketId: "T-N", runId: "run-n" });
+    const { client } = await connect(url, token);
+    const depth = 200_000;
+    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"completion_check","arguments":{"order":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
+    const answer = await fetch(`${url}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body,
+    });
+    expect(answer.status).toBe(200);
+    const reply = (await answer.json()) as { result?: { structuredContent?: unknown } };
+    expect(reply.result?.structuredContent).toMatchObject({
+      outcome: "escalated",
+      reason: "unparseable_output",
+    });
+    expect(mail.sent).toHaveLength(0);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(1);
   });
 
   it("queues an approval; the operator approves it through the queue and it is sent exactly once; a forged approval sends nothing", async () => {
@@ -191,17 +248,21 @@ describe("MCP refusals", () => {
       headers: { "mcp-session-id": session ?? "" },
     });
     expect(withOwn.status).toBe(200);
-    const stolen = await post(url, {
-      token: b,
-      body: listTools,
-      headers: { "mcp-session-id": session ?? "" },
-    });
-    expect(stolen.status).toBe(404);
-    expect(await stolen.json()).toMatchObject({
-      jsonrpc: "2.0",
-      id: null,
-      error: { data: { code: "session_mismatch" } },
-    });
+    // Another ticket's token, another run's token of the same ticket, a made-up id: each is refused.
+    const sameTicket = await relay.mintTaskToken({ ticketId: "T-A", runId: "run-a2" });
+    for (const [token, id] of [
+      [b, session ?? ""],
+      [sameTicket, session ?? ""],
+      [a, `${session?.slice(0, -2)}xx`],
+    ] as const) {
+      const stolen = await post(url, { token, body: listTools, headers: { "mcp-session-id": id } });
+      expect(stolen.status).toBe(404);
+      expect(await stolen.json()).toMatchObject({
+        jsonrpc: "2.0",
+        id: null,
+        error: { data: { code: "session_mismatch" } },
+      });
+    }
   });
 
   it("refuses an expired token mid-session, and sends nothing", async () => {
