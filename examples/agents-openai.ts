@@ -10,7 +10,7 @@
  *   npx tsx examples/agents-openai.ts
  */
 
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Agent, type ModelRequest, Runner, RunState } from "@openai/agents";
@@ -19,17 +19,7 @@ import { createOutbox, memoryTransport, openHumanQueue } from "formletter";
 import { formletterTools } from "formletter/openai-agents";
 import { sqliteStore } from "formletter/sqlite";
 import { sellerCatalog } from "../templates/seller.js";
-
-const ticket = JSON.parse(readFileSync(new URL("./data/seller-sample-ticket.json", import.meta.url), "utf8"));
-const handles = sellerCatalog.handles(ticket);
-const delivered = {
-  order: handles.get("orders", "ord_158570abf1a3"),
-  item: handles.get("items", "lin_ea90c79134"),
-};
-const placed = {
-  order: handles.get("orders", "ord_b7dbcf383bc2"),
-  item: handles.get("items", "lin_e8b821e008"),
-};
+import { delivered, placed, ticket } from "./sample-ticket.js";
 
 const directory = mkdtempSync(join(tmpdir(), "formletter-agents-openai-"));
 const database = join(directory, "outbox.db");
