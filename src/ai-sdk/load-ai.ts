@@ -10,5 +10,5 @@ export type AiFunctions = Pick<typeof Ai, "tool" | "jsonSchema">;
  * global symbol, so a schema made by this copy works in the copy the application imports.
  */
 export function loadAi(): AiFunctions {
-  return requirePeer<typeof Ai>("ai", "formletter/ai-sdk");
+  return requirePeer<typeof Ai>("ai", "the AI SDK adapter (formletter/ai-sdk)");
 }

@@ -116,6 +116,20 @@ describe("the packed package, installed without its optional peers", () => {
     }
   });
 
+  it("loads formletter/ai-sdk without the AI SDK, and names the missing peer when tools are made", async () => {
+    const source = (load: string) => `${load}
+formletterTools({}).then(() => console.log("made"), (error) => console.log(error.code + ": " + error.message));
+`;
+    const missing =
+      'dependency_missing: the AI SDK adapter (formletter/ai-sdk) needs the "ai" package, which is not installed: run `npm install ai`';
+    expect(await script("ai-sdk.mjs", source('import { formletterTools } from "formletter/ai-sdk";'))).toBe(
+      missing,
+    );
+    expect(
+      await script("ai-sdk.cjs", source('const { formletterTools } = require("formletter/ai-sdk");')),
+    ).toBe(missing);
+  });
+
   it("imports the package and every subpath; a store or transport names its missing peer", async () => {
     const esm = await script(
       "subpaths.mjs",
