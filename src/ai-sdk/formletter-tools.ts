@@ -1,7 +1,6 @@
 import type { Tool } from "ai";
 import { type AgentToolsOptions, createAgentTools } from "../agent-tools/agent-tools.js";
 import { findApproval } from "../agent-tools/find-approval.js";
-import type { CallContext } from "./call-gate.js";
 import { createCallGate } from "./call-gate.js";
 import { loadAi } from "./load-ai.js";
 import { type FormletterToolOutput, outputText, resumeOutcome } from "./resume-outcome.js";
@@ -53,18 +52,14 @@ export async function formletterTools(options: FormletterToolsOptions): Promise<
       : // A task token cannot read the queue: the relay's operators approve, and the chat learns nothing.
         async (): Promise<FormletterToolOutput> => ({ outcome: "approval_at_relay" });
   const gate = createCallGate((name, input) => agent.call(name, input), lookup);
-  const context = (options: CallContext): CallContext => ({
-    toolCallId: options.toolCallId,
-    messages: options.messages,
-  });
   const tools = Object.fromEntries(
     agent.tools.map(({ name, description, inputSchema }) => [
       name,
       tool<unknown, FormletterToolOutput>({
         description,
         inputSchema: jsonSchema(inputSchema),
-        needsApproval: (input, options) => gate.needsApproval(name, input, context(options)),
-        execute: (input, options) => gate.execute(name, input, context(options)),
+        needsApproval: (input, options) => gate.needsApproval(name, input, options),
+        execute: (input, options) => gate.execute(name, input, options),
         toModelOutput: ({ output }) => ({ type: "text", value: outputText(output) }),
       }),
     ]),
