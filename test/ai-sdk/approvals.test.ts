@@ -6,8 +6,10 @@
  */
 import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { memoryStore, type Store } from "../../src/index.js";
+import { formletterApprovals, formletterTools } from "../../src/ai-sdk/index.js";
+import { createOutbox, memoryStore, memoryTransport, type Store } from "../../src/index.js";
 import { contractorEmail, propertyTicket } from "../fixtures/property.js";
+import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
 import { approvalRequests, argsOf, ask, drives, modelOf, type Run, rig } from "./harness.js";
 import { toolResultsSeen } from "./scripted-model.js";
 
@@ -231,6 +233,39 @@ describe.each(Object.entries(drives))("approvals under %s", (_, drive) => {
       outcome: { outcome: "sent" },
     });
     expect(transport.sent).toHaveLength(1);
+  });
+
+  it("holds a send over a ceiling with over: approval, showing its draft, and sends it once a person approves", async () => {
+    const catalog = refundCatalog({
+      refunds: { values: ["refund.amount"], max: { EUR: { day: 300 } }, over: "approval" },
+    });
+    const ticket = refundTicket("T-1", { amount: 350 });
+    const transport = memoryTransport();
+    const outbox = createOutbox({
+      catalog,
+      load: () => ticket,
+      store: memoryStore(),
+      transports: { email: transport },
+    });
+    const { tools } = await formletterTools({ outbox, ticketId: "T-1", runId: "run-1" });
+    const approvals = formletterApprovals({ outbox, ticketId: "T-1" });
+    const model = modelOf(
+      { call: "refund_notice", input: refundProposal(catalog, ticket).slots },
+      { text: "Done." },
+    );
+    const run = await drive(model, tools, ask);
+    const [request] = approvalRequests(run);
+    if (request === undefined) throw new Error("expected an approval request");
+    expect(transport.sent).toHaveLength(0);
+    const review = await approvals.review(request);
+    expect(review).toMatchObject({ ok: true, template: "refund_notice", to: "shop-t-1@example.com" });
+    expect(review.ok && review.text).toContain("350");
+    expect(await approvals.approve(request, operator)).toMatchObject({
+      ok: true,
+      outcome: { outcome: "sent" },
+    });
+    expect(transport.sent.map((sent) => sent.message.text)).toEqual([review.ok ? review.text : ""]);
+    await outbox.close();
   });
 
   it("asks once for a call repeated while it waits: the repeat is a duplicate, not a second request", async () => {
