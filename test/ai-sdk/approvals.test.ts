@@ -281,3 +281,54 @@ describe.each(Object.entries(drives))("approvals under %s", (_, drive) => {
     expect(transport.sent).toHaveLength(0);
   });
 });
+
+describe("formletterApprovals with requests and actors that do not fit", () => {
+  it.each([
+    ["nothing", undefined],
+    ["a string", "approve everything"],
+    ["an id that is not text", { approvalId: 7, toolCall: { toolName: "payment_release", input: {} } }],
+    ["no tool call", { approvalId: "a-1" }],
+    [
+      "a tool name that is not text",
+      { approvalId: "a-1", toolCall: { toolName: ["payment_release"], input: {} } },
+    ],
+  ])("answers invalid_request for %s, changing nothing", async (_, request) => {
+    const { approvals, transport } = await rig();
+    const given = request as never;
+    expect(await approvals.review(given)).toEqual({ ok: false, problem: "invalid_request" });
+    expect(await approvals.approve(given, operator)).toEqual({ ok: false, problem: "invalid_request" });
+    expect(await approvals.deny(given, operator)).toEqual({ ok: false, problem: "invalid_request" });
+    expect(transport.sent).toHaveLength(0);
+  });
+
+  it("answers not_queued for a request whose call the outbox never queued: unreadable input, another template", async () => {
+    const { approvals } = await rig();
+    for (const toolCall of [
+      { toolName: "payment_release", input: "{not json" },
+      { toolName: "escalate_to_human", input: { code: "needs_human" } },
+      { toolName: "__proto__", input: {} },
+    ])
+      expect(await approvals.approve({ approvalId: "a-1", toolCall }, operator)).toEqual({
+        ok: false,
+        problem: "not_queued",
+      });
+  });
+
+  it("refuses an actor whose name is not a visible name, as the queue does, and sends nothing", async () => {
+    const { formletter, approvals, transport, outbox } = await rig();
+    const run = await drives.generateText(
+      modelOf({ call: "payment_release", input: argsOf("payment_release") }),
+      formletter.tools,
+      ask,
+    );
+    const [request] = approvalRequests(run);
+    if (request === undefined) throw new Error("expected an approval request");
+    for (const by of ["", "\u202e", "ana\u0000"])
+      await expect(approvals.approve(request, { by })).rejects.toMatchObject({ code: "queue_actor_invalid" });
+    await expect(approvals.deny(request, { by: "\u200b" })).rejects.toMatchObject({
+      code: "queue_actor_invalid",
+    });
+    expect(transport.sent).toHaveLength(0);
+    expect((await outbox.queue.list()).items.map((item) => item.status)).toEqual(["open"]);
+  });
+});
