@@ -6,7 +6,13 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPackedPackage, run } from "./scratch-project.js";
+import {
+  inBothModuleSystems,
+  installPackedPackage,
+  partnerOutboxImports,
+  partnerOutboxSource,
+  run,
+} from "./scratch-project.js";
 
 let project: string;
 
@@ -17,22 +23,8 @@ afterAll(() => {
   if (project !== undefined) rmSync(project, { recursive: true, force: true });
 });
 
-/** The script's body, after its imports: one held call, approved in the queue, then the saved run resumed. */
-const body = `
-const records = defineRecords({ contacts: z.object({ id: z.string(), email: z.email() }) });
-const catalog = createCatalog(records, [
-  defineTemplate(records, {
-    id: "payout", description: "Tell the partner their payout was released", audience: "partner",
-    effect: "irreversible", channel: "email", to: records.slot.ref("contacts", { show: "email" }),
-    subject: "Payout released", body: "Your payout was released.", slots: {},
-    limits: { perTicket: 1, perDay: 10 }, approval: "human",
-  }),
-]);
-const transport = memoryTransport();
-const outbox = createOutbox({
-  catalog, store: memoryStore(), transports: { email: transport },
-  load: (ticketId) => ({ ticketId, contacts: [{ id: "c1", email: "ana@partner.example" }] }),
-});
+/** One held call, approved in the queue, then the saved run resumed by another agent. */
+const main = `
 const main = async () => {
   const kit = await formletterTools({ outbox, ticketId: "T-1", runId: "run-1" });
   const agentWith = (steps) => new Agent({ name: "support", instructions: kit.description, tools: kit.tools, model: new ScriptedModel(steps) });
@@ -50,29 +42,19 @@ const main = async () => {
 };
 `;
 
-const esm = `import { z } from "zod";
-import { Agent, Runner, RunState } from "@openai/agents";
-import { assistantMessage, functionCall, ScriptedModel } from "@openai/agents/testing";
-import { createCatalog, createOutbox, defineRecords, defineTemplate, memoryStore, memoryTransport } from "formletter";
-import { formletterTools } from "formletter/openai-agents";
-${body}
-await main();
-`;
-
-const cjs = `const { z } = require("zod");
-const { Agent, Runner, RunState } = require("@openai/agents");
-const { assistantMessage, functionCall, ScriptedModel } = require("@openai/agents/testing");
-const { createCatalog, createOutbox, defineRecords, defineTemplate, memoryStore, memoryTransport } = require("formletter");
-const { formletterTools } = require("formletter/openai-agents");
-${body}
-main();
-`;
+const scripts = inBothModuleSystems(
+  "agents",
+  {
+    ...partnerOutboxImports,
+    "@openai/agents": ["Agent", "Runner", "RunState"],
+    "@openai/agents/testing": ["assistantMessage", "functionCall", "ScriptedModel"],
+    "formletter/openai-agents": ["formletterTools"],
+  },
+  partnerOutboxSource({ approval: true }) + main,
+);
 
 describe("formletter/openai-agents from the packed package", () => {
-  it.each([
-    ["an ES module", "agents.mjs", esm],
-    ["CommonJS", "agents.cjs", cjs],
-  ])(
+  it.each(scripts)(
     "runs from %s: the held call waits, its approval in the queue sends it once on resume",
     async (_, name, source) => {
       writeFileSync(join(project, name), source);
