@@ -130,6 +130,20 @@ formletterTools({}).then(() => console.log("made"), (error) => console.log(error
     ).toBe(missing);
   });
 
+  it("loads formletter/mcp and the relay without the MCP SDK, and names the missing peer when a server is made", async () => {
+    const source = (load: string) => `${load}
+try { createMcpServer({}); console.log("made"); } catch (error) { console.log(error.code + ": " + error.message); }
+`;
+    const missing =
+      'dependency_missing: the MCP server (formletter/mcp) needs the "@modelcontextprotocol/sdk" package, which is not installed: run `npm install @modelcontextprotocol/sdk`';
+    const esm =
+      'import "formletter/relay";\nimport "formletter/agent-tools";\nimport { createMcpServer } from "formletter/mcp";';
+    expect(await script("mcp.mjs", source(esm))).toBe(missing);
+    expect(await script("mcp.cjs", source('const { createMcpServer } = require("formletter/mcp");'))).toBe(
+      missing,
+    );
+  });
+
   it("imports the package and every subpath; a store or transport names its missing peer", async () => {
     const esm = await script(
       "subpaths.mjs",
