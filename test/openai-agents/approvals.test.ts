@@ -9,8 +9,9 @@ import { RunState, type RunToolApprovalItem } from "@openai/agents";
 import { describe, expect, it } from "vitest";
 import { createOutbox, memoryStore, memoryTransport, openHumanQueue } from "../../src/index.js";
 import { formletterTools, type HeldApproval } from "../../src/openai-agents/index.js";
+import { createRelay } from "../../src/relay/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
-import { contractorEmail, proposal } from "../fixtures/property.js";
+import { contractorEmail, loadTicket, propertyCatalog, proposal } from "../fixtures/property.js";
 import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
 import {
   agentOf,
@@ -103,6 +104,51 @@ describe("formletter tools in the OpenAI Agents SDK: approvals", () => {
     ]);
     expect(second.transport.sent).toHaveLength(1);
     expect(await second.outbox.flush()).toEqual({ delivered: 0, failed: 0 });
+  });
+
+  it("resumes after an operator approved the queue item through the relay, which sent it from its own process", async () => {
+    const first = await processes.start();
+    const { held, result } = await heldRun(first);
+    const saved = result.state.toString();
+
+    // The relay: another outbox on the same file, with the transports; an operator token approves.
+    const relayTransport = memoryTransport();
+    const relayOutbox = createOutbox({
+      catalog: propertyCatalog,
+      load: loadTicket,
+      store: sqliteStore(processes.file),
+      transports: { email: relayTransport },
+      contactKey,
+    });
+    try {
+      const relay = createRelay({
+        outbox: relayOutbox,
+        secret: "task-secret-0123456789-abcdefghijklmnop",
+        operatorSecret: "operator-secret-0123456789-abcdefghijkl",
+      });
+      const token = await relay.mintOperatorToken({ operator: "ana@example.com" });
+      const answer = await relay.fetch(
+        new Request(`http://relay.test/v1/queue/${held.queueItemId}/approve`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: "{}",
+        }),
+      );
+      expect(answer.status).toBe(200);
+      await relay.close();
+    } finally {
+      await relayOutbox.close();
+    }
+    expect(relayTransport.sent.map((sent) => sent.message.text)).toEqual([held.draft.text]);
+
+    const second = await processes.restart();
+    const { agent, model } = second.agent(payment);
+    const state = await RunState.fromString(agent, saved);
+    expect((await second.kit.settle(state)).resumable).toBe(true);
+    await runner.run(agent, state);
+    expect(model.seen).toEqual([expect.stringMatching(/^Sent: the payment_release message/)]);
+    expect(await second.outbox.flush()).toEqual({ delivered: 0, failed: 0 });
+    expect([...first.transport.sent, ...second.transport.sent]).toEqual([]);
   });
 
   it("resuming the same saved run twice sends nothing the second time", async () => {
