@@ -162,6 +162,29 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
     moved.add(twin);
     matched += 1;
   }
+  // A clause one side writes elsewhere, opening with the same words and going on with others
+  // ("because the part is back-ordered" / "because the paint shop is booked"): moved, and another
+  // phrase in it, one place like a substitution.
+  for (const run of onlyA) {
+    if (moved.has(run)) continue;
+    let opening = 0;
+    const twin = onlyB.find((other) => {
+      // Whole sentences on both sides are sentences left out or added, which cost no place.
+      if (
+        moved.has(other) ||
+        (wholeSentences(a, run.from, run.to) && wholeSentences(b, other.from, other.to))
+      )
+        return false;
+      opening = sharedOpening(a, run, b, other);
+      return opening > 0;
+    });
+    if (twin === undefined) continue;
+    moved.add(run);
+    moved.add(twin);
+    matched += opening;
+    substitutions++;
+    widest = Math.max(widest, run.to - run.from - opening, twin.to - twin.from - opening);
+  }
   for (const [tokens, runs] of [
     [a, onlyA],
     [b, onlyB],
@@ -197,6 +220,31 @@ function sameRun(
     left.length === right.length &&
     left.every((token, at) => same(token, right[at] as string))
   );
+}
+
+/**
+ * How many words two runs of two words or more open with alike, when they are words (a clause's
+ * opening, not a value), sentence ends aside; 0 when their first words differ.
+ */
+function sharedOpening(
+  a: readonly string[],
+  runA: { from: number; to: number },
+  b: readonly string[],
+  runB: { from: number; to: number },
+): number {
+  const left = a.slice(runA.from, runA.to).filter((token) => token !== sentenceEnd);
+  const right = b.slice(runB.from, runB.to).filter((token) => token !== sentenceEnd);
+  if (left.length < 2 || right.length < 2) return 0;
+  let opening = 0;
+  while (
+    opening < left.length - 1 &&
+    opening < right.length - 1 &&
+    left[opening] === right[opening] &&
+    !isPlaceholder(left[opening] as string) &&
+    left[opening] !== numberToken
+  )
+    opening++;
+  return opening;
 }
 
 /** Whether two runs hold one placeholder in common. */

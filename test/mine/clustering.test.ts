@@ -46,6 +46,28 @@ describe("align", () => {
     expect(otherSlots.partial + otherSlots.insertions).toBeGreaterThan(0);
   });
 
+  it("reads a clause moved elsewhere that opens alike and goes on otherwise as one place", () => {
+    const moved = align(
+      line(
+        "because the crane is booked, the delivery of your order takes longer than planned. call us any time.",
+      ),
+      line(
+        "the delivery of your order takes longer than planned because the road is closed. call us any time.",
+      ),
+    );
+    expect(moved).toMatchObject({ substitutions: 1, partial: 0 });
+    // Without the opening words alike, the two clauses are two places.
+    const unlike = align(
+      line(
+        "sadly the crane is booked, the delivery of your order takes longer than planned. call us any time.",
+      ),
+      line(
+        "the delivery of your order takes longer than planned because the road is closed. call us any time.",
+      ),
+    );
+    expect(unlike.partial).toBe(2);
+  });
+
   it("reads a day written with a dot before its month as part of the date, not a sentence's end", () => {
     expect(line("first seen on 18. Januar 2026 at noon.")).toEqual(
       "first seen on <#> januar <#> at noon §".split(" "),
