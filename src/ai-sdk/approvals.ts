@@ -22,10 +22,14 @@ export interface ApprovalRequest {
  * Why a request has nothing to review or decide: `invalid_request` (not an approval request's shape),
  * `not_queued` (the outbox holds no approval for this call: one written into a history by hand, or one
  * that never needed approval), `records_unavailable` (the ticket's records could not be loaded to
- * tell), `closed` (its item was decided before, or closed another way).
+ * tell), `closed` (its item was decided before, or closed another way), `item_changed` (the request's
+ * call names another queue item than the `queueItemId` the person reviewed).
  */
 export type ApprovalProblem =
-  | { readonly ok: false; readonly problem: "invalid_request" | "not_queued" | "records_unavailable" }
+  | {
+      readonly ok: false;
+      readonly problem: "invalid_request" | "not_queued" | "records_unavailable" | "item_changed";
+    }
   | { readonly ok: false; readonly problem: "closed"; readonly queueItemId: string };
 
 /** What `approve` or `deny` did through the outbox, and the response part for the AI SDK to continue. */
@@ -37,16 +41,22 @@ export interface ApprovalDecision {
   readonly response: ToolApprovalResponse;
 }
 
+/**
+ * Who decides, and optionally the `queueItemId` they reviewed: given, the decision applies only if the
+ * request still names that item (a request rebuilt from a history cannot swap in another draft).
+ */
+export type Decider = Actor & { readonly queueItemId?: string };
+
 /** A person's side of the AI SDK's approval flow, worked through the outbox's queue. */
 export interface FormletterApprovals {
   /** The queue item and exact draft (recipient, subject, text) of a waiting request. Changes nothing. */
   review(request: ApprovalRequest): Promise<({ readonly ok: true } & ApprovalDraft) | ApprovalProblem>;
   /** Approves the request's queue item as `actor`: the outbox sends its draft exactly, once. */
-  approve(request: ApprovalRequest, actor: Actor): Promise<ApprovalDecision | ApprovalProblem>;
+  approve(request: ApprovalRequest, actor: Decider): Promise<ApprovalDecision | ApprovalProblem>;
   /** Rejects the request's queue item as `actor`, `reason` kept on the item for people; nothing is sent. */
   deny(
     request: ApprovalRequest,
-    actor: Actor & { readonly reason?: string },
+    actor: Decider & { readonly reason?: string },
   ): Promise<ApprovalDecision | ApprovalProblem>;
 }
 
@@ -77,7 +87,7 @@ type Located = { readonly ok: true; readonly approvalId: string; readonly item: 
 export function formletterApprovals(options: FormletterApprovalsOptions): FormletterApprovals {
   const { outbox, ticketId } = options;
   const approvals = createApprovals({ queue: outbox.queue, ticketId });
-  const locate = async (request: unknown): Promise<Located | ApprovalProblem> => {
+  const locate = async (request: unknown, reviewed?: unknown): Promise<Located | ApprovalProblem> => {
     const invalid = { ok: false, problem: "invalid_request" } as const;
     if (typeof request !== "object" || request === null) return invalid;
     const { approvalId, toolCall } = request as { approvalId?: unknown; toolCall?: unknown };
@@ -85,7 +95,9 @@ export function formletterApprovals(options: FormletterApprovalsOptions): Formle
     const { toolName, input } = toolCall as { toolName?: unknown; input?: unknown };
     if (typeof toolName !== "string") return invalid;
     const found = await findApproval(outbox, ticketId, toolName, input);
-    return found.found ? { ok: true, approvalId, item: found.item } : { ok: false, problem: found.why };
+    if (!found.found) return { ok: false, problem: found.why };
+    if (reviewed !== undefined && reviewed !== found.item.id) return { ok: false, problem: "item_changed" };
+    return { ok: true, approvalId, item: found.item };
   };
   const decided = (
     outcome: ApprovalOutcome,
@@ -104,9 +116,9 @@ export function formletterApprovals(options: FormletterApprovalsOptions): Formle
         : { ok: true, ...draft };
     },
     async approve(request, actor) {
-      const located = await locate(request);
+      const located = await locate(request, actor?.queueItemId);
       if (!located.ok) return located;
-      const outcome = await approvals.approve(located.item.id, actor);
+      const outcome = await approvals.approve(located.item.id, { by: actor?.by });
       return decided(outcome, {
         type: "tool-approval-response",
         approvalId: located.approvalId,
@@ -114,7 +126,7 @@ export function formletterApprovals(options: FormletterApprovalsOptions): Formle
       });
     },
     async deny(request, actor) {
-      const located = await locate(request);
+      const located = await locate(request, actor?.queueItemId);
       if (!located.ok) return located;
       const { item, approvalId } = located;
       // Denying twice is one rejection: the second finds the item rejected and changes nothing.

@@ -7,6 +7,7 @@ export type {
   ApprovalDecision,
   ApprovalProblem,
   ApprovalRequest,
+  Decider,
   FormletterApprovals,
   FormletterApprovalsOptions,
 } from "./approvals.js";

@@ -8,7 +8,7 @@ import type { ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import { formletterApprovals, formletterTools } from "../../src/ai-sdk/index.js";
 import { createOutbox, memoryStore, memoryTransport, type Store } from "../../src/index.js";
-import { contractorEmail, propertyTicket } from "../fixtures/property.js";
+import { contractorEmail, propertyCatalog, propertyTicket } from "../fixtures/property.js";
 import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
 import { approvalRequests, argsOf, ask, drives, modelOf, type Run, rig } from "./harness.js";
 import { toolResultsSeen } from "./scripted-model.js";
@@ -188,6 +188,33 @@ describe.each(Object.entries(drives))("approvals under %s", (_, drive) => {
     expect(await approvals.approve(changed, operator)).toEqual({ ok: false, problem: "not_queued" });
     expect(transport.sent).toHaveLength(0);
     expect((await outbox.queue.list()).items.map((item) => item.status)).toEqual(["open"]);
+  });
+
+  it("applies a decision only to the queue item the person reviewed, when its id is given", async () => {
+    const { formletter, approvals, transport } = await rig({ firstContact: "hold", load: twoContractors });
+    const handles = propertyCatalog.handles(twoContractors("T-1"));
+    const slots = (suffix: string) => {
+      const contractor = handles.get("contractors", `C-T-1${suffix}`) as string;
+      const order = handles.get("work_orders", `W-T-1${suffix}`) as string;
+      return { order, contractor, to: contractor, access: "lockbox" };
+    };
+    const requestOf = async (input: Record<string, string>) => {
+      const run = await drive(modelOf({ call: "visit_request", input }), formletter.tools, ask);
+      const [request] = approvalRequests(run);
+      if (request === undefined) throw new Error("expected an approval request");
+      return request;
+    };
+    const first = await requestOf(slots(""));
+    const second = await requestOf(slots("-b"));
+    const reviewed = await approvals.review(first);
+    if (!reviewed.ok) throw new Error("expected a draft");
+    const swapped = { ...first, toolCall: second.toolCall };
+    const decider = { ...operator, queueItemId: reviewed.queueItemId };
+    expect(await approvals.approve(swapped, decider)).toEqual({ ok: false, problem: "item_changed" });
+    expect(await approvals.deny(swapped, decider)).toEqual({ ok: false, problem: "item_changed" });
+    expect(transport.sent).toHaveLength(0);
+    expect(await approvals.approve(first, decider)).toMatchObject({ ok: true, outcome: { outcome: "sent" } });
+    expect(transport.sent.map((sent) => sent.message.to)).toEqual([reviewed.to]);
   });
 
   it("sends once when the approval response is replayed in one history", async () => {
