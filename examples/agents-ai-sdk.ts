@@ -83,7 +83,7 @@ for (const part of held.content) {
   if (!review.ok) throw new Error(`nothing to approve: ${review.problem}`);
   console.log(`2. approval  → queue item ${review.queueItemId}, to ${review.to}: ${review.subject}`);
   // The person's decision goes through the outbox; only then does the SDK hear of it.
-  const decided = await approvals.approve(part, { by: "ana@example.com" });
+  const decided = await approvals.approve(part, { by: "ana@example.com", queueItemId: review.queueItemId });
   if (decided.ok) messages.push({ role: "tool", content: [decided.response] });
 }
 const resumed = await turn(refund, messages);
