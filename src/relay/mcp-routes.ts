@@ -146,7 +146,9 @@ export function mcpRoutes(options: McpRoutesOptions): Route[] {
           501: ["not_implemented"],
         },
       },
-      handle: (request, route) => serve(request, route),
+      // A failure nobody foresaw is still a JSON-RPC answer, without details.
+      handle: (request, route) =>
+        serve(request, route).catch(() => asJsonRpc(problem(500, { code: "internal" }))),
     },
     {
       method: "GET",

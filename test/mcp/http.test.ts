@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRelay } from "../../src/relay/index.js";
-import { contractorEmail, propertyTicket, proposal } from "../fixtures/property.js";
+import { contractorEmail, loadTicket, propertyTicket, proposal } from "../fixtures/property.js";
 import { agentSecret, auditOf, call, useRelay } from "../relay/harness.js";
 
 const clients: Client[] = [];
@@ -341,4 +341,39 @@ describe("MCP refusals", () => {
       ).toThrow(/mcpAllowedOrigins must list origins/);
     },
   );
+});
+
+describe("MCP when the records cannot be had", () => {
+  const setup = useRelay({
+    outbox: {
+      load: (ticketId: string) => {
+        if (ticketId === "T-BAD") throw new Error("connection to db:5432 failed, password=hunter2");
+        return loadTicket(ticketId);
+      },
+    },
+  });
+
+  it("answers list and call with a JSON-RPC error that names no internals, and keeps serving", async () => {
+    const { relay, url, transport: mail } = setup.rig;
+    const token = await relay.mintTaskToken({ ticketId: "T-BAD", runId: "run-bad" });
+    const { client } = await connect(url, token);
+    const failures = await Promise.all([
+      client.listTools().then(
+        () => "listed",
+        (error: Error) => error.message,
+      ),
+      client.readResource({ uri: "formletter://ticket/description" }).then(
+        () => "read",
+        (error: Error) => error.message,
+      ),
+    ]);
+    for (const message of failures) {
+      expect(message).toContain("could not be loaded");
+      expect(message).not.toMatch(/hunter2|5432/);
+    }
+    const good = await relay.mintTaskToken({ ticketId: "T-GOOD", runId: "run-good" });
+    const { client: other } = await connect(url, good);
+    expect((await other.listTools()).tools.length).toBeGreaterThan(1);
+    expect(mail.sent).toHaveLength(0);
+  });
 });
