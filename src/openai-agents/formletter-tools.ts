@@ -1,11 +1,9 @@
 import type { RunState, RunToolApprovalItem } from "@openai/agents";
-import { findApproval } from "../agent-tools/find-approval.js";
 import {
-  type AgentTool,
   createAgentTools,
   createApprovals,
+  findApproval,
   type OutboxToolsOptions,
-  outcomeText,
 } from "../agent-tools/index.js";
 import type { Actor } from "../outbox/index.js";
 import { type FormletterFunctionTool, functionToolOf } from "./function-tool.js";
@@ -86,13 +84,13 @@ export async function formletterTools(options: FormletterToolsOptions): Promise<
     const item = await outbox.queue.get(queueItemId);
     return item?.ticketId === ticketId && item.reason === "approval_required" ? item : undefined;
   };
-  const byName = new Map<string, AgentTool>(agentTools.tools.map((agentTool) => [agentTool.name, agentTool]));
+  const names = new Set(agentTools.tools.map((agentTool) => agentTool.name));
   const tools = agentTools.tools.map((agentTool) => functionToolOf(agentTool, heldItem));
 
   const heldOf = (interruption: RunToolApprovalItem) =>
     heldApprovalOf(interruption, (name, args) => findApproval(outbox, ticketId, name, args), approvals);
   const ours = (interruption: RunToolApprovalItem) =>
-    typeof interruption.name === "string" && byName.has(interruption.name);
+    typeof interruption.name === "string" && names.has(interruption.name);
 
   /** Carries one call's queue item into the state; true when it no longer waits. */
   const settleOne = async (state: ApprovableState, held: HeldApproval): Promise<boolean> => {
@@ -115,18 +113,15 @@ export async function formletterTools(options: FormletterToolsOptions): Promise<
 
   /**
    * A call the outbox holds no approval for. The runner asks for approval of arguments that are not a
-   * JSON object without asking the tool: text that is not JSON it answers itself once approved ("not
-   * valid JSON"), never calling the tool; other JSON (an array, a number) is decided here as `handle()`
-   * decides it, which can only escalate it, and the model is told that escalation. Any other call was
-   * never decided through these tools (one written into the state by hand): it is rejected, not decided.
+   * JSON object without asking the tool: approved, text that is not JSON the runner answers itself
+   * ("not valid JSON"), and other JSON (an array, a number) reaches the tool, which decides it through
+   * `handle()` like any call (an escalation: nothing to send). Settling itself decides nothing, so
+   * settling twice opens nothing twice. A call with an object the outbox never held was never decided
+   * through these tools (one written into the state by hand): it is rejected, not decided.
    */
-  const settleUnasked = async (state: ApprovableState, held: HeldApproval): Promise<true> => {
+  const settleUnasked = (state: ApprovableState, held: HeldApproval): true => {
     const { interruption } = held;
-    const args = argumentsOf(interruption.arguments);
-    const agentTool = byName.get(held.tool);
-    if (args.kind === "text") state.approve(interruption);
-    else if (args.kind === "other" && agentTool !== undefined)
-      state.reject(interruption, { message: outcomeText(await agentTool.call(interruption.arguments)) });
+    if (!isJsonObject(interruption.arguments)) state.approve(interruption);
     else
       state.reject(interruption, {
         message: "Not approved: formletter holds no approval for this call; nothing was sent.",
@@ -175,13 +170,12 @@ export async function formletterTools(options: FormletterToolsOptions): Promise<
   };
 }
 
-/** Tool arguments as the runner reads them: not JSON, a JSON object, or other JSON. */
-function argumentsOf(text: string | undefined): { readonly kind: "text" | "object" | "other" } {
-  let value: unknown;
+/** Whether tool arguments are a JSON object, the only arguments the runner asks a tool's policy about. */
+function isJsonObject(text: string | undefined): boolean {
   try {
-    value = JSON.parse(text ?? "");
+    const value: unknown = JSON.parse(text ?? "");
+    return typeof value === "object" && value !== null && !Array.isArray(value);
   } catch {
-    return { kind: "text" };
+    return false;
   }
-  return { kind: typeof value === "object" && value !== null && !Array.isArray(value) ? "object" : "other" };
 }

@@ -39,8 +39,12 @@ export function functionToolOf(
       return item === undefined || heldStatusOf(item) === "waiting";
     },
     async execute(input, runContext, details) {
+      // The arguments as the model wrote them, where the runner gives them: a string the runner parsed
+      // from JSON text would otherwise be read as JSON text again.
+      const raw = details?.toolCall?.arguments;
       const outcome: ToolOutcome =
-        memo.take(runContext, details?.toolCall?.callId, input) ?? (await agentTool.call(input));
+        memo.take(runContext, details?.toolCall?.callId, input) ??
+        (await agentTool.call(typeof raw === "string" ? raw : input));
       const id = heldItemId(outcome);
       if (id === undefined) return outcomeText(outcome);
       const item = await itemOf(id);
