@@ -10,23 +10,12 @@
  *   npx tsx examples/agents-ai-sdk.ts
  */
 
-import { readFileSync } from "node:fs";
 import { generateText, type ModelMessage, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { createOutbox, memoryStore, memoryTransport } from "formletter";
 import { formletterApprovals, formletterTools } from "formletter/ai-sdk";
 import { sellerCatalog } from "../templates/seller.js";
-
-const ticket = JSON.parse(readFileSync(new URL("./data/seller-sample-ticket.json", import.meta.url), "utf8"));
-const handles = sellerCatalog.handles(ticket);
-const delivered = {
-  order: handles.get("orders", "ord_158570abf1a3"),
-  item: handles.get("items", "lin_ea90c79134"),
-};
-const placed = {
-  order: handles.get("orders", "ord_b7dbcf383bc2"),
-  item: handles.get("items", "lin_e8b821e008"),
-};
+import { delivered, placed, ticket } from "./sample-ticket.js";
 
 const transport = memoryTransport();
 const outbox = createOutbox({
