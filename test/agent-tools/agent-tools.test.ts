@@ -180,6 +180,32 @@ describe("createAgentTools over an outbox", () => {
     expect(JSON.stringify(outcome) + outcomeText(outcome)).not.toContain("SECRETNOTE");
   });
 
+  it("a ticket whose own tools exceed the providers' limits gets the shared tools, never a two-stage chooser", async () => {
+    const many = (ticketId: string) => {
+      const ticket = propertyTicket(ticketId);
+      const order = ticket.work_orders[0] as PropertyTicket["work_orders"][number];
+      ticket.work_orders = Array.from({ length: 450 }, (_, n) => ({
+        ...order,
+        id: `W-${n}`,
+        unit: `Flat ${n}`,
+      }));
+      return ticket;
+    };
+    const { outbox, transport } = rig(many);
+    const agent = await createAgentTools({ outbox, ticketId: "T-1", runId: "run-1" });
+    expect(agent.cache).toBe("prefix");
+    expect(agent.tools.map((tool) => tool.name)).not.toContain("choose_template");
+    const handles = propertyCatalog.handles(many("T-1"));
+    const contractor = handles.get("contractors", "C-T-1") ?? "";
+    const outcome = await agent.call("completion_check", {
+      order: handles.get("work_orders", "W-7"),
+      contractor,
+      to: contractor,
+    });
+    expect(outcome).toMatchObject({ outcome: "sent" });
+    expect(transport.sent).toHaveLength(1);
+  });
+
   it("refuses options that cannot work with a message naming the fix", async () => {
     const { outbox } = rig();
     await expect(createAgentTools({ outbox, ticketId: "", runId: "run-1" })).rejects.toThrow(
