@@ -27,9 +27,9 @@ export interface Settled {
 }
 
 /** A ticket's formletter tools for the OpenAI Agents SDK, and the approvals of a run that uses them. */
-export interface FormletterAgentTools {
+export interface FormletterAgentTools<Context = unknown> {
   /** One function tool per template the ticket can fill, and `escalate_to_human`: give them to an `Agent`. */
-  readonly tools: FormletterFunctionTool[];
+  readonly tools: FormletterFunctionTool<Context>[];
   /** The ticket's records as `handle: label` lines, for the agent's instructions. */
   readonly description: string;
   /**
@@ -62,7 +62,8 @@ export interface FormletterAgentTools {
  * with `over: "approval"`) stops the run with an interruption that {@link FormletterAgentTools.approvals}
  * maps to its queue item and exact draft. A person approves the queue item — in this process with
  * `approve`, or anywhere else (`formletter queue`, the relay) — and `settle` carries that into a
- * saved run's state; an approval the state carries by itself sends nothing.
+ * saved run's state; an approval the state carries by itself sends nothing. An agent with a typed run
+ * context names it: `formletterTools<MyContext>(…)`.
  *
  * @example
  * import { Agent, run, RunState } from "@openai/agents";
@@ -76,7 +77,9 @@ export interface FormletterAgentTools {
  * const state = await RunState.fromString(agent, saved);
  * if ((await kit.settle(state)).resumable) await run(agent, state);
  */
-export async function formletterTools(options: FormletterToolsOptions): Promise<FormletterAgentTools> {
+export async function formletterTools<Context = unknown>(
+  options: FormletterToolsOptions,
+): Promise<FormletterAgentTools<Context>> {
   const { outbox, ticketId } = options;
   const agentTools = await createAgentTools(options);
   const approvals = createApprovals({ queue: outbox.queue, ticketId });
@@ -85,7 +88,7 @@ export async function formletterTools(options: FormletterToolsOptions): Promise<
     return item?.ticketId === ticketId && item.reason === "approval_required" ? item : undefined;
   };
   const names = new Set(agentTools.tools.map((agentTool) => agentTool.name));
-  const tools = agentTools.tools.map((agentTool) => functionToolOf(agentTool, heldItem));
+  const tools = agentTools.tools.map((agentTool) => functionToolOf<Context>(agentTool, heldItem));
 
   const heldOf = (interruption: RunToolApprovalItem) =>
     heldApprovalOf(interruption, (name, args) => findApproval(outbox, ticketId, name, args), approvals);

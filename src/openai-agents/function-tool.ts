@@ -4,8 +4,11 @@ import type { QueueItem } from "../store/index.js";
 import { createCallMemo } from "./call-memo.js";
 import { heldItemId, heldStatusOf, heldText } from "./held-call.js";
 
-/** The Agents SDK function tool formletter builds: JSON Schema input, a line of text as its result. */
-export type FormletterFunctionTool = FunctionTool<unknown, ParametersOf, string>;
+/**
+ * The Agents SDK function tool formletter builds: JSON Schema input, a line of text as its result, for
+ * an agent whose run context is `Context` (the tools never read it).
+ */
+export type FormletterFunctionTool<Context = unknown> = FunctionTool<Context, ParametersOf, string>;
 
 type ParametersOf = Extract<Parameters<typeof tool>[0], { strict?: true }>["parameters"];
 
@@ -17,14 +20,14 @@ type ParametersOf = Extract<Parameters<typeof tool>[0], { strict?: true }>["para
  * `execute` reports that one decision. After an approval in the run's state, `execute` asks the queue
  * item, not the state: only an item a person approved through the outbox counts as sent.
  */
-export function functionToolOf(
+export function functionToolOf<Context>(
   agentTool: AgentTool,
   /** The ticket's approval item of that id, or undefined for any other id. */
   heldItem: (queueItemId: string) => Promise<QueueItem | undefined>,
-): FormletterFunctionTool {
+): FormletterFunctionTool<Context> {
   const memo = createCallMemo();
   const itemOf = (id: string) => heldItem(id).catch(() => undefined);
-  return tool({
+  return tool<ParametersOf, Context, string>({
     name: agentTool.name,
     description: agentTool.description,
     parameters: agentTool.inputSchema as ParametersOf,
