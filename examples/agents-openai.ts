@@ -79,7 +79,7 @@ try {
   const saved = held.state.toString();
   await running.outbox.close();
 
-  // A person approves the queue item outside the run, as `formletter queue approve <id> --db …` does.
+  // A person approves the queue item outside the run, as `formletter queue release <id> --db … --by …` does.
   const store = sqliteStore(database);
   await openHumanQueue(store).release(approval.queueItemId, { by: "ana@example.com" });
   await store.close();
