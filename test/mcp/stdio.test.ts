@@ -2,6 +2,7 @@
  * `formletter mcp` over stdio, spawned by the SDK's own StdioClientTransport as a desktop client would:
  * with an outbox of its own on a SQLite file, and forwarding to a relay with a task token.
  */
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -107,6 +108,38 @@ describe("formletter mcp over stdio, with an outbox of its own", () => {
     const list = await cli(["queue", "list", "--db", db, "--status", "approved", "--json"]);
     expect(JSON.parse(list.stdout).items).toHaveLength(1);
     expect(count(stderr(), "Payment released")).toBe(1);
+  });
+
+  it("skips a line that is not JSON, answers the next, and ends cleanly on a line past the size limit", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(root, "src/cli/index.ts"),
+        "mcp",
+        "--catalog",
+        moduleFile,
+        "--db",
+        join(dir, "raw.db"),
+        "--ticket",
+        "T-1",
+      ],
+      { cwd: root, stdio: ["pipe", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.on("error", () => undefined);
+    const ended = new Promise<number | null>((done) => child.on("close", (code) => done(code)));
+    child.stdin.write("this is not json\n");
+    child.stdin.write('{"jsonrpc":"2.0","id":1,"method":"ping"}\n');
+    await until(() => stdout.includes('"id":1'), "the answer to the line after the bad one");
+    expect(JSON.parse(stdout.trim())).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    child.stdin.write("x".repeat(1_300_000));
+    expect(await ended).toBe(0);
+    expect(stderr).not.toMatch(/\bat .*\(|Error:/);
   });
 
   it("refuses to start without a ticket, naming what to give", async () => {
