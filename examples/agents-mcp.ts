@@ -11,19 +11,12 @@
  *   npx tsx examples/agents-mcp.ts
  */
 
-import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createOutbox, memoryStore, memoryTransport } from "formletter";
 import { createRelay } from "formletter/relay";
 import { sellerCatalog } from "../templates/seller.js";
-
-const ticket = JSON.parse(readFileSync(new URL("./data/seller-sample-ticket.json", import.meta.url), "utf8"));
-const handles = sellerCatalog.handles(ticket);
-const delivered = {
-  order: handles.get("orders", "ord_158570abf1a3"),
-  item: handles.get("items", "lin_ea90c79134"),
-};
+import { delivered, ticket } from "./sample-ticket.js";
 
 const transport = memoryTransport();
 const outbox = createOutbox({
