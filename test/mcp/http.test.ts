@@ -321,6 +321,22 @@ describe("MCP refusals", () => {
     expect(allowed.status).toBe(200);
   });
 
+  it("refuses an operator token: /mcp takes task tokens only", async () => {
+    const { relay, url } = setup.rig;
+    const operator = await relay.mintOperatorToken({ operator: "ana@example.com" });
+    const answer = await post(url, { token: operator, body: listTools });
+    expect(answer.status).toBe(403);
+    expect(await answer.json()).toMatchObject({ error: { data: { code: "wrong_audience" } } });
+  });
+
+  it("reads one resource only: any other URI is an invalid parameter", async () => {
+    const { relay, url } = setup.rig;
+    const token = await relay.mintTaskToken({ ticketId: "T-R", runId: "run-r" });
+    const { client } = await connect(url, token);
+    for (const uri of ["formletter://ticket/T-A/description", "file:///etc/passwd"])
+      await expect(client.readResource({ uri })).rejects.toThrow(/-32602.*unknown resource/);
+  });
+
   it("answers a missing token with 401 and a JSON-RPC error, and GET with 405", async () => {
     const { url } = setup.rig;
     const answer = await post(url, { body: listTools });
