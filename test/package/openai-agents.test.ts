@@ -3,25 +3,15 @@
  * own: from an ES module and from CommonJS, each build loads the SDK the application loads, and a
  * held call's approval through the queue resumes a saved run that sends once.
  */
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   inBothModuleSystems,
-  installPackedPackage,
   partnerOutboxImports,
   partnerOutboxSource,
-  run,
+  usePackedPackage,
 } from "./scratch-project.js";
 
-let project: string;
-
-beforeAll(async () => {
-  project = await installPackedPackage(["@openai/agents"]);
-}, 600_000);
-afterAll(() => {
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
-});
+const packed = usePackedPackage(["@openai/agents"]);
 
 /** One held call, approved in the queue, then the saved run resumed by another agent. */
 const main = `
@@ -57,9 +47,7 @@ describe("formletter/openai-agents from the packed package", () => {
   it.each(scripts)(
     "runs from %s: the held call waits, its approval in the queue sends it once on resume",
     async (_, name, source) => {
-      writeFileSync(join(project, name), source);
-      const { stdout } = await run(process.execPath, [name], { cwd: project });
-      expect(stdout.trim()).toBe("waiting ana@partner.example true 1 done");
+      expect(await packed.runScript(name, source)).toBe("waiting ana@partner.example true 1 done");
     },
   );
 });

@@ -16,6 +16,7 @@ import { basename, dirname, join, relative } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { afterAll, beforeAll } from "vitest";
 
 export const run = promisify(execFile);
 export const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -240,4 +241,29 @@ const outbox = createOutbox({
   load: (ticketId) => ({ ticketId, contacts: [{ id: "c1", email: "ana@partner.example" }] }),
 });
 `;
+}
+
+/**
+ * The packed package installed with `optionalPeers` into a project of its own before the test file's
+ * tests (see {@link installPackedPackage}), deleted after them, and a way to run a script in it.
+ */
+export function usePackedPackage(optionalPeers: readonly string[]): {
+  /** Writes `source` to `name` in the project, runs it with node there, and returns what it printed. */
+  runScript(name: string, source: string): Promise<string>;
+} {
+  let project: string | undefined;
+  beforeAll(async () => {
+    project = await installPackedPackage(optionalPeers);
+  }, 600_000);
+  afterAll(() => {
+    if (project !== undefined) rmSync(project, { recursive: true, force: true });
+  });
+  return {
+    async runScript(name, source) {
+      if (project === undefined) throw new Error("usePackedPackage: the package is not installed yet");
+      writeFileSync(join(project, name), source);
+      const { stdout } = await run(process.execPath, [name], { cwd: project });
+      return stdout.trim();
+    },
+  };
 }
