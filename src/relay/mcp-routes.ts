@@ -62,7 +62,8 @@ const cacheQuery = z.object({ cache: z.enum(["ticket", "prefix"]).optional() });
  * built for the token's ticket alone, so an expired token is refused on the next request whatever
  * session it belongs to. The session id the relay hands out on `initialize` is a keyed hash of the
  * token's id: a session id of another token is refused, and no session is held in memory.
- * `GET /mcp` (a server-initiated stream) is not offered: 405, as the transport allows.
+ * `GET /mcp` (a server-initiated stream) and `DELETE /mcp` (ending a session) are not offered: 405, as
+ * the transport allows.
  */
 export function mcpRoutes(options: McpRoutesOptions): Route[] {
   const { outbox, gate, metrics } = options;
@@ -150,17 +151,23 @@ export function mcpRoutes(options: McpRoutesOptions): Route[] {
       handle: (request, route) =>
         serve(request, route).catch(() => asJsonRpc(problem(500, { code: "internal" }))),
     },
-    {
-      method: "GET",
-      path: "/mcp",
-      doc: {
-        summary: "Not served: the relay opens no server-initiated stream (405, Allow: POST)",
-        auth: "none",
-        success: { mediaType: "text/event-stream", description: "Never given" },
-        errors: { 405: ["method_not_allowed"] },
-      },
-      handle: async (request) =>
-        asJsonRpc(originRefused(request) ?? problem(405, { code: "method_not_allowed" }, { allow: "POST" })),
-    },
+    // The transport's other two methods, which a stateless server declines with 405 as the spec allows:
+    // no stream the server opens (GET), and no session to end (DELETE: the token's expiry ends it).
+    ...(["GET", "DELETE"] as const).map(
+      (method): Route => ({
+        method,
+        path: "/mcp",
+        doc: {
+          summary: `Not served: ${method === "GET" ? "the relay opens no server-initiated stream" : "a session ends with its token"} (405, Allow: POST)`,
+          auth: "none",
+          success: { mediaType: "application/json", description: "Never given" },
+          errors: { 405: ["method_not_allowed"] },
+        },
+        handle: async (request) =>
+          asJsonRpc(
+            originRefused(request) ?? problem(405, { code: "method_not_allowed" }, { allow: "POST" }),
+          ),
+      }),
+    ),
   ];
 }

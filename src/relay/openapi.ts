@@ -12,7 +12,7 @@ import {
 
 /** What the document needs of a route: its method, its path pattern and what it says of itself. */
 export interface DocumentedRoute {
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "DELETE";
   readonly path: string;
   readonly doc: RouteDoc;
 }

@@ -9,7 +9,7 @@ import type { RouteDoc } from "./route-doc.js";
  * says of it, and what answers it.
  */
 export interface Route {
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "DELETE";
   readonly path: string;
   readonly doc: RouteDoc;
   handle(request: Request, route: string, params: Readonly<Record<string, string>>): Promise<Response>;

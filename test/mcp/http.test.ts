@@ -337,7 +337,7 @@ describe("MCP refusals", () => {
       await expect(client.readResource({ uri })).rejects.toThrow(/-32602.*unknown resource/);
   });
 
-  it("answers a missing token with 401 and a JSON-RPC error, and GET with 405", async () => {
+  it("answers a missing token with 401 and a JSON-RPC error, and GET and DELETE with 405", async () => {
     const { url } = setup.rig;
     const answer = await post(url, { body: listTools });
     expect(answer.status).toBe(401);
@@ -346,6 +346,9 @@ describe("MCP refusals", () => {
     const get = await fetch(`${url}/mcp`, { headers: { accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+    const end = await fetch(`${url}/mcp`, { method: "DELETE", headers: { "mcp-session-id": "any" } });
+    expect(end.status).toBe(405);
+    expect(await end.json()).toMatchObject({ error: { data: { code: "method_not_allowed" } } });
   });
 
   it.each([["https://app.example.com/"], ["app.example.com"], ["*"], [42]])(
