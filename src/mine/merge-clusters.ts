@@ -102,12 +102,14 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
   // but not at its end, where they are a closing or a team line the mail reading left.
   let line: string[] = [];
   for (const sequence of cluster.sequences) {
-    // A run of numbers is one: a time or a date masking did not take reads as one to four of them.
-    const kept = sequence.filter(
-      (word, at) =>
-        (core.has(word) || word === sentenceEnd) &&
-        (word !== numberToken || sequence[at - 1] !== numberToken),
-    );
+    // A run of numbers is one, words not shared between them aside: a time or a date masking did not
+    // take ("12. Januar 2026, 10:25") reads as one to four of them.
+    const kept: string[] = [];
+    for (const word of sequence) {
+      if (!core.has(word) && word !== sentenceEnd) continue;
+      if (word === numberToken && kept.at(-1) === numberToken) continue;
+      kept.push(word);
+    }
     let end = kept.length;
     while (end > 0 && trailing(kept[end - 1] as string, boilerplate)) end--;
     if (end > line.length) line = kept.slice(0, end);

@@ -18,6 +18,8 @@ export function recipientSource<S extends CollectionSchemas>(
   const records = definition as unknown as RecordsDefinition;
   const wanted = addressForms(to);
   if (wanted.size === 0) return undefined;
+  // An e-mail address is only ever found in a value holding an "@", a phone number only in one without.
+  const email = [...wanted].some((form) => form.startsWith("email:"));
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
@@ -26,7 +28,7 @@ export function recipientSource<S extends CollectionSchemas>(
       if (typeof row !== "object" || row === null) continue;
       for (const field of Object.keys(shape)) {
         const value = (row as Record<string, unknown>)[field];
-        if (typeof value !== "string" || value.length > 320) continue;
+        if (typeof value !== "string" || value.length > 320 || value.includes("@") !== email) continue;
         for (const form of knownForms(value)) {
           if (wanted.has(form)) return `${singular(collection)}.${field}`;
         }
