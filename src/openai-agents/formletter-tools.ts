@@ -1,10 +1,12 @@
 import type { RunState, RunToolApprovalItem } from "@openai/agents";
 import {
+  type ApprovalOutcome,
   createAgentTools,
   createApprovals,
   findApproval,
   type OutboxToolsOptions,
 } from "../agent-tools/index.js";
+import { merged } from "../core/merged.js";
 import type { Actor } from "../outbox/index.js";
 import { type FormletterFunctionTool, functionToolOf } from "./function-tool.js";
 import { type HeldApproval, heldApprovalOf } from "./held-approval.js";
@@ -24,6 +26,11 @@ export interface Settled {
   readonly waiting: readonly HeldApproval[];
   /** Calls approved or rejected in the state, as their queue items say. */
   readonly settled: readonly HeldApproval[];
+}
+
+/** What a person's approval or rejection did to the queue item, and then to the run's state. */
+export interface Decided extends Settled {
+  readonly approval: ApprovalOutcome;
 }
 
 /** A ticket's formletter tools for the OpenAI Agents SDK, and the approvals of a run that uses them. */
@@ -46,22 +53,27 @@ export interface FormletterAgentTools<Context = unknown> {
    * the queue item again when it runs.
    */
   settle(state: ApprovableState): Promise<Settled>;
-  /** Approves the call's queue item through the outbox as `actor` (its draft is sent once), then settles it. */
-  approve(state: ApprovableState, interruption: RunToolApprovalItem, actor: Actor): Promise<HeldApproval>;
-  /** Rejects the call's queue item through the outbox as `actor`, with its note, then settles it. */
+  /**
+   * Approves the queue item a person reviewed, by its id, through the outbox as `actor` (its draft is
+   * sent once, however often this is called), then settles the state: only the calls that wait on that
+   * item are approved in it, whatever else the state says. Ids of other tickets or of items that are
+   * not approvals are `not_found`, and nothing is done.
+   */
+  approve(state: ApprovableState, queueItemId: string, actor: Actor): Promise<Decided>;
+  /** Rejects the queue item a person reviewed, by its id, as `actor` with their note, then settles the state. */
   reject(
     state: ApprovableState,
-    interruption: RunToolApprovalItem,
+    queueItemId: string,
     actor: Actor & { readonly note?: string },
-  ): Promise<HeldApproval>;
+  ): Promise<Decided>;
 }
 
 /**
  * A ticket's formletter tools for the OpenAI Agents SDK: each call goes through `outbox.handle()`, and
  * one the outbox holds for a person (an `approval: "human"` template, a first contact held, a ceiling
  * with `over: "approval"`) stops the run with an interruption that {@link FormletterAgentTools.approvals}
- * maps to its queue item and exact draft. A person approves the queue item — in this process with
- * `approve`, or anywhere else (`formletter queue`, the relay) — and `settle` carries that into a
+ * maps to its queue item and exact draft. A person approves the queue item by its id — in this process
+ * with `approve`, or anywhere else (`formletter queue`, the relay) — and `settle` carries that into a
  * saved run's state; an approval the state carries by itself sends nothing. An agent with a typed run
  * context names it: `formletterTools<MyContext>(…)`.
  *
@@ -96,7 +108,7 @@ export async function formletterTools<Context = unknown>(
     typeof interruption.name === "string" && names.has(interruption.name);
 
   /** Carries one call's queue item into the state; true when it no longer waits. */
-  const settleOne = async (state: ApprovableState, held: HeldApproval): Promise<boolean> => {
+  const settleOne = (state: ApprovableState, held: HeldApproval): boolean => {
     const { interruption } = held;
     switch (held.status) {
       case "waiting":
@@ -132,20 +144,15 @@ export async function formletterTools<Context = unknown>(
     return true;
   };
 
-  const settleAfter = async (
-    state: ApprovableState,
-    interruption: RunToolApprovalItem,
-    act: (queueItemId: string) => Promise<unknown>,
-  ): Promise<HeldApproval> => {
-    const before = await heldOf(interruption);
-    if (before.status !== "waiting") {
-      await settleOne(state, before);
-      return before;
+  const settle = async (state: ApprovableState): Promise<Settled> => {
+    const waiting: HeldApproval[] = [];
+    const settled: HeldApproval[] = [];
+    for (const interruption of state.getInterruptions()) {
+      if (!ours(interruption)) continue;
+      const held = await heldOf(interruption);
+      (settleOne(state, held) ? settled : waiting).push(held);
     }
-    await act(before.queueItemId);
-    const after = await heldOf(interruption);
-    await settleOne(state, after);
-    return after;
+    return { resumable: waiting.length === 0, waiting, settled };
   };
 
   return {
@@ -156,20 +163,15 @@ export async function formletterTools<Context = unknown>(
       for (const interruption of interruptions) if (ours(interruption)) held.push(await heldOf(interruption));
       return held;
     },
-    async settle(state) {
-      const waiting: HeldApproval[] = [];
-      const settled: HeldApproval[] = [];
-      for (const interruption of state.getInterruptions()) {
-        if (!ours(interruption)) continue;
-        const held = await heldOf(interruption);
-        ((await settleOne(state, held)) ? settled : waiting).push(held);
-      }
-      return { resumable: waiting.length === 0, waiting, settled };
+    settle,
+    async approve(state, queueItemId, actor) {
+      const approval = await approvals.approve(queueItemId, actor);
+      return merged(await settle(state), { approval });
     },
-    approve: (state, interruption, actor) =>
-      settleAfter(state, interruption, (id) => approvals.approve(id, actor)),
-    reject: (state, interruption, actor) =>
-      settleAfter(state, interruption, (id) => approvals.reject(id, actor)),
+    async reject(state, queueItemId, actor) {
+      const approval = await approvals.reject(queueItemId, actor);
+      return merged(await settle(state), { approval });
+    },
   };
 }
 
