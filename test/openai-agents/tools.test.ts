@@ -119,4 +119,24 @@ describe("formletter tools in the OpenAI Agents SDK: calls", () => {
       "model_escalated",
     ]);
   });
+
+  it("an outbox that cannot record the call answers in code-written words, and settling waits: nothing throws", async () => {
+    const process = await processes.start();
+    const held = await runner.run(
+      process.agent({ tool: "payment_release", args: toolArgs("payment_release") }).agent,
+      "Pay.",
+    );
+    await process.outbox.close();
+    const settled = await process.kit.settle(held.state);
+    expect(settled.resumable).toBe(false);
+    expect(settled.waiting.map((one) => one.status)).toEqual(["unavailable"]);
+
+    const { agent, model } = process.agent({ tool: "completion_check", args: toolArgs("completion_check") });
+    const result = await runner.run(agent, "Ask whether the work is done.");
+    expect(result.interruptions).toEqual([]);
+    expect(model.seen).toEqual([
+      "Unavailable: the outbox could not record the call; nothing new was sent. Repeating the same call later is safe.",
+    ]);
+    expect(process.transport.sent).toEqual([]);
+  });
 });
