@@ -4,6 +4,7 @@ import type { TokenClaims, TokenRefusal } from "./verify-token.js";
 /** Why the relay refused a request before doing any work; each one is an `access` audit event. */
 export type Refusal =
   | TokenRefusal
+  | "token_revoked"
   | "ticket_mismatch"
   | "session_mismatch"
   | "rate_limited"

@@ -20,6 +20,19 @@ export interface GateOptions {
   readonly sampleTokenRefusal: () => AuditChoice;
   readonly metrics: RelayMetrics;
   readonly maxBodyBytes: number;
+  /** Whether a verified token was revoked since it was minted: asked on every request it makes. */
+  readonly revoked?: ((token: RevocationQuery) => boolean | Promise<boolean>) | undefined;
+}
+
+/**
+ * What the relay asks about a token on each request, when it has a revocation check: the token's id,
+ * and the ticket and run (task tokens) or the operator (operator tokens) it was minted for.
+ */
+export interface RevocationQuery {
+  readonly id: string;
+  readonly ticketId?: string;
+  readonly runId?: string;
+  readonly operator?: string;
 }
 
 /** A check passed, with its value, or the answer that refuses the request. */
@@ -111,6 +124,29 @@ export function createGate(options: GateOptions) {
         claims = merged(claims, { operator: actor });
       }
       noteRequest(request, { claims });
+      if (options.revoked !== undefined) {
+        const query: RevocationQuery =
+          claims.audience === operatorAudience
+            ? { id: claims.jti, operator: claims.operator }
+            : { id: claims.jti, ticketId: claims.ticketId, runId: claims.runId };
+        let revoked: unknown;
+        try {
+          revoked = await options.revoked(query);
+        } catch {
+          revoked = undefined;
+        }
+        // A check that cannot answer, or answers neither true nor false, fails closed: the token is not
+        // known to be good.
+        if (typeof revoked !== "boolean")
+          return { ok: false, response: problem(503, { code: "unavailable" }, { "retry-after": "1" }) };
+        if (revoked) {
+          const headers = { "www-authenticate": 'Bearer realm="formletter", error="invalid_token"' };
+          return {
+            ok: false,
+            response: await refuse(request, route, "token_revoked", 401, { claims, headers }),
+          };
+        }
+      }
       const rate = options.rateLimit(claims.jti);
       if (!rate.ok) {
         noteRequest(request, { refusal: "rate_limited" });

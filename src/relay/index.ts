@@ -8,6 +8,7 @@ export type { RelayClient, RelayClientOptions, RelayTools } from "./client.js";
 export { createRelayClient } from "./client.js";
 export type { RelayErrorCode } from "./errors.js";
 export { RelayError, RelayRequestError } from "./errors.js";
+export type { RevocationQuery } from "./gate.js";
 export type { RelayModule } from "./module.js";
 export type { RateLimitOptions } from "./rate-limit.js";
 export type { Relay, RelayOptions } from "./relay.js";

@@ -56,6 +56,7 @@ const base: Readonly<Record<ErrorCode, string>> = {
   token_missing: "send the token as Authorization: Bearer <token>",
   token_invalid: "the token is not valid for this relay",
   token_expired: "the token has expired; ask for a new one",
+  token_revoked: "the token was revoked; its run is over",
   wrong_audience: "this token is not for this endpoint",
   ticket_mismatch: "the token is for another ticket or run; the ticket and run come from the token only",
   session_mismatch: "the session belongs to another token; initialize a new session with this one",

@@ -5,7 +5,7 @@ import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
 import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sample.js";
 import { RelayError } from "./errors.js";
-import { createGate } from "./gate.js";
+import { createGate, type RevocationQuery } from "./gate.js";
 import { problem } from "./http.js";
 import { mcpRoutes } from "./mcp-routes.js";
 import { operatorRoutes } from "./operator-routes.js";
@@ -85,6 +85,13 @@ export interface RelayOptions {
    * @default []
    */
   readonly mcpAllowedOrigins?: readonly string[];
+  /**
+   * Asked on every request a verified token makes, the MCP endpoint's included: true when the token was
+   * revoked (a run stopped, an agent no longer trusted), and the request is refused 401 `token_revoked`.
+   * A check that throws refuses the request (503): a token not known to be good is not used.
+   * @default undefined
+   */
+  readonly revoked?: (token: RevocationQuery) => boolean | Promise<boolean>;
 }
 
 /**
@@ -140,6 +147,8 @@ function checkOptions(options: RelayOptions): void {
     typeof outbox.catalog?.decide !== "function"
   )
     fail("outbox must come from createOutbox (of this version of formletter)");
+  if (options.revoked !== undefined && typeof options.revoked !== "function")
+    fail("revoked must be a function (token) => boolean, true for a token revoked");
   const origins = options.mcpAllowedOrigins;
   if (origins !== undefined && (!Array.isArray(origins) || !origins.every(isOrigin)))
     fail(
@@ -239,6 +248,7 @@ export function createRelay(options: RelayOptions): Relay {
     sampleTokenRefusal: createAuditSampler(refusalAudit, clock),
     metrics,
     maxBodyBytes,
+    revoked: options.revoked,
   });
   const queueDepth = createQueueDepth(options.outbox.queue, clock);
   const renderMetrics = async () => {

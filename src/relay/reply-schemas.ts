@@ -18,6 +18,7 @@ export const errorCodes = [
   "token_missing",
   "token_invalid",
   "token_expired",
+  "token_revoked",
   "wrong_audience",
   "ticket_mismatch",
   "session_mismatch",

@@ -28,9 +28,11 @@ export interface RouteDoc {
 
 /** The refusals of the token check, for endpoints behind one. */
 export const tokenErrors = {
-  401: ["token_missing", "token_invalid", "token_expired"],
+  401: ["token_missing", "token_invalid", "token_expired", "token_revoked"],
   403: ["wrong_audience"],
   429: ["rate_limited"],
+  // A revocation check that cannot answer: the token is not used (RelayOptions.revoked).
+  503: ["unavailable"],
 } as const satisfies Record<number, readonly ErrorCode[]>;
 
 /** The refusal of an operator token whose subject is not a name the queue can record. */
