@@ -14,9 +14,14 @@ export function clusterLines(
   lines: Iterable<string>,
   options: ClusterOptions & { readonly minSize?: number } = {},
 ): number[] {
-  const clusters = new Clusters(options);
   const first: number[] = [];
-  for (const line of lines) first.push(clusters.add(line, undefined).id);
+  const clusters = new Clusters(options, (at, cluster) => {
+    first[at] = cluster.id;
+  });
+  for (const line of lines) {
+    const at = first.length;
+    first[at] = clusters.add(line, undefined, { tag: at }).id;
+  }
   const groupOf = new Map<number, number>();
   for (const cluster of mergeClusters(clusters.all, options)) {
     for (const id of cluster.merged) groupOf.set(id, cluster.id);

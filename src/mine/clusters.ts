@@ -1,7 +1,29 @@
+import { otherTemplate } from "./alternations.js";
 import type { IdentifierSeen } from "./history-identifiers.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
 import { sentenceEnd, tokensOf } from "./tokens.js";
+
+/** What a message adds to a cluster besides its skeleton. */
+export interface MessageMore {
+  /** The words it is compared by, when other than all of its own. */
+  readonly identity?: string;
+  readonly subject?: string;
+  /** Identifiers it held that no record holds (see `noteIdentifiers`). */
+  readonly identifiers?: readonly IdentifierSeen[];
+  /** The caller's number for the message, given back if it moves to another cluster while read. */
+  readonly tag?: number;
+}
+
+/** A member of a young cluster, as it was counted. */
+interface Member {
+  readonly skeleton: string;
+  readonly recipient: string | undefined;
+  readonly words: ReadonlySet<string>;
+  readonly pairs: ReadonlySet<string>;
+  readonly withEnds: string[];
+  readonly more: MessageMore;
+}
 
 /** Options of {@link Clusters}. */
 export interface ClusterOptions {
@@ -61,6 +83,12 @@ const maxVariants = 8;
 /** Most candidate clusters scored for one message: the index ranks the near ones first. */
 const maxScored = 6;
 
+/**
+ * A cluster's members are kept until it has this many, then looked at once for two templates read as
+ * one (see `otherTemplate`); past it, only counts are kept.
+ */
+const youngSize = 16;
+
 /** Token sequences kept per cluster. */
 export const maxSequences = 3;
 
@@ -83,8 +111,17 @@ export class Clusters {
   private readonly vocabulary: number;
   /** Per cluster (by id), how many of its words and pairs each member count has, and how many are shared. */
   private readonly tallies: Tally[] = [];
+  /** The members of clusters younger than {@link youngSize}, by cluster id. */
+  private readonly young = new Map<number, Member[]>();
 
-  constructor(options: ClusterOptions = {}) {
+  /**
+   * `moved` is told of each message (by its `tag`) that moved to another cluster after it was added:
+   * a young cluster found to hold two templates gives one of them a cluster of its own.
+   */
+  constructor(
+    options: ClusterOptions = {},
+    private readonly moved?: (tag: number, cluster: ClusterState) => void,
+  ) {
     this.threshold = options.threshold ?? 0.7;
     this.keep = options.examples ?? 5;
     this.vocabulary = options.vocabulary ?? 2000;
@@ -95,11 +132,7 @@ export class Clusters {
    * `identity` the words it is compared by when other than all of its own (a mail's greeting and
    * closing are not what a message is about).
    */
-  add(
-    skeleton: string,
-    recipient: string | undefined,
-    more: { readonly identity?: string; readonly subject?: string } = {},
-  ): ClusterState {
+  add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
     const withEnds = tokensOf(more.identity ?? skeleton, true);
     const sequence = withEnds.filter((token) => token !== sentenceEnd);
     const words = new Set(sequence);
@@ -127,20 +160,51 @@ export class Clusters {
       best.signatures.push(of);
       this.index.add(of, best);
     }
-    this.join(best, skeleton, recipient, words, pairs, withEnds, more);
+    const member: Member = { skeleton, recipient, words, pairs, withEnds, more };
+    this.join(best, member);
+    if (best.size <= youngSize) {
+      const members = this.young.get(best.id) ?? [];
+      members.push(member);
+      this.young.set(best.id, members);
+      if (best.size === youngSize) {
+        this.young.delete(best.id);
+        const other = this.split(best, members);
+        if (other?.leaving.includes(member)) return other.cluster;
+      }
+    }
     return best;
   }
 
-  /** Counts a message as a member of a cluster. */
-  private join(
+  /**
+   * Looks at a cluster come of age for a second template read into it; if there is one, its members
+   * leave for a cluster of their own (counted again from what they were) and the caller is told.
+   */
+  private split(
     cluster: ClusterState,
-    skeleton: string,
-    recipient: string | undefined,
-    words: ReadonlySet<string>,
-    pairs: ReadonlySet<string>,
-    withEnds: string[],
-    more: { readonly identity?: string; readonly subject?: string },
-  ): void {
+    members: readonly Member[],
+  ): { cluster: ClusterState; leaving: readonly Member[] } | undefined {
+    const leaves = otherTemplate(members.map((member) => member.withEnds));
+    if (leaves === undefined) return undefined;
+    const leaving = members.filter((_, at) => leaves[at]);
+    const staying = members.filter((_, at) => !leaves[at]);
+    reset(cluster);
+    this.tallies[cluster.id] = { byCount: [], shared: 0 };
+    for (const member of staying) this.join(cluster, member);
+    const of = signature((leaving[0] as Member).words);
+    const other = newCluster(this.all.length, of);
+    this.all.push(other);
+    this.tallies.push({ byCount: [], shared: 0 });
+    this.index.add(of, other);
+    for (const member of leaving) {
+      this.join(other, member);
+      if (member.more.tag !== undefined) this.moved?.(member.more.tag, other);
+    }
+    return { cluster: other, leaving };
+  }
+
+  /** Counts a message as a member of a cluster. */
+  private join(cluster: ClusterState, member: Member): void {
+    const { skeleton, recipient, words, pairs, withEnds, more } = member;
     const tally = this.tallies[cluster.id] as Tally;
     // Counted against the share before this member, then the share rises with the size.
     const before = Math.ceil(sharedShare * cluster.size);
@@ -166,6 +230,8 @@ export class Clusters {
     if (cluster.sequences.length < maxSequences) cluster.sequences.push(withEnds);
     if (more.subject !== undefined && cluster.subjects.length < this.keep)
       cluster.subjects.push(more.subject);
+    if (more.identifiers !== undefined && more.identifiers.length > 0)
+      noteIdentifiers(cluster, more.identifiers);
   }
 
   /**
@@ -227,6 +293,19 @@ function count(
     byCount[was + 1] = (byCount[was + 1] ?? 0) + 1;
     if (was + 1 >= sharedFrom && (was === 0 || was < sharedFrom)) tally.shared += 1;
   }
+}
+
+/** Forgets a cluster's members, to count them again. */
+function reset(cluster: ClusterState): void {
+  cluster.size = 0;
+  cluster.resolved = 0;
+  cluster.recipients.clear();
+  cluster.words.clear();
+  cluster.pairs.clear();
+  cluster.examples.length = 0;
+  cluster.sequences.length = 0;
+  cluster.subjects.length = 0;
+  cluster.identifiers.clear();
 }
 
 function newCluster(id: number, of: Uint32Array): ClusterState {

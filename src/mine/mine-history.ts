@@ -3,7 +3,7 @@ import { type Interval, wilsonInterval } from "../metrics/wilson.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
 import { cleanText } from "./clean-text.js";
-import { type ClusterOptions, Clusters, noteIdentifiers } from "./clusters.js";
+import { type ClusterOptions, Clusters } from "./clusters.js";
 import { resolveIdentifiers } from "./history-identifiers.js";
 import { parseSentMessage } from "./history-line.js";
 import { readMail } from "./mail/read-mail.js";
@@ -20,7 +20,10 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
   readonly maxTemplates?: number;
   /** Most malformed lines listed (all are counted). @default 20 */
   readonly maxProblems?: number;
-  /** Called for each message read, with its line number (from 1) and its cluster's `id`. */
+  /**
+   * Called for each message read, with its line number (from 1) and its cluster's `id`; called again
+   * for a line whose message moved to another cluster while the history was read (the last call holds).
+   */
   readonly onMessage?: (line: number, cluster: number) => void;
 }
 
@@ -80,7 +83,8 @@ export async function mineHistory<S extends CollectionSchemas>(
   options: MineOptions = {},
 ): Promise<MiningReport> {
   const records = definition as unknown as RecordsDefinition;
-  const clusters = new Clusters(options);
+  // A message moved to another cluster while reading is told again.
+  const clusters = new Clusters(options, (line, cluster) => options.onMessage?.(line, cluster.id));
   const profile = new RecordProfile({ collections: records.names });
   const sources = new Map<string, number>();
   const problems: { line: number; problem: string }[] = [];
@@ -139,10 +143,10 @@ export async function mineHistory<S extends CollectionSchemas>(
       {
         identity: masked.skeleton,
         ...(maskedSubject === undefined ? {} : { subject: maskedSubject.skeleton }),
+        identifiers: [...masked.leftOut, ...(greeting?.leftOut ?? []), ...(maskedSubject?.leftOut ?? [])],
+        tag: lineNumber,
       },
     );
-    const leftOut = [...masked.leftOut, ...(greeting?.leftOut ?? []), ...(maskedSubject?.leftOut ?? [])];
-    if (leftOut.length > 0) noteIdentifiers(cluster, leftOut);
     options.onMessage?.(lineNumber, cluster.id);
   }
 
