@@ -65,8 +65,8 @@ export function toolResult(outcome: ToolOutcome): CallToolResult {
 }
 
 /**
- * Builds the low-level MCP server of one ticket over `agent()`, which is called once, on the first
- * request that needs the tools (an `initialize` alone loads no records).
+ * Builds the low-level MCP server of one ticket over `agent()`, which is called for each request that
+ * needs the tools (an `initialize` alone loads no records).
  */
 export function mcpServerOver(agent: () => Promise<AgentTools>, sdk: McpSdk): Server {
   const { types } = sdk;
@@ -74,13 +74,16 @@ export function mcpServerOver(agent: () => Promise<AgentTools>, sdk: McpSdk): Se
     { name: "formletter", version: formletterVersion },
     { capabilities: { tools: {}, resources: {} }, instructions },
   );
-  let built: Promise<AgentTools> | undefined;
-  const tools = async (): Promise<AgentTools> => {
-    built ??= agent();
+  // Listing and reading build the tools again, so a long session (stdio) sees the ticket's records as
+  // they are now, as handle() decides on them; a call reuses the last ones (handle() loads the records
+  // itself), so a relay that went away answers `relay_unreachable` rather than an error.
+  let latest: AgentTools | undefined;
+  const tools = async (fresh = true): Promise<AgentTools> => {
+    if (!fresh && latest !== undefined) return latest;
     try {
-      return await built;
+      latest = await agent();
+      return latest;
     } catch {
-      built = undefined;
       // The cause may name internals or records: the client learns only that they are not to be had.
       throw new types.McpError(
         types.ErrorCode.InternalError,
@@ -91,7 +94,7 @@ export function mcpServerOver(agent: () => Promise<AgentTools>, sdk: McpSdk): Se
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: mcpTools(await tools()) }));
   server.setRequestHandler(types.CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
-    const agentTools = await tools();
+    const agentTools = await tools(name === describeToolName);
     if (name === describeToolName) return { content: [{ type: "text", text: agentTools.description }] };
     return toolResult(await agentTools.call(name, args ?? {}));
   });
