@@ -40,7 +40,10 @@ async function asJsonRpc(response: Response): Promise<Response> {
   const rpc =
     code === "body_malformed"
       ? parseError
-      : code === "body_too_large" || code === "unsupported_media_type" || code === "request_invalid"
+      : code === "body_too_large" ||
+          code === "unsupported_media_type" ||
+          code === "request_invalid" ||
+          code === "body_invalid"
         ? invalidRequest
         : refused;
   return new Response(
@@ -97,6 +100,10 @@ export function mcpRoutes(options: McpRoutesOptions): Route[] {
     const body = await gate.body(request, route, claims);
     if (!body.ok) return asJsonRpc(body.response);
     if (body.value === undefined) return asJsonRpc(problem(400, { code: "body_malformed" }));
+    // One message a request, as one proposal a request at /v1/proposals: a batch of a hundred calls
+    // would pass the rate limit as one request (and MCP no longer has batches).
+    if (Array.isArray(body.value))
+      return asJsonRpc(await gate.refuse(request, route, "body_invalid", 400, { claims }));
     let sdk: McpSdk;
     try {
       sdk = loadMcpSdk("the relay's /mcp endpoint");
@@ -135,7 +142,7 @@ export function mcpRoutes(options: McpRoutesOptions): Route[] {
       doc: {
         summary: "The ticket's tools over the Model Context Protocol (Streamable HTTP, JSON answers)",
         description:
-          "JSON-RPC 2.0 messages of MCP: initialize, tools/list (the token's ticket's tools; `?cache=prefix` for the tools every ticket shares), tools/call (through the outbox, as POST /v1/proposals), resources/list and resources/read (the ticket's description). Refusals are JSON-RPC errors without an id, carrying the relay's code in `error.data.code`.",
+          "JSON-RPC 2.0 messages of MCP: initialize, tools/list (the token's ticket's tools; `?cache=prefix` for the tools every ticket shares), tools/call (through the outbox, as POST /v1/proposals), resources/list and resources/read (the ticket's description). One message a request: a batch is refused. Refusals are JSON-RPC errors without an id, carrying the relay's code in `error.data.code`.",
         auth: "task",
         query: cacheQuery,
         body: { schema: z.unknown(), name: "JsonRpcMessage", required: true },

@@ -176,6 +176,23 @@ describe("MCP over the relay", () => {
     expect((await client.listTools()).tools.length).toBeGreaterThan(1);
   });
 
+  it("takes one message a request: a batch of calls is refused whole, so the rate limit counts every call", async () => {
+    const { relay, url, outbox } = setup.rig;
+    const token = await relay.mintTaskToken({ ticketId: "T-9", runId: "run-9" });
+    const calls = Array.from({ length: 50 }, (_, id) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: `no_such_template_${id}`, arguments: {} },
+    }));
+    for (const batch of [calls, [{ jsonrpc: "2.0", id: 1, method: "tools/list" }]]) {
+      const answer = await post(url, { token, body: JSON.stringify(batch) });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32_600 } });
+    }
+    expect((await outbox.queue.list({ status: "open" })).items).toHaveLength(0);
+  });
+
   it("queues an approval; the operator approves it through the queue and it is sent exactly once; a forged approval sends nothing", async () => {
     const { relay, url, transport: mail } = setup.rig;
     const token = await relay.mintTaskToken({ ticketId: "T-4", runId: "run-4" });
