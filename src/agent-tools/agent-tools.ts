@@ -116,8 +116,11 @@ interface Source {
 
 async function relaySource(options: RelayToolsOptions): Promise<Source> {
   const { relay, tags } = options;
-  const offer = await relay.tools("ai-sdk");
-  const description = await relay.describe();
+  let offer: Offer = await relay.tools("ai-sdk");
+  // As over an outbox: a ticket whose own tools exceed the providers' limits gets the shared ones.
+  if (offer.stage === "choose_template" && offer.cache === "ticket")
+    offer = await relay.tools("ai-sdk", { cache: "prefix" });
+  const description = await relay.describe(offer.cache === "prefix" ? { cache: "prefix" } : {});
   return {
     offer,
     describe: async () => description,

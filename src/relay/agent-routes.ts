@@ -10,7 +10,7 @@ import { readProposalBody } from "./proposal-body.js";
 import { issueOf } from "./refusal.js";
 import type { RelayMetrics } from "./relay-metrics.js";
 import { describeReply, proposalReply, toolsReply } from "./reply-schemas.js";
-import { proposalRequest, queryObject, toolsQuery } from "./request-schemas.js";
+import { describeQuery, proposalRequest, queryObject, toolsQuery } from "./request-schemas.js";
 import type { Route } from "./routes.js";
 import { agentAudience } from "./tokens.js";
 import type { TokenClaims } from "./verify-token.js";
@@ -162,7 +162,8 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
         if (!loaded.ok) return loaded.response;
         let offer: ReturnType<Catalog["tools"]> | undefined;
         try {
-          offer = catalog.tools(loaded.value, { provider });
+          const { cache } = query.data;
+          offer = catalog.tools(loaded.value, { provider, ...(cache === undefined ? {} : { cache }) });
         } catch {
           return recordsUnavailable();
         }
@@ -181,16 +182,24 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
       doc: {
         summary: "The ticket's templates and choosable records, as text for the system prompt",
         auth: "task",
+        query: describeQuery,
         success: { schema: describeReply, name: "DescribeReply" },
-        errors: { 503: ["records_unavailable"] },
+        errors: { 400: ["request_invalid"], 503: ["records_unavailable"] },
       },
       async handle(request, route) {
         const authorized = await authorize(request, route);
         if (!authorized.ok) return authorized.response;
+        const given = queryObject(request.url);
+        const query = describeQuery.safeParse(given);
+        if (!query.success)
+          return problem(400, issueOf("request_invalid", "query", describeQuery, given, query.error));
         const loaded = await records(authorized.value);
         if (!loaded.ok) return loaded.response;
         try {
-          return json(200, { description: catalog.describe(loaded.value) });
+          const { cache } = query.data;
+          return json(200, {
+            description: catalog.describe(loaded.value, cache === undefined ? {} : { cache }),
+          });
         } catch {
           return recordsUnavailable();
         }

@@ -50,9 +50,15 @@ export interface RelayClient {
     options?: { readonly tags?: Readonly<Record<string, string>> },
   ): Promise<ProposalReply>;
   /** The ticket's tools for `provider`; with `template`, the stage-two tools of that template. */
-  tools<P extends LlmProvider>(provider: P, options?: { readonly template?: string }): Promise<RelayTools<P>>;
-  /** The ticket's prompt text: templates, each choosable record as `handle: label`, escalation codes. */
-  describe(): Promise<string>;
+  tools<P extends LlmProvider>(
+    provider: P,
+    options?: { readonly template?: string; readonly cache?: "ticket" | "prefix" },
+  ): Promise<RelayTools<P>>;
+  /**
+   * The ticket's prompt text: templates, each choosable record as `handle: label`, escalation codes;
+   * with `cache: "prefix"`, the text that goes with the tools every ticket shares.
+   */
+  describe(options?: { readonly cache?: "ticket" | "prefix" }): Promise<string>;
 }
 
 /**
@@ -162,8 +168,13 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     tools: (provider, toolsOptions = {}) => {
       const query = new URLSearchParams({ provider });
       if (toolsOptions.template !== undefined) query.set("template", toolsOptions.template);
+      if (toolsOptions.cache !== undefined) query.set("cache", toolsOptions.cache);
       return call(`v1/tools?${query}`, { method: "GET" });
     },
-    describe: async () => (await call<{ description: string }>("v1/describe", { method: "GET" })).description,
+    describe: async (describeOptions = {}) => {
+      const path =
+        describeOptions.cache === undefined ? "v1/describe" : `v1/describe?cache=${describeOptions.cache}`;
+      return (await call<{ description: string }>(path, { method: "GET" })).description;
+    },
   };
 }

@@ -51,6 +51,14 @@ export const resolveRequest = z.object({
   note: note.optional(),
 });
 
+const cache = z
+  .enum(["ticket", "prefix"])
+  .meta({
+    description:
+      '"prefix": the tools every ticket shares (and the description that goes with them); "ticket" unless told.',
+  })
+  .optional();
+
 /** The query of `GET /v1/tools`. */
 export const toolsQuery = z.object({
   provider: z.enum(providers as [string, ...string[]]),
@@ -58,7 +66,11 @@ export const toolsQuery = z.object({
     .string()
     .meta({ description: "Stage two: only this template's tool and escalate_to_human." })
     .optional(),
+  cache,
 });
+
+/** The query of `GET /v1/describe`. */
+export const describeQuery = z.object({ cache });
 
 /** The query of `GET /v1/queue`. */
 export const queueQuery = z.object({

@@ -352,6 +352,36 @@ describe("createAgentTools over a relay", () => {
     }
   });
 
+  it("a ticket whose own tools exceed the providers' limits gets the shared tools from the relay too", async () => {
+    const many = (ticketId: string) => {
+      const ticket = propertyTicket(ticketId);
+      const order = ticket.work_orders[0] as PropertyTicket["work_orders"][number];
+      ticket.work_orders = Array.from({ length: 450 }, (_, n) => ({
+        ...order,
+        id: `W-${n}`,
+        unit: `Flat ${n}`,
+      }));
+      return ticket;
+    };
+    const { outbox, transport } = rig(many);
+    const relay = createRelay({ outbox, secret });
+    const { url } = await relay.listen({ port: 0 });
+    try {
+      const token = await relay.mintTaskToken({ ticketId: "T-9", runId: "run-9" });
+      const agent = await createAgentTools({ relay: createRelayClient({ url, token }) });
+      expect(agent.cache).toBe("prefix");
+      expect(agent.tools.map((tool) => tool.name)).not.toContain("choose_template");
+      expect(agent.description).toBe(propertyCatalog.describe(many("T-9"), { cache: "prefix" }));
+      const handles = propertyCatalog.handles(many("T-9"));
+      const contractor = handles.get("contractors", "C-T-9") ?? "";
+      const args = { order: handles.get("work_orders", "W-7"), contractor, to: contractor };
+      expect(await agent.call("completion_check", args)).toMatchObject({ outcome: "sent" });
+      expect(transport.sent).toHaveLength(1);
+    } finally {
+      await relay.close();
+    }
+  });
+
   it("a relay that is gone is unreachable, and a token it refuses is refused by code", async () => {
     const { outbox } = rig(propertyTicket);
     const relay = createRelay({ outbox, secret });
