@@ -29,6 +29,14 @@ function markedTicket(ticketId: string): PropertyTicket {
 }
 const markers = ["MARKERNAME", "markermail", "MARKERUNIT", "Ignore previous"];
 
+/** A ticket with 450 open work orders: its own tools would exceed the providers' enum limits. */
+function manyOrders(ticketId: string): PropertyTicket {
+  const ticket = propertyTicket(ticketId);
+  const order = ticket.work_orders[0] as PropertyTicket["work_orders"][number];
+  ticket.work_orders = Array.from({ length: 450 }, (_, n) => ({ ...order, id: `W-${n}`, unit: `Flat ${n}` }));
+  return ticket;
+}
+
 const open: Outbox[] = [];
 afterEach(async () => {
   for (const outbox of open.splice(0)) await outbox.close();
@@ -181,21 +189,11 @@ describe("createAgentTools over an outbox", () => {
   });
 
   it("a ticket whose own tools exceed the providers' limits gets the shared tools, never a two-stage chooser", async () => {
-    const many = (ticketId: string) => {
-      const ticket = propertyTicket(ticketId);
-      const order = ticket.work_orders[0] as PropertyTicket["work_orders"][number];
-      ticket.work_orders = Array.from({ length: 450 }, (_, n) => ({
-        ...order,
-        id: `W-${n}`,
-        unit: `Flat ${n}`,
-      }));
-      return ticket;
-    };
-    const { outbox, transport } = rig(many);
+    const { outbox, transport } = rig(manyOrders);
     const agent = await createAgentTools({ outbox, ticketId: "T-1", runId: "run-1" });
     expect(agent.cache).toBe("prefix");
     expect(agent.tools.map((tool) => tool.name)).not.toContain("choose_template");
-    const handles = propertyCatalog.handles(many("T-1"));
+    const handles = propertyCatalog.handles(manyOrders("T-1"));
     const contractor = handles.get("contractors", "C-T-1") ?? "";
     const outcome = await agent.call("completion_check", {
       order: handles.get("work_orders", "W-7"),
@@ -353,17 +351,7 @@ describe("createAgentTools over a relay", () => {
   });
 
   it("a ticket whose own tools exceed the providers' limits gets the shared tools from the relay too", async () => {
-    const many = (ticketId: string) => {
-      const ticket = propertyTicket(ticketId);
-      const order = ticket.work_orders[0] as PropertyTicket["work_orders"][number];
-      ticket.work_orders = Array.from({ length: 450 }, (_, n) => ({
-        ...order,
-        id: `W-${n}`,
-        unit: `Flat ${n}`,
-      }));
-      return ticket;
-    };
-    const { outbox, transport } = rig(many);
+    const { outbox, transport } = rig(manyOrders);
     const relay = createRelay({ outbox, secret });
     const { url } = await relay.listen({ port: 0 });
     try {
@@ -371,8 +359,8 @@ describe("createAgentTools over a relay", () => {
       const agent = await createAgentTools({ relay: createRelayClient({ url, token }) });
       expect(agent.cache).toBe("prefix");
       expect(agent.tools.map((tool) => tool.name)).not.toContain("choose_template");
-      expect(agent.description).toBe(propertyCatalog.describe(many("T-9"), { cache: "prefix" }));
-      const handles = propertyCatalog.handles(many("T-9"));
+      expect(agent.description).toBe(propertyCatalog.describe(manyOrders("T-9"), { cache: "prefix" }));
+      const handles = propertyCatalog.handles(manyOrders("T-9"));
       const contractor = handles.get("contractors", "C-T-9") ?? "";
       const args = { order: handles.get("work_orders", "W-7"), contractor, to: contractor };
       expect(await agent.call("completion_check", args)).toMatchObject({ outcome: "sent" });
