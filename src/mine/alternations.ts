@@ -35,10 +35,12 @@ export function otherTemplate(members: readonly (readonly string[])[]): boolean[
     if (count >= coreShare * n) core.add(token);
     else if (count >= varyingShare * n && n - count >= varyingShare * n) varying.push([token, mask]);
   }
+  // Held by "nearly" the same members: a typo or a word left out makes a member or two disagree.
+  const slack = Math.max(1, Math.floor(n / 10));
   for (const [word, mask] of varying) {
     // The other side: a word held by (nearly) exactly the members that do not hold this one.
-    if (!varying.some(([, other]) => bits((other ^ ~mask) & all) <= 1)) continue;
-    const along = varying.filter(([other, otherMask]) => other !== word && bits(otherMask ^ mask) <= 1);
+    if (!varying.some(([, other]) => bits((other ^ ~mask) & all) <= slack)) continue;
+    const along = varying.filter(([other, otherMask]) => other !== word && bits(otherMask ^ mask) <= slack);
     const twoPlaces = along.some(([other]) =>
       members.some((tokens, at) => (mask & (1 << at)) !== 0 && apart(tokens, word, other, core)),
     );

@@ -84,10 +84,11 @@ const maxVariants = 8;
 const maxScored = 6;
 
 /**
- * A cluster's members are kept until it has this many, then looked at once for two templates read as
- * one (see `otherTemplate`); past it, only counts are kept.
+ * A cluster's members are kept until it has this many, and looked at when it reaches each of
+ * {@link lookedAt} for two templates read as one (see `otherTemplate`); past it, only counts are kept.
  */
-const youngSize = 16;
+const youngSize = 31;
+const lookedAt = new Set([16, youngSize]);
 
 /** Token sequences kept per cluster. */
 export const maxSequences = 3;
@@ -111,7 +112,7 @@ export class Clusters {
   private readonly vocabulary: number;
   /** Per cluster (by id), how many of its words and pairs each member count has, and how many are shared. */
   private readonly tallies: Tally[] = [];
-  /** The members of clusters younger than {@link youngSize}, by cluster id. */
+  /** The members of clusters of at most {@link youngSize}, by cluster id. */
   private readonly young = new Map<number, Member[]>();
 
   /**
@@ -162,16 +163,23 @@ export class Clusters {
     }
     const member: Member = { skeleton, recipient, words, pairs, withEnds, more };
     this.join(best, member);
+    const members = this.young.get(best.id) ?? [];
     if (best.size <= youngSize) {
-      const members = this.young.get(best.id) ?? [];
       members.push(member);
       this.young.set(best.id, members);
-      if (best.size === youngSize) {
-        this.young.delete(best.id);
-        const other = this.split(best, members);
-        if (other?.leaving.includes(member)) return other.cluster;
+    }
+    if (lookedAt.has(best.size)) {
+      const other = this.split(best, members);
+      if (other !== undefined) {
+        this.young.set(other.cluster.id, [...other.leaving]);
+        this.young.set(
+          best.id,
+          members.filter((kept) => !other.leaving.includes(kept)),
+        );
+        if (other.leaving.includes(member)) return other.cluster;
       }
     }
+    if (best.size >= youngSize) this.young.delete(best.id);
     return best;
   }
 
