@@ -15,14 +15,26 @@ export interface MessageMore {
   readonly tag?: number;
 }
 
-/** A member of a young cluster, as it was counted. */
+/**
+ * A member of a young cluster, as little as counts it again: its words and pairs are read again from
+ * its tokens, so a cluster of one free-form message keeps no more than its tokens.
+ */
 interface Member {
   readonly skeleton: string;
   readonly recipient: string | undefined;
-  readonly words: ReadonlySet<string>;
-  readonly pairs: ReadonlySet<string>;
   readonly withEnds: string[];
   readonly more: MessageMore;
+}
+
+/** A message's words and word pairs, as it is compared and counted. */
+interface Counted {
+  readonly words: ReadonlySet<string>;
+  readonly pairs: ReadonlySet<string>;
+}
+
+function countedOf(withEnds: readonly string[]): Counted {
+  const sequence = withEnds.filter((token) => token !== sentenceEnd);
+  return { words: new Set(sequence), pairs: pairsOf(sequence) };
 }
 
 /** Options of {@link Clusters}. */
@@ -135,9 +147,7 @@ export class Clusters {
    */
   add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
     const withEnds = tokensOf(more.identity ?? skeleton, true);
-    const sequence = withEnds.filter((token) => token !== sentenceEnd);
-    const words = new Set(sequence);
-    const pairs = pairsOf(sequence);
+    const { words, pairs } = countedOf(withEnds);
     const of = signature(words);
     let best: ClusterState | undefined;
     let bestScore = this.threshold;
@@ -161,8 +171,8 @@ export class Clusters {
       best.signatures.push(of);
       this.index.add(of, best);
     }
-    const member: Member = { skeleton, recipient, words, pairs, withEnds, more };
-    this.join(best, member);
+    const member: Member = { skeleton, recipient, withEnds, more };
+    this.join(best, member, { words, pairs });
     const members = this.young.get(best.id) ?? [];
     if (best.size <= youngSize) {
       members.push(member);
@@ -198,7 +208,7 @@ export class Clusters {
     reset(cluster);
     this.tallies[cluster.id] = { byCount: [], shared: 0 };
     for (const member of staying) this.join(cluster, member);
-    const of = signature((leaving[0] as Member).words);
+    const of = signature(countedOf((leaving[0] as Member).withEnds).words);
     const other = newCluster(this.all.length, of);
     this.all.push(other);
     this.tallies.push({ byCount: [], shared: 0 });
@@ -211,8 +221,9 @@ export class Clusters {
   }
 
   /** Counts a message as a member of a cluster. */
-  private join(cluster: ClusterState, member: Member): void {
-    const { skeleton, recipient, words, pairs, withEnds, more } = member;
+  private join(cluster: ClusterState, member: Member, counted: Counted = countedOf(member.withEnds)): void {
+    const { skeleton, recipient, withEnds, more } = member;
+    const { words, pairs } = counted;
     const tally = this.tallies[cluster.id] as Tally;
     // Counted against the share before this member, then the share rises with the size.
     const before = Math.ceil(sharedShare * cluster.size);
