@@ -1,7 +1,7 @@
-import { hash } from "node:crypto";
 import { checkCeilingGroups } from "../definition/ceilings.js";
 import type { CollectionSchemas, RecordsDefinition } from "../definition/define-records.js";
 import { isDefinedTemplate } from "../definition/defined-templates.js";
+import { catalogVersionOf } from "../definition/template-content.js";
 import type { Template } from "../definition/template-types.js";
 import { DefinitionError, FormletterError } from "../errors.js";
 import { parseToolCall, type ToolCallProposal } from "../llm/parse-tool-call.js";
@@ -12,7 +12,6 @@ import {
 } from "../llm/proposal-schema.js";
 import type { LlmProvider } from "../llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "../llm/tools.js";
-import { merged } from "../merged.js";
 import { clip } from "../message/sanitize.js";
 import { type PreviewOptions, previewTicket, type TicketPreview } from "../preview/preview.js";
 import { decisionAttributes, spanNames, tracer, tracing } from "../telemetry.js";
@@ -63,7 +62,10 @@ export interface Catalog<S extends CollectionSchemas = CollectionSchemas> {
   readonly records: RecordsDefinition<S>;
   readonly templates: readonly Template[];
   readonly escalationCodes: readonly string[];
-  /** A hash of the template definitions and escalation codes: which catalog made a decision, in the audit log. */
+  /**
+   * A hash of the templates' versions in id order and of the escalation codes: which catalog made a
+   * decision, in the audit log.
+   */
   readonly version: string;
   /** The template with this id, if any. */
   template(id: string): Template | undefined;
@@ -223,7 +225,7 @@ export function createCatalog<S extends CollectionSchemas>(
     records,
     templates: [...byId.values()],
     escalationCodes,
-    version: catalogVersion([...byId.values()], escalationCodes),
+    version: catalogVersionOf([...byId.values()], escalationCodes),
     template: (id) => byId.get(id),
     prepare,
     parse: parseOutput,
@@ -267,57 +269,4 @@ export function createCatalog<S extends CollectionSchemas>(
     preview: (ticketRecords, previewOptions) => previewTicket(catalog, ticketRecords, previewOptions),
   };
   return Object.freeze(catalog);
-}
-
-/** A localised template's texts, labels and format kinds per locale, and where its locale comes from. */
-function localesShape(template: Template): unknown {
-  const locales = template.locales;
-  if (locales === undefined) return undefined;
-  return {
-    default: locales.default,
-    from: locales.from.kind === "field" ? `${locales.from.slot}.${locales.from.field}` : "code",
-    variants: locales.tags.map((tag) => {
-      const variant = locales.variants.get(tag) as Template;
-      return [
-        tag,
-        variant.subject,
-        variant.body,
-        variant.html,
-        variant.resolveOrder.map((compiled) => [
-          compiled.slot.kind === "choice" ? compiled.slot.choices : null,
-          compiled.fields.map((field) => field.format.kind),
-        ]),
-      ];
-    }),
-  };
-}
-
-/** Hashes what a template decides with: texts, channel, audience, limits, approval and each slot's shape. */
-function catalogVersion(templates: readonly Template[], escalationCodes: readonly string[]): string {
-  const shape = templates.map((template) => ({
-    id: template.id,
-    description: template.description,
-    audience: template.audience,
-    channel: template.channel,
-    source: template.source,
-    limits: template.limits,
-    approval: template.approval ?? null,
-    maxSegments: template.maxSegments,
-    slots: template.resolveOrder.map((compiled) => ({
-      name: compiled.name,
-      kind: compiled.slot.kind,
-      optional: compiled.slot.optional,
-      collection: compiled.slot.kind === "ref" ? compiled.slot.collection : null,
-      fields: compiled.fields.map((field) => [field.tag, field.field, field.format.kind, field.maxLength]),
-      keys: compiled.slot.kind === "choice" ? compiled.slot.choices : null,
-      joins: compiled.joins,
-    })),
-    locales: template.locales && localesShape(template),
-    // Only when set, so the version of a template without them is what it was before they existed.
-    ...(template.ceilings.length === 0
-      ? {}
-      : { ceilings: template.ceilings.map((ceiling) => merged(ceiling, { max: [...ceiling.max] })) }),
-    ...(template.firstContact === undefined ? {} : { firstContact: template.firstContact }),
-  }));
-  return hash("sha256", JSON.stringify([shape, escalationCodes]), "hex").slice(0, 16);
 }

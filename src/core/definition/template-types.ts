@@ -127,6 +127,8 @@ export interface Join {
 /** A template checked and compiled at definition time. */
 export interface Template {
   readonly id: string;
+  /** A hash of everything that decides the template's messages (see `templateContent`): its content version. */
+  readonly version: string;
   /** The records definition the template was checked against. */
   readonly records: RecordsDefinition;
   readonly description: string;

@@ -1,6 +1,7 @@
 import { templateError } from "../errors.js";
 import { reservedNames } from "../llm/names.js";
 import { localiseTemplate } from "../locale/locale-checks.js";
+import { merged } from "../merged.js";
 import { type Format, format } from "../message/format.js";
 import { checkAmountsApart } from "./amount-neighbours.js";
 import { checkCeilings } from "./ceilings.js";
@@ -12,8 +13,10 @@ import { checkNotUntrusted, checkReadable, type Reader, readersOf } from "./labe
 import { suggestionText } from "./name-suggestion.js";
 import type { RefSlot, ShownField, Slot } from "./slots.js";
 import { checkChannel, checkEffect, checkLimits, checkRecipient, checkTags } from "./template-checks.js";
+import { templateVersion } from "./template-content.js";
 import {
   type CompiledField,
+  type CompiledLocales,
   type CompiledSlot,
   type Join,
   recipientChoices,
@@ -126,7 +129,7 @@ export function defineTemplate<S extends CollectionSchemas>(
     );
   }
 
-  const written: Template = {
+  const written: Omit<Template, "version"> = {
     id,
     records: records as unknown as RecordsDefinition,
     description: config.description.trim(),
@@ -161,10 +164,19 @@ export function defineTemplate<S extends CollectionSchemas>(
     locale: undefined,
     locales: undefined,
   };
-  if (config.locale !== undefined) {
-    return markDefined(localiseTemplate(records as unknown as RecordsDefinition, config, written));
-  }
-  return markDefined(Object.freeze(written));
+  if (config.locale === undefined) return markDefined(Object.freeze(versioned(written)));
+  // The version hashes every locale's texts, known only once they are compiled; each variant carries it.
+  const base = localiseTemplate(records as unknown as RecordsDefinition, config, versioned(written, ""));
+  const version = templateVersion(base);
+  const locales = base.locales as CompiledLocales;
+  // The map localiseTemplate built, still its own: the variants are replaced by their versioned copies.
+  const variants = locales.variants as Map<string, Template>;
+  for (const [tag, variant] of variants) variants.set(tag, Object.freeze(merged(variant, { version })));
+  return markDefined(variants.get(locales.default) as Template);
+}
+
+function versioned(template: Omit<Template, "version">, version = templateVersion(template)): Template {
+  return merged(template, { version });
 }
 
 type Compiled = ReturnType<typeof compileBody>;

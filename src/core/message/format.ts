@@ -1,6 +1,7 @@
 import { tz, tzOffset } from "@date-fns/tz";
 import { format as formatDate, isValid, type Locale } from "date-fns";
 import type { CountryCode } from "libphonenumber-js";
+import { canonicalText } from "../definition/canonical-text.js";
 import { merged } from "../merged.js";
 import { currencyDigits, numberScale, toSignedUnits, toUnits, unitsText } from "./amounts.js";
 import { parsePhone } from "./phone.js";
@@ -50,6 +51,11 @@ export interface Format {
   readonly counts?: string;
   /** Set on a number format that cannot show exactly the amount a ceiling would count (percent, compact). */
   readonly uncounted?: string;
+  /**
+   * How the format was built (its helper and options) as one text: what a template's content version
+   * hashes, since the pattern, currency or zone a format was given is not readable from its functions.
+   */
+  readonly spec?: string;
 }
 
 /** A shown amount as a ceiling sums it, or why it cannot be summed (content-free). */
@@ -572,4 +578,16 @@ export function describeType(value: unknown): string {
  * const pickup = format.date("d MMM HH:mm", { timeZone: "Europe/Berlin", sourceZone: "America/New_York" });
  * const total = format.money({ currencyField: "currency" });
  */
-export const format = { text, email, phone, date, money, number } as const;
+export const format = {
+  text: described("text", text),
+  email: described("email", email),
+  phone: described("phone", phone),
+  date: described("date", date),
+  money: described("money", money),
+  number: described("number", number),
+} as const;
+
+/** A format helper whose formats carry how they were built, which a template's version hashes. */
+function described<A extends unknown[]>(name: string, build: (...args: A) => Format): (...args: A) => Format {
+  return (...args) => merged(build(...args), { spec: canonicalText([name, ...args]) });
+}
