@@ -58,6 +58,7 @@ const runtime = new Set([
   "store/conformance",
   "transport",
   "transport/smtp",
+  "providers",
   "relay",
   "cli",
   "metrics",

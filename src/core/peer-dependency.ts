@@ -2,7 +2,14 @@ import { createRequire } from "node:module";
 import { FormletterError } from "./errors.js";
 
 /** The optional peer dependencies: each is needed by one subpath only, and installed by its users. */
-export type PeerDependency = "better-sqlite3" | "pg" | "nodemailer" | "ai" | "@modelcontextprotocol/sdk";
+export type PeerDependency =
+  | "better-sqlite3"
+  | "pg"
+  | "nodemailer"
+  | "ai"
+  | "@modelcontextprotocol/sdk"
+  | "postmark"
+  | "resend";
 
 // Each is a CommonJS package or ships a CommonJS build (`ai`, `@modelcontextprotocol/sdk`), so `require` loads it from either of
 // formletter's builds; resolved from this module's own location, as an `import` in it would be.

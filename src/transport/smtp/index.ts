@@ -9,6 +9,7 @@ import { FormletterError } from "../../core/errors.js";
 import { normalizeEmail } from "../../core/message/format.js";
 import { snippet } from "../../core/message/sanitize.js";
 import { requirePeer } from "../../core/peer-dependency.js";
+import { parseSender, type Sender } from "../sender.js";
 import {
   type DeliveryContext,
   DeliveryError,
@@ -58,23 +59,18 @@ export interface SmtpTransport extends Transport {
   close(): Promise<void>;
 }
 
-// A display name is free text in a header: no brackets, quotes or separators that could start a
-// second address, and no line breaks that could start a second header.
-const fromPattern = /^\s*(?:([^<>"\\,;:@\u0000-\u001F\u007F]{1,100}?)\s*<([^<>\s]+)>|([^<>\s]+))\s*$/;
-
 function invalid(message: string): never {
   throw new FormletterError("transport_invalid", `smtpTransport: ${message}`);
 }
 
-function parseFrom(from: string): { name: string; address: string } {
-  const match = typeof from === "string" ? fromPattern.exec(from) : null;
-  const address = match === null ? undefined : normalizeEmail(match[2] ?? match[3]);
-  if (match === null || address === undefined || !address.ok) {
+function parseFrom(from: string): Sender {
+  const sender = parseSender(from);
+  if (sender === undefined) {
     invalid(
       `from ${JSON.stringify(from)} is not one sender address; use "name@example.com" or "Name <name@example.com>"`,
     );
   }
-  return { name: (match[1] ?? "").trim(), address: address.value };
+  return sender;
 }
 
 function checkOptions(options: SmtpTransportOptions): number {

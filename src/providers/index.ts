@@ -1,0 +1,12 @@
+/**
+ * @module formletter/providers: e-mail transports through providers' official SDKs (Postmark,
+ * Resend), each an optional peer dependency loaded when its transport is created.
+ */
+
+export type { PostmarkTransportOptions } from "./postmark.js";
+export { postmarkTransport } from "./postmark.js";
+export type { ProviderFailure, ProviderFailureReason } from "./provider-error.js";
+export { ProviderDeliveryError } from "./provider-error.js";
+export type { ProviderTransportOptions } from "./provider-options.js";
+export type { ResendTransportOptions } from "./resend.js";
+export { resendTransport } from "./resend.js";
