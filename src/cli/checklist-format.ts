@@ -53,7 +53,7 @@ export function formatChecklistText(checklist: Checklist, title: string): string
 }
 
 /** Text from the catalog or the checks, made inert in Markdown: no markup, no HTML, no line breaks. */
-function inline(text: string): string {
+export function inline(text: string): string {
   return printableLine(text).replace(/[\\`*_[\]<>|#!~]/g, (character) => `\\${character}`);
 }
 

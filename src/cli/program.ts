@@ -5,6 +5,7 @@ import { registerCapacityCommand } from "./capacity.js";
 import { registerCheckCommand } from "./check.js";
 import { registerChecklistCommand } from "./checklist.js";
 import { registerCostCommand } from "./cost.js";
+import { registerDiffCommand } from "./diff.js";
 import { registerMcpCommand } from "./mcp.js";
 import { registerMineCommand } from "./mine.js";
 import type { CliIo } from "./output.js";
@@ -42,6 +43,7 @@ export function createProgram(io: CliIo): Command {
   registerTokenCommand(program, io);
   registerMineCommand(program, io);
   registerPreviewCommand(program, io);
+  registerDiffCommand(program, io);
   return program;
 }
 

@@ -126,6 +126,7 @@ const cases: Readonly<Record<string, Case>> = {
   capacity: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
   cost: { argv: () => [at("templates/seller.ts"), "--tickets", history] },
   check: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
+  diff: { argv: () => ["--base", at("templates/seller.ts"), "--head", at("templates/seller.ts")] },
   checklist: {
     argv: () => [
       "--catalog",

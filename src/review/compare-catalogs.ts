@@ -1,0 +1,96 @@
+import { canonicalText } from "../core/definition/canonical-text.js";
+import { type ContentPart, templateContent } from "../core/definition/template-content.js";
+import type { Template } from "../core/definition/template-types.js";
+import { type ReviewItem, reviewItemKinds, reviewItems } from "./review-items.js";
+
+/** A template on one side only. */
+export interface TemplateSide {
+  readonly id: string;
+  readonly version: string;
+}
+
+/** A template whose version differs between base and head, with the parts that changed. */
+export interface ChangedTemplate {
+  readonly id: string;
+  readonly base: string;
+  readonly head: string;
+  readonly parts: readonly ContentPart[];
+}
+
+/** What changed between two catalogs, template by template: the definition-level review. */
+export interface CatalogComparison {
+  readonly base: { readonly version: string; readonly templates: number };
+  readonly head: { readonly version: string; readonly templates: number };
+  /** In head only. A renamed template is here and in `removed`: its id is what the model names. */
+  readonly added: readonly TemplateSide[];
+  readonly removed: readonly TemplateSide[];
+  readonly changed: readonly ChangedTemplate[];
+  readonly unchanged: number;
+  /** The changes a reviewer must look at, in the order of `reviewItemKinds`, then by template id. */
+  readonly items: readonly ReviewItem[];
+}
+
+/** What `compareCatalogs` reads of a catalog. */
+export interface ComparedCatalog {
+  readonly version: string;
+  readonly templates: readonly Template[];
+}
+
+/**
+ * Compares two catalogs by definition: templates added, removed and changed (by content version), the
+ * parts of each changed one, and the review items. Pure; ids are compared exactly.
+ */
+export function compareCatalogs(base: ComparedCatalog, head: ComparedCatalog): CatalogComparison {
+  const before = byId(base.templates);
+  const after = byId(head.templates);
+  const added: TemplateSide[] = [];
+  const changed: ChangedTemplate[] = [];
+  const items: ReviewItem[] = [];
+  let unchanged = 0;
+  for (const [id, template] of after) {
+    const old = before.get(id);
+    if (old === undefined) {
+      added.push({ id, version: template.version });
+    } else if (old.version === template.version) {
+      unchanged += 1;
+    } else {
+      changed.push({ id, base: old.version, head: template.version, parts: changedParts(old, template) });
+      items.push(...reviewItems(old, template));
+    }
+  }
+  const removed = [...before.values()]
+    .filter((template) => !after.has(template.id))
+    .map((template) => ({ id: template.id, version: template.version }));
+  items.sort(
+    (a, b) =>
+      reviewItemKinds.indexOf(a.kind) - reviewItemKinds.indexOf(b.kind) ||
+      compareText(a.template, b.template),
+  );
+  return {
+    base: { version: base.version, templates: base.templates.length },
+    head: { version: head.version, templates: head.templates.length },
+    added,
+    removed,
+    changed,
+    unchanged,
+    items,
+  };
+}
+
+/** The content parts whose canonical text differs. */
+export function changedParts(base: Template, head: Template): ContentPart[] {
+  const before = templateContent(base);
+  const after = templateContent(head);
+  return (Object.keys(after) as ContentPart[]).filter(
+    (part) => canonicalText(before[part]) !== canonicalText(after[part]),
+  );
+}
+
+function byId(templates: readonly Template[]): Map<string, Template> {
+  const sorted = [...templates].sort((a, b) => compareText(a.id, b.id));
+  return new Map(sorted.map((template) => [template.id, template]));
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
