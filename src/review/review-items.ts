@@ -80,7 +80,7 @@ function fieldReaders(template: Template): Map<string, Map<string, readonly stri
   const places = new Map<string, Map<string, readonly string[]>>();
   for (const slot of template.resolveOrder) {
     for (const field of slot.fields) {
-      places.set(`${slot.name}.${field.tag}`, privateRoles(field.labels));
+      places.set(field.tag, privateRoles(field.labels));
     }
   }
   return places;

@@ -71,6 +71,17 @@ describe("formletter diff", () => {
     expect(other.code).toBe(0);
   });
 
+  it("flags a field a format reads without showing it, once more roles may read it", async () => {
+    const result = await diffJson(catalogFile({ currencyReaders: ["seller", "carrier"] }));
+    expect(result.items).toEqual([
+      expect.objectContaining({
+        kind: "widened-reading",
+        template: "order_note",
+        detail: expect.stringMatching(/^order\.amount reads .*currency, now readable by carrier/),
+      }),
+    ]);
+  });
+
   it("flags a recipient read from another field", async () => {
     const result = await diffJson(catalogFile({ recipientField: "backupEmail" }));
     expect(result.items.map((item: { kind: string }) => item.kind)).toEqual(["recipient-change"]);
