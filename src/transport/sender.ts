@@ -21,7 +21,11 @@ export function parseSender(from: unknown): Sender | undefined {
   return address.ok ? { name: (match[1] ?? "").trim(), address: address.value } : undefined;
 }
 
-/** The same sender as one header value, the display name bare (the pattern admits no character that needs quoting). */
+/**
+ * The same sender as one header value. The display name is always quoted: a name such as
+ * "Example Inc." holds a character RFC 5322 allows bare only in obsolete syntax, and the pattern
+ * above admits no quote or backslash, so quoting never needs an escape.
+ */
 export function formatSender(sender: Sender): string {
-  return sender.name === "" ? sender.address : `${sender.name} <${sender.address}>`;
+  return sender.name === "" ? sender.address : `"${sender.name}" <${sender.address}>`;
 }

@@ -41,7 +41,7 @@ describe("postmarkTransport against Postmark's documented API", () => {
     expect(request?.headers.accept).toMatch(/application\/json/);
     // Byte for byte, one recipient, tracking off (it would rewrite links), nothing else.
     expect(JSON.parse(request?.body ?? "")).toEqual({
-      From: "Example Clinic <clinic@example.com>",
+      From: '"Example Clinic" <clinic@example.com>',
       To: "ada.lovelace@example.org",
       Subject: message.subject,
       TextBody: message.text,

@@ -41,7 +41,7 @@ describe("resendTransport against Resend's documented API", () => {
     expect(request?.headers["content-type"]).toMatch(/^application\/json/);
     // Byte for byte, one recipient, no template, nothing else.
     expect(JSON.parse(request?.body ?? "")).toEqual({
-      from: "Example Clinic <clinic@example.com>",
+      from: '"Example Clinic" <clinic@example.com>',
       to: ["ada.lovelace@example.org"],
       subject: message.subject,
       text: message.text,
