@@ -1,9 +1,11 @@
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCatalog } from "../../src/cli/load-catalog.js";
 import { type ReviewCatalogOptions, reviewCatalogModule } from "../fixtures/review-catalogs.js";
 import { cli } from "./run.js";
 
@@ -45,6 +47,23 @@ describe("formletter diff", () => {
     expect(run.stdout).toContain("review items: none");
     expect(run.stdout).toContain("templates: 0 added, 0 removed, 0 changed, 2 unchanged");
   });
+
+  it("gives a catalog the same version in another process", async () => {
+    const entry = fileURLToPath(new URL("../../src/cli/index.ts", import.meta.url));
+    const output = execFileSync(
+      process.execPath,
+      ["--import", "tsx", entry, "diff", "--base", base, "--head", base, "--json"],
+      {
+        encoding: "utf8",
+      },
+    );
+    const { catalog } = await loadCatalog(base);
+    expect(JSON.parse(output).head.version).toBe(catalog.version);
+    expect(catalog.templates.map((template) => template.version)).toEqual([
+      expect.stringMatching(/^[0-9a-f]{16}$/),
+      expect.stringMatching(/^[0-9a-f]{16}$/),
+    ]);
+  }, 60_000);
 
   it("sees no change in a comment or in the order keys were written in", async () => {
     const result = await diffJson(catalogFile({ comment: "reviewed by the payments team", reorder: true }));

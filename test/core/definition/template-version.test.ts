@@ -150,7 +150,11 @@ describe("template content version", () => {
   it("does not change with the order keys were written in", () => {
     const reordered = Object.fromEntries(Object.entries(config()).reverse());
     const limits = { perDay: 100, perTicket: 1 };
-    const template = defineTemplate(records, { ...(reordered as ReturnType<typeof config>), limits });
+    const slots = {
+      ...config().slots,
+      reason: records.slot.choice({ lost: "it is lost", late: "it is late" }),
+    };
+    const template = defineTemplate(records, { ...(reordered as ReturnType<typeof config>), limits, slots });
     expect(template.version).toBe(version());
   });
 
