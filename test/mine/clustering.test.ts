@@ -266,6 +266,16 @@ describe("grouping", () => {
     for (let n = 2; n < texts.length; n++) expect(groups[n] === groups[0]).toBe(n % 2 === 0);
   });
 
+  it("gives clusterLines' early lines the group of the template they were parted into", () => {
+    const lines = Array.from({ length: 90 }, (_, n) =>
+      n % 2 === 0
+        ? `this is the first notice that invoice ${n} for the hall hire is open since monday.`
+        : `this is the last notice that invoice ${n} for the hall hire was open since monday.`,
+    );
+    const groups = clusterLines(lines);
+    for (let n = 2; n < lines.length; n++) expect(groups[n] === groups[0]).toBe(n % 2 === 0);
+  });
+
   it("gives the same groups for the same lines", () => {
     const lines = Array.from({ length: 60 }, (_, n) =>
       n % 3 === 0
