@@ -181,11 +181,8 @@ export class Clusters {
     if (lookedAt.has(best.size)) {
       const other = this.split(best, members);
       if (other !== undefined) {
-        this.young.set(other.cluster.id, [...other.leaving]);
-        this.young.set(
-          best.id,
-          members.filter((kept) => !other.leaving.includes(kept)),
-        );
+        this.young.set(other.cluster.id, other.leaving);
+        this.young.set(best.id, other.staying);
         if (other.leaving.includes(member)) return other.cluster;
       }
     }
@@ -200,7 +197,7 @@ export class Clusters {
   private split(
     cluster: ClusterState,
     members: readonly Member[],
-  ): { cluster: ClusterState; leaving: readonly Member[] } | undefined {
+  ): { cluster: ClusterState; leaving: Member[]; staying: Member[] } | undefined {
     const leaves = otherTemplate(members.map((member) => member.withEnds));
     if (leaves === undefined) return undefined;
     const leaving = members.filter((_, at) => leaves[at]);
@@ -217,7 +214,7 @@ export class Clusters {
       this.join(other, member);
       if (member.more.tag !== undefined) this.moved?.(member.more.tag, other);
     }
-    return { cluster: other, leaving };
+    return { cluster: other, leaving, staying };
   }
 
   /** Counts a message as a member of a cluster. */
