@@ -9,7 +9,11 @@ export type PeerDependency =
   | "ai"
   | "@modelcontextprotocol/sdk"
   | "postmark"
-  | "resend";
+  | "resend"
+  | "@aws-sdk/client-sesv2"
+  | "@sendgrid/mail"
+  | "twilio"
+  | "@slack/web-api";
 
 // Each is a CommonJS package or ships a CommonJS build (`ai`, `@modelcontextprotocol/sdk`), so `require` loads it from either of
 // formletter's builds; resolved from this module's own location, as an `import` in it would be.

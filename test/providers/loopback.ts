@@ -11,12 +11,18 @@ export interface ReceivedRequest {
   readonly body: string;
 }
 
-/** How the fake answers: a status and a raw body, or `hang` to never answer (a timeout). */
-export type Reply = { readonly status: number; readonly body: string } | "hang";
+/**
+ * How the fake answers: a status, a raw body and headers; `hang` never answers (a timeout); `reset`
+ * closes the connection once the request has arrived, as a dying proxy would.
+ */
+export type Reply =
+  | { readonly status: number; readonly body: string; readonly headers?: Readonly<Record<string, string>> }
+  | "hang"
+  | "reset";
 
-/** A JSON answer. */
-export function json(status: number, value: unknown): Reply {
-  return { status, body: JSON.stringify(value) };
+/** A JSON answer, with headers beside the content type. */
+export function json(status: number, value: unknown, headers: Readonly<Record<string, string>> = {}): Reply {
+  return { status, body: JSON.stringify(value), headers };
 }
 
 /** An HTTP server on 127.0.0.1 that records each request and answers with `reply(request)`. */
@@ -51,11 +57,15 @@ export async function startLoopback(): Promise<Loopback> {
       };
       loopback.received.push(received);
       const reply = loopback.reply(received);
+      if (reply === "reset") {
+        response.socket?.destroy();
+        return;
+      }
       if (reply === "hang") {
         hanging.push(response);
         return;
       }
-      response.writeHead(reply.status, { "content-type": "application/json" });
+      response.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
       response.end(reply.body);
     });
   });
