@@ -10,5 +10,7 @@ export { ProviderDeliveryError } from "./provider-error.js";
 export type { ProviderTransportOptions } from "./provider-options.js";
 export type { ResendTransportOptions } from "./resend.js";
 export { resendTransport } from "./resend.js";
+export type { SendgridTransportOptions } from "./sendgrid.js";
+export { sendgridTransport } from "./sendgrid.js";
 export type { SesTransportOptions } from "./ses.js";
 export { sesTransport } from "./ses.js";
