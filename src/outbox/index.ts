@@ -14,5 +14,12 @@ export type {
   OutboxOptions,
 } from "./outbox.js";
 export { createOutbox } from "./outbox.js";
-export type { Actor, ApprovalResult, DetachedQueue, HumanQueue, QueueItemDetail } from "./queue.js";
+export type {
+  Actor,
+  ApprovalResult,
+  ClaimOptions,
+  DetachedQueue,
+  HumanQueue,
+  QueueItemDetail,
+} from "./queue.js";
 export { QueueError } from "./queue-error.js";

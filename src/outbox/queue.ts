@@ -53,13 +53,23 @@ export interface QueueItemDetail extends QueueItem {
   readonly facts: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** How a claim is taken. */
+export interface ClaimOptions {
+  /**
+   * Milliseconds after which a claim lapses: an item claimed longer ago may be claimed by someone else
+   * (the audit event names whom it was taken from), and its holder's claim again starts it afresh.
+   * Without it a claim lasts until the item is closed.
+   */
+  readonly lapseAfterMs?: number;
+}
+
 /** The human queue: escalations, approvals, limits reached and failed deliveries. */
 export interface HumanQueue {
   list(filter?: QueueFilter): Promise<QueuePage>;
   /** The item, with the typed fields of its escalation. */
   get(id: string): Promise<QueueItemDetail | undefined>;
-  /** Marks the item as taken by `by`; claiming an item someone else holds is refused. */
-  claim(id: string, actor: Actor): Promise<QueueItem>;
+  /** Marks the item as taken by `by`; claiming an item someone else holds (a claim not lapsed) is refused. */
+  claim(id: string, actor: Actor, options?: ClaimOptions): Promise<QueueItem>;
   /** Sends the item's draft exactly as it is (same bytes, same recipient). Approving twice sends once. */
   approve(id: string, actor: Actor): Promise<ApprovalResult>;
   reject(id: string, actor: Actor & { readonly note?: string }): Promise<QueueItem>;
@@ -174,13 +184,20 @@ export function createQueueOperations(
       const item = await store.getQueueItem(id);
       return item === undefined ? undefined : merged(item, { facts: await factsOf(store, item) });
     },
-    claim: (id: string, actor: Actor) =>
+    claim: (id: string, actor: Actor, options: ClaimOptions = {}) =>
       acting(id, actor, async (tx, by) => {
         const item = await load(tx, id);
-        if (item.status === "claimed" && item.claimedBy === by) return item;
-        if (item.status !== "open") throw transitionInvalid(id, "claim", item);
-        await tx.updateQueueItem(id, { status: "claimed", claimedBy: by, claimedAt: clock() });
-        await audit(tx, item, by, "claim");
+        const lapse = options?.lapseAfterMs;
+        const lapsing = typeof lapse === "number" && Number.isFinite(lapse) && lapse > 0;
+        const now = clock();
+        if (item.status === "claimed" && item.claimedBy === by && !lapsing) return item;
+        // Read in the transaction, so of two people taking a lapsed claim at once one gets it.
+        const lapsed =
+          item.status === "claimed" && lapsing && now - (item.claimedAt ?? Number.NEGATIVE_INFINITY) >= lapse;
+        const renewed = item.status === "claimed" && item.claimedBy === by;
+        if (item.status !== "open" && !lapsed && !renewed) throw transitionInvalid(id, "claim", item);
+        await tx.updateQueueItem(id, { status: "claimed", claimedBy: by, claimedAt: now });
+        await audit(tx, item, by, "claim", lapsed && !renewed ? { takenFrom: item.claimedBy } : {});
         return (await tx.getQueueItem(id)) as QueueItem;
       }),
     release: (id: string, actor: Actor): Promise<ApprovalResult> =>

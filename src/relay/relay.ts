@@ -25,6 +25,7 @@ import {
   signTaskToken,
 } from "./tokens.js";
 import { createTokenVerifier } from "./verify-token.js";
+import { mountWorkspace, type RelayWorkspaceOptions } from "./workspace-mount.js";
 
 /**
  * Options of {@link createRelay}.
@@ -92,6 +93,12 @@ export interface RelayOptions {
    * @default undefined
    */
   readonly revoked?: (token: RevocationQuery) => boolean | Promise<boolean>;
+  /**
+   * Serves the human queue's web workspace at `/queue` (docs/workspace.md): people sign in with an
+   * operator token and work the queue in a browser. Needs `operatorSecret`. `true` takes the defaults.
+   * @default undefined (no workspace)
+   */
+  readonly workspace?: boolean | RelayWorkspaceOptions;
 }
 
 /**
@@ -233,16 +240,17 @@ export function createRelay(options: RelayOptions): Relay {
     metrics.auditFailure();
     log("warn", {}, "an access audit event could not be written");
   });
+  const verify = createTokenVerifier({
+    agentKey,
+    operatorKey,
+    issuer,
+    clock,
+    clockToleranceSeconds: tolerance,
+    cacheMs: tokenCacheMs,
+    cacheSize: 10_000,
+  });
   const gate = createGate({
-    verify: createTokenVerifier({
-      agentKey,
-      operatorKey,
-      issuer,
-      clock,
-      clockToleranceSeconds: tolerance,
-      cacheMs: tokenCacheMs,
-      cacheSize: 10_000,
-    }),
+    verify,
     rateLimit: createRateLimiter(rateMax, rateWindow, clock),
     accessLog,
     sampleTokenRefusal: createAuditSampler(refusalAudit, clock),
@@ -268,7 +276,33 @@ export function createRelay(options: RelayOptions): Relay {
   };
   // hono answers HEAD with its GET route; the relay serves exactly the methods its route table, and so
   // its OpenAPI document, lists: a HEAD is a request for an endpoint that does not exist.
-  const fetch = (request: Request) => (request.method === "HEAD" ? unmatched(request) : app.fetch(request));
+  const workspace =
+    options.workspace === undefined || options.workspace === false
+      ? undefined
+      : mountWorkspace({
+          outbox: options.outbox,
+          verify,
+          revoked: options.revoked,
+          clock,
+          options: options.workspace === true ? {} : options.workspace,
+        });
+  if (workspace !== undefined && operatorKey === undefined)
+    throw new RelayError(
+      "relay_invalid",
+      "createRelay: workspace needs operatorSecret: people sign in with operator tokens",
+    );
+  // The workspace's pages are answered beside the API's routes, not among them: the OpenAPI document
+  // describes the JSON API only.
+  const inWorkspace = (request: Request) => {
+    const path = new URL(request.url).pathname;
+    return workspace !== undefined && (path === "/queue" || path.startsWith("/queue/"));
+  };
+  const fetch = (request: Request) =>
+    inWorkspace(request) && workspace !== undefined
+      ? workspace.fetch(request)
+      : request.method === "HEAD"
+        ? unmatched(request)
+        : app.fetch(request);
   relayApps.set(fetch, app);
   const common = {
     outbox: options.outbox,
@@ -325,6 +359,7 @@ export function createRelay(options: RelayOptions): Relay {
     async close() {
       const running = await server?.catch(() => undefined);
       server = undefined;
+      workspace?.close();
       await running?.close(requestTimeoutMs);
       await accessLog.idle();
       if (running !== undefined) log("info", { url: running.address.url }, "relay stopped");
