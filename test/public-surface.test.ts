@@ -86,6 +86,9 @@ const storeExports = [
   "Store",
   "StoreTransaction",
   "StoredResult",
+  "Suppression",
+  "SuppressionCause",
+  "SuppressionPage",
   "queueStatuses",
 ];
 

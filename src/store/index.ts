@@ -23,5 +23,8 @@ export type {
   Store,
   StoredResult,
   StoreTransaction,
+  Suppression,
+  SuppressionCause,
+  SuppressionPage,
 } from "./store.js";
 export { queueStatuses } from "./store.js";

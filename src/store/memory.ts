@@ -13,6 +13,7 @@ import type {
   Store,
   StoredResult,
   StoreTransaction,
+  Suppression,
 } from "./store.js";
 import { minuteOf } from "./store.js";
 
@@ -46,6 +47,8 @@ export function memoryStore(): Store {
   const spentPerMinute = new Map<string, MinuteSeries>();
   const outboundKeys = new Set<string>();
   const contacts = new Set<string>();
+  const deliveryEvents = new Set<string>();
+  const suppressions = new Map<string, Suppression>();
   const audit: AuditEvent[] = [];
   const outbound = new Map<string, OutboundRow>();
   const queue = new Map<string, QueueItem>();
@@ -109,6 +112,31 @@ export function memoryStore(): Store {
           return true;
         },
         hasContact: async (destination) => contacts.has(destination),
+        addDeliveryEvent: async ({ id: eventId }) => {
+          if (deliveryEvents.has(eventId)) return false;
+          deliveryEvents.add(eventId);
+          undo.push(() => deliveryEvents.delete(eventId));
+          return true;
+        },
+        findOutboundByReceipt: async (receiptId) => {
+          let found: OutboundRow | undefined;
+          for (const row of outbound.values()) if (row.receiptId === receiptId) found = row;
+          return found;
+        },
+        addSuppression: async (entry) => {
+          if (suppressions.has(entry.destination)) return false;
+          suppressions.set(entry.destination, entry);
+          undo.push(() => suppressions.delete(entry.destination));
+          return true;
+        },
+        getSuppression: async (destination) => suppressions.get(destination),
+        removeSuppression: async (destination) => {
+          const before = suppressions.get(destination);
+          if (before === undefined) return undefined;
+          suppressions.delete(destination);
+          undo.push(() => suppressions.set(destination, before));
+          return before;
+        },
         appendAudit: async (event) => {
           const stored = merged(event, { id: id() });
           audit.push(stored);
@@ -206,6 +234,16 @@ export function memoryStore(): Store {
         }
       },
     }),
+    getSuppression: (destination) => serial(async () => suppressions.get(destination)),
+    listSuppressions: ({ limit, cursor }) =>
+      serial(async () => {
+        const size = pageSize(limit);
+        const after = [...suppressions.values()]
+          .filter((entry) => cursor === undefined || entry.destination > cursor)
+          .sort((a, b) => (a.destination < b.destination ? -1 : 1));
+        const items = after.slice(0, size);
+        return { items, nextCursor: after.length > size ? items.at(-1)?.destination : undefined };
+      }),
     close: async () => {
       closed = true;
     },

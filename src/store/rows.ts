@@ -1,5 +1,5 @@
 import { merged } from "../core/merged.js";
-import type { AuditEvent, OutboundRow, QueueItem, StoredResult } from "./store.js";
+import type { AuditEvent, OutboundRow, QueueItem, StoredResult, Suppression } from "./store.js";
 
 /**
  * The mapping between the stores' SQL rows (snake_case columns) and the store's records, shared by the
@@ -83,6 +83,19 @@ export function auditEventFromRow(row: Row, json: JsonColumn): AuditEvent {
     key: optional(row.key),
     actor: row.actor as string,
     data: json(row.data) as AuditEvent["data"],
+  };
+}
+
+/** A suppression from its SQL row. */
+export function suppressionFromRow(row: Row | undefined): Suppression | undefined {
+  if (row === undefined) return undefined;
+  return {
+    destination: row.destination as string,
+    channel: row.channel as string,
+    cause: row.cause as Suppression["cause"],
+    provider: row.provider as string,
+    at: time(row.at),
+    auditId: String(row.audit_id),
   };
 }
 

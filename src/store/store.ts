@@ -71,7 +71,15 @@ export interface OutboundRow {
 }
 
 /** What an audit event records. */
-export type AuditType = "decision" | "duplicate" | "delivery" | "queue" | "access" | "first_contact";
+export type AuditType =
+  | "decision"
+  | "duplicate"
+  | "delivery"
+  | "queue"
+  | "access"
+  | "first_contact"
+  | "delivery_status"
+  | "suppression";
 
 /** One line of the audit log: every decision, duplicate, delivery attempt outcome and queue transition. */
 export interface AuditEvent {
@@ -135,6 +143,28 @@ export interface AuditFilter {
 
 type New<T> = Omit<T, "id">;
 
+/** Why a destination was suppressed: the provider said it cannot receive mail, or its owner complained. */
+export type SuppressionCause = "hard_bounce" | "complaint";
+
+/**
+ * A destination no decision sends to until a person lifts it: the keyed hash first contact uses (never
+ * the address), what suppressed it, and the audit event that recorded the provider's report.
+ */
+export interface Suppression {
+  readonly destination: string;
+  readonly channel: string;
+  readonly cause: SuppressionCause;
+  readonly provider: string;
+  readonly at: number;
+  readonly auditId: string;
+}
+
+/** One page of suppressions, by destination; `cursor` is the `nextCursor` of the previous page. */
+export interface SuppressionPage {
+  readonly items: readonly Suppression[];
+  readonly nextCursor: string | undefined;
+}
+
 /** The operations of one transaction. Every write of one `handle()` happens inside one of these. */
 export interface StoreTransaction {
   findResult(key: string): Promise<StoredResult | undefined>;
@@ -181,6 +211,18 @@ export interface StoreTransaction {
   addContact(entry: { destination: string; template: string; at: number }): Promise<boolean>;
   /** Whether a destination has been recorded by `addContact` (committed, or in this transaction). */
   hasContact(destination: string): Promise<boolean>;
+  /**
+   * Records a provider's delivery event id (provider and id, as one string); true when it was not recorded
+   * before, so a replayed event is counted once. Unique across transactions and processes.
+   */
+  addDeliveryEvent(entry: { id: string; at: number }): Promise<boolean>;
+  /** The newest outbound row whose transport receipt (the provider's message id) is `receiptId`. */
+  findOutboundByReceipt(receiptId: string): Promise<OutboundRow | undefined>;
+  /** Suppresses a destination; true when it was not suppressed (an existing suppression is kept as it is). */
+  addSuppression(entry: Suppression): Promise<boolean>;
+  getSuppression(destination: string): Promise<Suppression | undefined>;
+  /** Lifts a suppression; the suppression lifted, or undefined when there was none. */
+  removeSuppression(destination: string): Promise<Suppression | undefined>;
   appendAudit(event: New<AuditEvent>): Promise<string>;
   addOutbound(row: New<OutboundRow>): Promise<string>;
   getOutbound(id: string): Promise<OutboundRow | undefined>;
@@ -233,6 +275,10 @@ export interface Store {
   getOutbound(id: string): Promise<OutboundRow | undefined>;
   /** Streams audit events in time order, in pages, without loading the whole log. */
   queryAudit(filter: AuditFilter): AsyncIterable<AuditEvent>;
+  /** A destination's suppression, committed, or undefined. */
+  getSuppression(destination: string): Promise<Suppression | undefined>;
+  /** Suppressions in destination order, `limit` a page (default 50, at most 500). */
+  listSuppressions(filter: { limit?: number; cursor?: string }): Promise<SuppressionPage>;
   close(): Promise<void>;
 }
 

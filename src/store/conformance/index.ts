@@ -19,6 +19,7 @@ import {
   type StoredResult,
   type StoreTransaction,
 } from "../store.js";
+import { deliveryStatusCases } from "./delivery-status.js";
 
 /** A fresh, empty store for one test, and how to remove it afterwards (also once the test closed it). */
 export interface StoreUnderTest {
@@ -1101,6 +1102,10 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           expect((await collect(store.queryAudit({}))).length).toBe(n + 1);
         });
       });
+    });
+
+    describe("delivery status: receipts, event ids, suppressions", () => {
+      deliveryStatusCases(() => store, { outboundRow, t0 });
     });
 
     describe("close", () => {

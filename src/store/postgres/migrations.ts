@@ -503,6 +503,31 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   $fn$;
   `;
   },
+  // 6: delivery status coming back: outbound rows found by their transport receipt (the provider's
+  // message id), each provider event id inserted once (of two deliveries of one event, the second
+  // waits for the first and inserts nothing), and suppressed destinations, as the keyed hash first
+  // contact uses (never the address). Written in statements of their own, outside apply: events and
+  // suppressions are rare beside decisions, and need no decision lock.
+  (schema) => {
+    const s = quoteIdentifier(schema);
+    return `
+  CREATE INDEX outbound_receipt ON ${s}.outbound (receipt_id) WHERE receipt_id IS NOT NULL;
+
+  CREATE TABLE ${s}.delivery_events (
+    id text PRIMARY KEY,
+    at bigint NOT NULL
+  );
+
+  CREATE TABLE ${s}.suppressions (
+    destination text PRIMARY KEY,
+    channel text NOT NULL,
+    cause text NOT NULL,
+    provider text NOT NULL,
+    at bigint NOT NULL,
+    audit_id text NOT NULL
+  );
+  `;
+  },
 ];
 
 /** Columns `apply` may update whose type is not text. */

@@ -6,6 +6,7 @@ import {
   queueItemFromRow,
   queueUpdatable,
   type Row,
+  suppressionFromRow,
 } from "../rows.js";
 import type { AuditEvent, OutboundRow, QueueItem } from "../store.js";
 
@@ -14,6 +15,8 @@ export const outboundColumns =
 
 export const queueColumns =
   "id, seq, status, reason, ticket_id, run_id, template, detail, key, draft, note, created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id";
+
+export const suppressionColumns = "destination, channel, cause, provider, at, audit_id";
 
 export const auditColumns = "id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data";
 
@@ -24,7 +27,7 @@ export const outboundOf = (row: Row | undefined): OutboundRow | undefined => out
 export const queueItemOf = (row: Row | undefined): QueueItem | undefined => queueItemFromRow(row, parsed);
 export const auditEventOf = (row: Row): AuditEvent => auditEventFromRow(row, parsed);
 
-export { outboundUpdatable, queueUpdatable, type Row };
+export { outboundUpdatable, queueUpdatable, type Row, suppressionFromRow as suppressionOf };
 
 /** A store id as a bigint parameter, or undefined for a string no row can have (ids are digits). */
 export function idParam(id: unknown): string | undefined {

@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import type { Statement } from "./connection.js";
 import { quoteIdentifier } from "./migrations.js";
-import { auditColumns, outboundColumns, queueColumns } from "./rows.js";
+import { auditColumns, outboundColumns, queueColumns, suppressionColumns } from "./rows.js";
 
 /**
  * The statements a store runs, for one schema. The frequent ones are named, so a connection parses and
@@ -37,6 +37,31 @@ export function statementsFor(schema: string) {
        ON CONFLICT (destination) DO NOTHING RETURNING 1 AS added`,
     ),
     hasContact: statement("has_contact", `SELECT 1 AS found FROM ${s}.contacts WHERE destination = $1`),
+    addDeliveryEvent: statement(
+      "add_delivery_event",
+      `INSERT INTO ${s}.delivery_events (id, at) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING RETURNING 1 AS added`,
+    ),
+    findOutboundByReceipt: statement(
+      "find_outbound_by_receipt",
+      `SELECT ${outboundColumns} FROM ${s}.outbound WHERE receipt_id = $1 ORDER BY id DESC LIMIT 1`,
+    ),
+    addSuppression: statement(
+      "add_suppression",
+      `INSERT INTO ${s}.suppressions (destination, channel, cause, provider, at, audit_id)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (destination) DO NOTHING RETURNING 1 AS added`,
+    ),
+    getSuppression: statement(
+      "get_suppression",
+      `SELECT ${suppressionColumns} FROM ${s}.suppressions WHERE destination = $1`,
+    ),
+    removeSuppression: statement(
+      "remove_suppression",
+      `DELETE FROM ${s}.suppressions WHERE destination = $1 RETURNING ${suppressionColumns}`,
+    ),
+    suppressionPage: statement(
+      "suppression_page",
+      `SELECT ${suppressionColumns} FROM ${s}.suppressions WHERE destination > $1 ORDER BY destination LIMIT $2`,
+    ),
     lockQueueItem: statement(
       "lock_queue_item",
       `SELECT ${queueColumns} FROM ${s}.lock_queue_item(${writes}, $8)`,

@@ -4,12 +4,20 @@ import { FormletterError, isFormletterError } from "../../core/errors.js";
 import { merged } from "../../core/merged.js";
 import { requirePeer } from "../../core/peer-dependency.js";
 import { pageSize, statusesOf } from "../filters.js";
-import type { AuditFilter, OutboundRow, QueueFilter, QueuePage, Store, StoreTransaction } from "../store.js";
+import type {
+  AuditFilter,
+  OutboundRow,
+  QueueFilter,
+  QueuePage,
+  Store,
+  StoreTransaction,
+  Suppression,
+} from "../store.js";
 import { Connection, type Statement } from "./connection.js";
 import { IdStock } from "./ids.js";
 import { KnownCounts } from "./known-counts.js";
 import { migrate } from "./migrate.js";
-import { auditEventOf, idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
+import { auditEventOf, idParam, outboundOf, queueItemOf, type Row, suppressionOf } from "./rows.js";
 import { statementsFor } from "./statements.js";
 import { transactionOn } from "./transaction.js";
 import { isConnectionError, isContention, isStaleRead, StoreUnavailableError } from "./unavailable.js";
@@ -228,6 +236,14 @@ export function postgresStore(
     getOutbound: async (id) => {
       const param = idParam(id);
       return param === undefined ? undefined : outboundOf((await read(statements.getOutbound, [param]))[0]);
+    },
+    getSuppression: async (destination) =>
+      suppressionOf((await read(statements.getSuppression, [destination]))[0]),
+    listSuppressions: async ({ limit, cursor }) => {
+      const size = pageSize(limit);
+      const rows = await read(statements.suppressionPage, [cursor ?? "", size + 1]);
+      const items = rows.slice(0, size).map((row) => suppressionOf(row) as Suppression);
+      return { items, nextCursor: rows.length > size ? items.at(-1)?.destination : undefined };
     },
     listQueue: async (filter: QueueFilter): Promise<QueuePage> => {
       const limit = pageSize(filter.limit);

@@ -5,7 +5,7 @@ import type { Connection, Statement } from "./connection.js";
 import type { IdStock } from "./ids.js";
 import { type CountOf, countsOf, type KnownCounts } from "./known-counts.js";
 import { Pending } from "./pending.js";
-import { idParam, outboundOf, queueItemOf, type Row } from "./rows.js";
+import { idParam, outboundOf, queueItemOf, type Row, suppressionOf } from "./rows.js";
 import type { Statements } from "./statements.js";
 
 /** A transaction's operations, and how it ends. */
@@ -158,6 +158,24 @@ export function transactionOn(
     addContact: async ({ destination, template, at }) =>
       (await read(statements.addContact, [destination, template, at])).length === 1,
     hasContact: async (destination) => (await read(statements.hasContact, [destination])).length === 1,
+    addDeliveryEvent: async ({ id, at }) => (await read(statements.addDeliveryEvent, [id, at])).length === 1,
+    findOutboundByReceipt: async (receiptId) =>
+      outboundOf((await read<Row>(statements.findOutboundByReceipt, [receiptId]))[0]),
+    addSuppression: async (entry) =>
+      (
+        await read(statements.addSuppression, [
+          entry.destination,
+          entry.channel,
+          entry.cause,
+          entry.provider,
+          entry.at,
+          entry.auditId,
+        ])
+      ).length === 1,
+    getSuppression: async (destination) =>
+      suppressionOf((await read(statements.getSuppression, [destination]))[0]),
+    removeSuppression: async (destination) =>
+      suppressionOf((await read(statements.removeSuppression, [destination]))[0]),
     appendAudit: async (event) => {
       const id = await ids.take(conn);
       pending.insert("audit", { id, ...event });

@@ -167,6 +167,24 @@ export const migrations: readonly string[] = [
 ${hourTriggers("send_counts", "send_counts_hourly", ["template"], "n")}
 ${hourTriggers("spend", "spend_hourly", ["group_name", "currency"], "units")}
   `,
+  // 7: delivery status coming back: outbound rows found by their transport receipt (the provider's
+  // message id), each provider event id recorded once (a replayed event counts once), and suppressed
+  // destinations, as the keyed hash first contact uses (never the address).
+  `
+  CREATE INDEX outbound_receipt ON outbound (receipt_id) WHERE receipt_id IS NOT NULL;
+  CREATE TABLE delivery_events (
+    id TEXT PRIMARY KEY,
+    at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE suppressions (
+    destination TEXT PRIMARY KEY,
+    channel TEXT NOT NULL,
+    cause TEXT NOT NULL,
+    provider TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    audit_id TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /**

@@ -16,6 +16,7 @@ import {
   type Row,
   resultOf,
   storedResult,
+  suppressionFromRow,
 } from "../rows.js";
 import {
   type AuditFilter,
@@ -26,6 +27,7 @@ import {
   type QueuePage,
   type Store,
   type StoreTransaction,
+  type Suppression,
   type TransactionHooks,
 } from "../store.js";
 import { walCheckpointer } from "./checkpointer.js";
@@ -240,6 +242,30 @@ export function openSqliteStore(
       ).run(destination, template, at).changes === 1,
     hasContact: async (destination) =>
       statement("SELECT 1 FROM contacts WHERE destination = ?").get(destination) !== undefined,
+    addDeliveryEvent: async ({ id, at }) =>
+      statement("INSERT INTO delivery_events (id, at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING").run(id, at)
+        .changes === 1,
+    findOutboundByReceipt: async (receiptId) =>
+      outboundOf(
+        statement("SELECT * FROM outbound WHERE receipt_id = ? ORDER BY id DESC LIMIT 1").get(receiptId) as
+          | Row
+          | undefined,
+      ),
+    addSuppression: async (entry) =>
+      statement(
+        "INSERT INTO suppressions (destination, channel, cause, provider, at, audit_id) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (destination) DO NOTHING",
+      ).run(entry.destination, entry.channel, entry.cause, entry.provider, entry.at, entry.auditId)
+        .changes === 1,
+    getSuppression: async (destination) =>
+      suppressionFromRow(
+        statement("SELECT * FROM suppressions WHERE destination = ?").get(destination) as Row | undefined,
+      ),
+    removeSuppression: async (destination) =>
+      suppressionFromRow(
+        statement("DELETE FROM suppressions WHERE destination = ? RETURNING *").get(destination) as
+          | Row
+          | undefined,
+      ),
     appendAudit: async (event) => {
       const info = statement(
         "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -363,6 +389,16 @@ export function openSqliteStore(
       }),
     getQueueItem: (id) => serial(() => tx.getQueueItem(id)),
     getOutbound: (id) => serial(() => tx.getOutbound(id)),
+    getSuppression: (destination) => serial(() => tx.getSuppression(destination)),
+    listSuppressions: ({ limit, cursor }) =>
+      serial(async () => {
+        const size = pageSize(limit);
+        const rows = statement(
+          "SELECT * FROM suppressions WHERE destination > ? ORDER BY destination LIMIT ?",
+        ).all(cursor ?? "", size + 1) as Row[];
+        const items = rows.slice(0, size).map((row) => suppressionFromRow(row) as Suppression);
+        return { items, nextCursor: rows.length > size ? items.at(-1)?.destination : undefined };
+      }),
     listQueue: (filter: QueueFilter) =>
       serial(async (): Promise<QueuePage> => {
         const limit = pageSize(filter.limit);

@@ -165,7 +165,7 @@ describe("sqliteStore", () => {
       inspect((db) =>
         db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'outbound_%'").all(),
       ),
-    ).toEqual([{ name: "outbound_due" }]);
+    ).toEqual([{ name: "outbound_due" }, { name: "outbound_receipt" }]);
   });
 
   it("migrates a version 2 file: its send counts are kept, and value ceilings sum from nothing", async () => {
