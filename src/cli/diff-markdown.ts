@@ -1,25 +1,42 @@
-import type { CatalogComparison } from "../review/compare-catalogs.js";
+import { escapeHtml } from "../core/definition/channels.js";
+import { printableLine } from "../core/message/sanitize.js";
+import type { DiffReview } from "../review/diff-review.js";
 import { inline } from "./checklist-format.js";
+import {
+  capacityLines,
+  changeHeading,
+  changeParts,
+  messageCounts,
+  ratesLine,
+  runsHtml,
+} from "./diff-runs.js";
 import { countsLine, type ReviewSources } from "./diff-text.js";
 
 /**
- * The review as markdown for a pull-request comment: review items first, then the counts, then the
- * templates in a folded table. Every text from a definition is escaped: a role or file name cannot
- * add markup to the comment.
+ * The review as markdown for a pull-request comment: review items first, then the counts (templates,
+ * messages, rate, capacity), then the templates and the changed messages folded. Every text from a
+ * definition is escaped, and message text (record values) is shown only inside escaped `<pre>` blocks:
+ * a role, a file name or a customer's name cannot add markup to the comment.
  */
-export function reviewMarkdown(comparison: CatalogComparison, sources: ReviewSources): string {
+export function reviewMarkdown(review: DiffReview, sources: ReviewSources): string {
   const lines = ["### Template review", ""];
-  if (comparison.items.length === 0) lines.push("No review items.");
+  if (review.items.length === 0) lines.push("No review items.");
   else {
-    lines.push(`**${comparison.items.length} review item${comparison.items.length === 1 ? "" : "s"}**`, "");
-    for (const item of comparison.items)
+    lines.push(`**${review.items.length} review item${review.items.length === 1 ? "" : "s"}**`, "");
+    for (const item of review.items)
       lines.push(`- \`${item.kind}\` **${inline(item.template)}**: ${inline(item.detail)}`);
   }
-  lines.push("", inline(countsLine(comparison)), "");
+  lines.push("", `- ${inline(countsLine(review))}`);
+  if (review.messages !== null)
+    lines.push(`- messages over the ${review.messages.source}: ${inline(messageCounts(review.messages))}`);
+  if (review.rates !== null) lines.push(`- ${inline(ratesLine(review.rates))}`);
+  const capacity = capacityLines(review);
+  if (capacity.length > 0) lines.push(`- capacity per message: ${capacity.map(inline).join("; ")}`);
+  lines.push("");
   const rows = [
-    ...comparison.added.map((side) => `| added | ${inline(side.id)} | | \`${side.version}\` | |`),
-    ...comparison.removed.map((side) => `| removed | ${inline(side.id)} | \`${side.version}\` | | |`),
-    ...comparison.changed.map(
+    ...review.added.map((side) => `| added | ${inline(side.id)} | | \`${side.version}\` | |`),
+    ...review.removed.map((side) => `| removed | ${inline(side.id)} | \`${side.version}\` | | |`),
+    ...review.changed.map(
       (change) =>
         `| changed | ${inline(change.id)} | \`${change.base}\` | \`${change.head}\` | ${change.parts.join(", ")} |`,
     ),
@@ -36,8 +53,22 @@ export function reviewMarkdown(comparison: CatalogComparison, sources: ReviewSou
       "",
     );
   }
+  const changes = review.messages?.changes ?? [];
+  if (changes.length > 0) {
+    const more = review.messages?.more ?? 0;
+    lines.push(
+      `<details><summary>Changed messages (${changes.length}${more > 0 ? ` of ${changes.length + more}` : ""})</summary>`,
+      "",
+    );
+    for (const change of changes) {
+      const parts = changeParts(change).map(({ part, runs }) => `${part}: ${runsHtml(runs)}`);
+      // One <pre> a change, its text escaped: inside an HTML block markdown is not read.
+      lines.push(`<pre>${escapeHtml(printableLine(changeHeading(change)))}`, ...parts, "</pre>", "");
+    }
+    lines.push("</details>", "");
+  }
   lines.push(
-    `base ${inline(sources.base)} (\`${comparison.base.version}\`), head ${inline(sources.head)} (\`${comparison.head.version}\`)`,
+    `base ${inline(sources.base)} (\`${review.base.version}\`), head ${inline(sources.head)} (\`${review.head.version}\`)`,
   );
   return `${lines.join("\n")}\n`;
 }

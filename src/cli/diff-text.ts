@@ -1,28 +1,59 @@
+import { printableLine } from "../core/message/sanitize.js";
 import type { CatalogComparison } from "../review/compare-catalogs.js";
+import type { DiffReview } from "../review/diff-review.js";
+import {
+  capacityLines,
+  changeHeading,
+  changeParts,
+  messageCounts,
+  ratesLine,
+  runsText,
+} from "./diff-runs.js";
 
-/** Where the two catalogs came from, as the review names them. */
+/** Where the two catalogs (and the tickets or history) came from, as the review names them. */
 export interface ReviewSources {
   readonly base: string;
   readonly head: string;
+  /** The tickets or history file the messages were compared over. */
+  readonly over?: string;
 }
 
-/** The review for a terminal: review items first, then what was added, removed and changed. */
-export function reviewText(comparison: CatalogComparison, sources: ReviewSources): string {
+/** The review for a terminal: review items first, then templates, capacity, messages and rates. */
+export function reviewText(review: DiffReview, sources: ReviewSources): string {
   const lines = [
-    `base ${sources.base} (version ${comparison.base.version}, ${comparison.base.templates} templates)`,
-    `head ${sources.head} (version ${comparison.head.version}, ${comparison.head.templates} templates)`,
+    `base ${sources.base} (version ${review.base.version}, ${review.base.templates} templates)`,
+    `head ${sources.head} (version ${review.head.version}, ${review.head.templates} templates)`,
     "",
   ];
-  if (comparison.items.length === 0) lines.push("review items: none");
+  if (review.items.length === 0) lines.push("review items: none");
   else {
-    lines.push(`review items: ${comparison.items.length}`);
-    for (const item of comparison.items) lines.push(`  ${item.kind}  ${item.template}: ${item.detail}`);
+    lines.push(`review items: ${review.items.length}`);
+    for (const item of review.items) lines.push(`  ${item.kind}  ${item.template}: ${item.detail}`);
   }
-  lines.push("", countsLine(comparison));
-  for (const side of comparison.added) lines.push(`  added     ${side.id} (${side.version})`);
-  for (const side of comparison.removed) lines.push(`  removed   ${side.id} (${side.version})`);
-  for (const change of comparison.changed)
+  lines.push("", countsLine(review));
+  for (const side of review.added) lines.push(`  added     ${side.id} (${side.version})`);
+  for (const side of review.removed) lines.push(`  removed   ${side.id} (${side.version})`);
+  for (const change of review.changed)
     lines.push(`  changed   ${change.id} (${change.base} → ${change.head}): ${change.parts.join(", ")}`);
+  const capacity = capacityLines(review);
+  if (capacity.length > 0) lines.push("", "capacity per message:", ...capacity.map((line) => `  ${line}`));
+  const { messages, rates } = review;
+  if (messages !== null) {
+    lines.push(
+      "",
+      `messages over the ${messages.source} ${printableLine(sources.over ?? "")}: ${messageCounts(messages)}`,
+    );
+    if (messages.malformed > 0) lines.push(`  ${messages.malformed} lines skipped: not a ticket`);
+    if (messages.notEnumerated > 0)
+      lines.push(`  ${messages.notEnumerated} proposals past the limit per template not compared`);
+    for (const change of messages.changes) {
+      lines.push(`  ${changeHeading(change)}`);
+      for (const { part, runs } of changeParts(change))
+        lines.push(`    ${part}: ${runsText(runs).replaceAll("\n", "\n      ")}`);
+    }
+    if (messages.more > 0) lines.push(`  … ${messages.more} more (--max-messages lists more)`);
+  }
+  if (rates !== null) lines.push("", ratesLine(rates));
   return `${lines.join("\n")}\n`;
 }
 

@@ -1,45 +1,105 @@
+import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { compareCatalogs } from "../review/compare-catalogs.js";
+import { type DiffReview, diffReview } from "../review/diff-review.js";
 import { failedKinds, parseFailOn } from "../review/fail-on.js";
+import { compareCapacity } from "../review/rate-comparison.js";
+import { reviewHistory } from "../review/review-history.js";
 import { reviewItemKinds } from "../review/review-items.js";
+import { reviewTickets } from "../review/review-tickets.js";
 import { reviewMarkdown } from "./diff-markdown.js";
+import { pointsText } from "./diff-runs.js";
 import { reviewText } from "./diff-text.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";
+import { progressBar } from "./progress.js";
 
-/** `formletter diff --base MODULE --head MODULE [--md | --json] [--fail-on KINDS] [--export NAME]`. */
+/**
+ * `formletter diff --base MODULE --head MODULE [--history FILE | --tickets FILE] [--md | --json]
+ * [--fail-on KINDS] [--max-messages N] [--export NAME]`.
+ */
 export function registerDiffCommand(program: Command, io: CliIo): void {
   program
     .command("diff")
     .description(
-      "compare two catalogs by definition: templates added, removed and changed, the parts that changed, and the review items (widened reading, recipient changed, effect lowered, approval removed, limit raised)",
+      "compare two catalogs: templates added, removed and changed, the review items (widened reading, recipient changed, effect lowered, approval removed, limit raised), capacity per message, and over --history or --tickets the messages each would send, paired, and both escalation rates",
     )
     .requiredOption("--base <module>", "the catalog module before the change")
     .requiredOption("--head <module>", "the catalog module after the change")
     .option("--export <name>", "the export of both catalog modules to use")
+    .option(
+      "--history <file>",
+      "JSON Lines of { ticketId, records, output }: replay each recorded proposal on both",
+    )
+    .option(
+      "--tickets <file>",
+      "JSON Lines of { ticketId, records }: every proposal either catalog allows, on both",
+    )
+    .option("--max-messages <n>", "changed messages listed (all are counted)", "20")
     .option("--md", "markdown for a pull-request comment")
     .option("--json", "machine-readable output")
     .option(
       "--fail-on <kinds>",
-      `exit 1 when any of these review items happened: ${reviewItemKinds.join(",")}`,
+      `exit 1 when any of these happened: ${reviewItemKinds.join(",")},rate-up:N (N percentage points, needs --history)`,
     )
     .action(async (options) => {
       if (options.md && options.json) throw new CliError("pass --md or --json, not both");
+      if (options.history !== undefined && options.tickets !== undefined)
+        throw new CliError("pass --history or --tickets, not both");
       const failOn = options.failOn === undefined ? undefined : parseFailOn(options.failOn);
       if (failOn !== undefined && !failOn.ok) throw new CliError(failOn.problem);
+      if (failOn?.rateUp !== undefined && options.history === undefined)
+        throw new CliError(
+          "--fail-on rate-up needs --history: the rates are those of the recorded proposals",
+        );
+      const maxListed = wholeNumber(options.maxMessages);
+      const over: string | undefined = options.history ?? options.tickets;
+      if (over !== undefined && !existsSync(over))
+        throw new CliError(`no ${options.history !== undefined ? "history" : "tickets"} file at ${over}`);
       const base = await loadCatalog(options.base, options.export);
       const head = await loadCatalog(options.head, options.export);
-      const comparison = compareCatalogs(base.catalog, head.catalog);
-      const sources = { base: options.base as string, head: options.head as string };
-      if (options.json) io.stdout(`${JSON.stringify({ ...sources, ...comparison }, null, 2)}\n`);
-      else if (options.md) io.stdout(reviewMarkdown(comparison, sources));
-      else io.stdout(reviewText(comparison, sources));
-      const failed = failOn === undefined ? [] : failedKinds(comparison.items, failOn.kinds);
-      if (failed.length > 0) {
-        throw new CliError(
-          `review items named by --fail-on: ${failed.map((entry) => `${entry.kind} (${entry.count})`).join(", ")}`,
-        );
+      const bar = over === undefined ? undefined : progressBar(io, "diff");
+      const read = { maxListed, ...(bar !== undefined ? { onProgress: bar.update.bind(bar) } : {}) };
+      let run: Awaited<ReturnType<typeof reviewHistory | typeof reviewTickets>> | undefined;
+      try {
+        if (options.history !== undefined)
+          run = await reviewHistory(base.catalog, head.catalog, options.history, read);
+        else if (options.tickets !== undefined)
+          run = await reviewTickets(base.catalog, head.catalog, options.tickets, read);
+      } finally {
+        bar?.stop();
       }
+      const review = diffReview(
+        compareCatalogs(base.catalog, head.catalog),
+        compareCapacity(base.catalog, head.catalog),
+        run,
+      );
+      const sources = {
+        base: options.base as string,
+        head: options.head as string,
+        ...(over !== undefined ? { over } : {}),
+      };
+      if (options.json) io.stdout(`${JSON.stringify({ sources, ...review }, null, 2)}\n`);
+      else if (options.md) io.stdout(reviewMarkdown(review, sources));
+      else io.stdout(reviewText(review, sources));
+      if (failOn !== undefined) failIfNamed(review, failOn);
     });
+}
+
+function failIfNamed(
+  review: DiffReview,
+  failOn: { kinds: Parameters<typeof failedKinds>[1]; rateUp: number | undefined },
+): void {
+  const failed = failedKinds(review.items, failOn.kinds).map((entry) => `${entry.kind} (${entry.count})`);
+  if (failOn.rateUp !== undefined && review.rates !== null && review.rates.points > failOn.rateUp)
+    failed.push(`rate-up (${pointsText(review.rates.points)}, more than ${failOn.rateUp})`);
+  if (failed.length > 0) throw new CliError(`review items named by --fail-on: ${failed.join(", ")}`);
+}
+
+function wholeNumber(text: string): number {
+  const value = /^\d{1,6}$/.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isSafeInteger(value))
+    throw new CliError(`--max-messages takes a whole number from 0 to 999999, not "${text.slice(0, 40)}"`);
+  return value;
 }

@@ -23,9 +23,13 @@ export interface HistoryTicket {
 
 /**
  * Reads one line of a history file (`{ ticketId, records, output, tags?, at? }`). A line that is not
- * one is a `problem`, never an exception: one bad line must not stop a replay of a million.
+ * one is a `problem`, never an exception: one bad line must not stop a replay of a million. With
+ * `needsOutput` false, a line without `output` is a ticket too (its `output` undefined): a tickets file.
  */
-export function parseHistoryLine(text: string): HistoryTicket | { readonly problem: string } {
+export function parseHistoryLine(
+  text: string,
+  needsOutput = true,
+): HistoryTicket | { readonly problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -37,7 +41,7 @@ export function parseHistoryLine(text: string): HistoryTicket | { readonly probl
   const line = value as Record<string, unknown>;
   if (typeof line.ticketId !== "string" || line.ticketId === "") return { problem: "no ticketId string" };
   if (!Object.hasOwn(line, "records")) return { problem: "no records" };
-  if (!Object.hasOwn(line, "output")) return { problem: "no output" };
+  if (needsOutput && !Object.hasOwn(line, "output")) return { problem: "no output" };
   let at: number | undefined;
   if (line.at !== undefined && line.at !== null) {
     at =

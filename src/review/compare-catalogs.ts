@@ -1,7 +1,7 @@
 import { canonicalText } from "../core/definition/canonical-text.js";
 import { type ContentPart, templateContent } from "../core/definition/template-content.js";
 import type { Template } from "../core/definition/template-types.js";
-import { type ReviewItem, reviewItemKinds, reviewItems } from "./review-items.js";
+import { type ReviewItem, reviewItems, sortItems } from "./review-items.js";
 
 /** A template on one side only. */
 export interface TemplateSide {
@@ -61,11 +61,6 @@ export function compareCatalogs(base: ComparedCatalog, head: ComparedCatalog): C
   const removed = [...before.values()]
     .filter((template) => !after.has(template.id))
     .map((template) => ({ id: template.id, version: template.version }));
-  items.sort(
-    (a, b) =>
-      reviewItemKinds.indexOf(a.kind) - reviewItemKinds.indexOf(b.kind) ||
-      compareText(a.template, b.template),
-  );
   return {
     base: { version: base.version, templates: base.templates.length },
     head: { version: head.version, templates: head.templates.length },
@@ -73,7 +68,7 @@ export function compareCatalogs(base: ComparedCatalog, head: ComparedCatalog): C
     removed,
     changed,
     unchanged,
-    items,
+    items: sortItems(items),
   };
 }
 

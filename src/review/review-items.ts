@@ -20,6 +20,15 @@ export const reviewItemKinds: readonly ReviewItemKind[] = [
   "limit-raised",
 ];
 
+/** Items in the order a review lists them: by kind (`reviewItemKinds`), then by template id. */
+export function sortItems(items: readonly ReviewItem[]): ReviewItem[] {
+  return [...items].sort(
+    (a, b) =>
+      reviewItemKinds.indexOf(a.kind) - reviewItemKinds.indexOf(b.kind) ||
+      (a.template < b.template ? -1 : a.template > b.template ? 1 : 0),
+  );
+}
+
 /** One change to look at: its kind, the template, and what changed in words. */
 export interface ReviewItem {
   readonly kind: ReviewItemKind;

@@ -168,12 +168,12 @@ describe("formletter diff", () => {
       "--head",
       base,
       "--fail-on",
-      "widened-reading,rate-up",
+      "widened-reading,rate-down",
     ]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('"rate-up" is not a review item');
+    expect(run.stderr).toContain('"rate-down" is not a review item');
     expect(run.stderr).toContain(
-      "use widened-reading, recipient-change, effect-lowered, approval-removed, limit-raised",
+      "use widened-reading, recipient-change, effect-lowered, approval-removed, limit-raised, rate-up:N",
     );
     expect((await cli(["diff", "--base", base, "--head", base, "--fail-on", ","])).stderr).toContain(
       "needs at least one",
