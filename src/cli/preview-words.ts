@@ -21,6 +21,8 @@ export const reasonForReviewer: Readonly<Record<EscalationReason, string>> = {
   limit_exceeded: "the message would go over one of the template's limits or amount ceilings",
   approval_required: "a person must approve the message before it is sent",
   delivery_failed: "the message could not be delivered",
+  destination_suppressed:
+    "the address bounced for good or its owner complained, so nothing more is sent to it",
 };
 
 /** What the first message to an address never written to before does, in words. */

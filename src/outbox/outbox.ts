@@ -9,15 +9,25 @@ import type { Template } from "../core/definition/template-types.js";
 import { FormletterError, type OutboxWrites } from "../core/errors.js";
 import { merged } from "../core/merged.js";
 import { decisionAttributes, inSpan, spanNames } from "../core/telemetry.js";
-import type { AuditEvent, AuditFilter, OutboundRow, Store, StoreTransaction } from "../store/store.js";
+import type { DeliveryEvent } from "../providers/events/delivery-event.js";
+import type {
+  AuditEvent,
+  AuditFilter,
+  OutboundRow,
+  Store,
+  StoreTransaction,
+  SuppressionPage,
+} from "../store/store.js";
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { contactKeyFrom } from "./contact-key.js";
 import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
+import { type DeliveryEventOutcome, recordDeliveryEvent } from "./delivery-status.js";
 import { loadRecords } from "./load-records.js";
 import { outageError, recordWithRetry } from "./outage.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
 import { type Recorded, recordDecision } from "./record-decision.js";
+import { type LiftResult, liftSuppression, suppressionFor } from "./suppression.js";
 
 /** A ticket's records as the outbox loads them, or why there are none. */
 export type LoadedRecords =
@@ -124,6 +134,18 @@ export interface Outbox {
      * log, grouped into the outbox's commits; resolves with its id once durable.
      */
     append(event: Omit<AuditEvent, "id">): Promise<string>;
+  };
+  /**
+   * Records delivery events a provider reported (verified by the relay's `/v1/events/{provider}`, or by
+   * your own route with `formletter/providers`' verifiers): each tied to its outbound row by receipt, a
+   * replay counted once, a hard bounce or complaint suppressing the destination (needs `contactKey`).
+   */
+  recordDeliveryEvents(events: readonly DeliveryEvent[]): Promise<DeliveryEventOutcome[]>;
+  /** Destinations suppressed by a hard bounce or a complaint, as keyed hashes; a person lifts them. */
+  readonly suppressions: {
+    list(filter?: { limit?: number; cursor?: string }): Promise<SuppressionPage>;
+    /** Lifts one (its full hash, as `list` gives it), audited with `by`; a later decision sends again. */
+    lift(destination: string, actor: { by: string; note?: string }): Promise<LiftResult>;
   };
   /** Waits for work in flight, then closes transports and the store. */
   close(): Promise<void>;
@@ -319,8 +341,19 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       : escalate({ reason: "records_invalid", detail: loaded.problem, ticketId });
     const decided = clock();
     const templateId = decision.template;
+    const notWritten = (error: unknown) =>
+      outageError(error, "handle", {
+        decision: "not_written",
+        delivery: "not_attempted",
+        outcome: "not_applicable",
+        ...(decision.key !== undefined ? { key: decision.key } : {}),
+      });
+    const suppressed = await suppressionFor(store, contactKey, decision).catch((error: unknown) => {
+      throw notWritten(error);
+    });
     const recorded: Recorded = await transaction("record_decision", (tx) =>
       recordDecision(tx, {
+        suppressed,
         decision,
         template: templateId === undefined ? undefined : catalog.template(templateId),
         ticketId,
@@ -341,12 +374,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         },
       }),
     ).catch((error: unknown) => {
-      throw outageError(error, "handle", {
-        decision: "not_written",
-        delivery: "not_attempted",
-        outcome: "not_applicable",
-        ...(decision.key !== undefined ? { key: decision.key } : {}),
-      });
+      throw notWritten(error);
     });
     // Built whole each time, not spread from a shared part: see merged().
     const result = (queueItemId: string | undefined, delivery?: HandleResult["delivery"]): HandleResult => ({
@@ -470,6 +498,18 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         }
         return { delivered, failed };
       }),
+    recordDeliveryEvents: (events) =>
+      track(async () => {
+        const outcomes: DeliveryEventOutcome[] = [];
+        for (const event of events)
+          outcomes.push(await batcher.run((tx) => recordDeliveryEvent(tx, event, contactKey, clock())));
+        return outcomes;
+      }),
+    suppressions: {
+      list: (filter = {}) => store.listSuppressions(filter),
+      lift: (destination, actor) =>
+        track(() => liftSuppression((work) => batcher.run(work), destination, actor, clock())),
+    },
     audit: {
       query: (filter = {}) => {
         const { since, until, ...rest } = filter;

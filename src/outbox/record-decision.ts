@@ -18,6 +18,7 @@ import {
   openQueueItem,
   type StoredResult,
   type StoreTransaction,
+  type Suppression,
 } from "../store/store.js";
 import { destinationHash, destinationShown, recordContact } from "./first-contact.js";
 import { dayMs, limitProblem } from "./limits.js";
@@ -40,6 +41,11 @@ export interface Recording {
    * a person. Absent (no `contactKey`): destinations are not recorded.
    */
   readonly contacts?: { readonly key: KeyObject; readonly hold: boolean };
+  /**
+   * The suppression of the destination the decision writes to, read before the transaction: a send (or
+   * a draft) to it escalates `destination_suppressed`, unless the key was decided before (a duplicate).
+   */
+  readonly suppressed?: Suppression | undefined;
 }
 
 /** What the transaction wrote. */
@@ -75,6 +81,20 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   }
 
   const template = input.template;
+  if (input.suppressed !== undefined) {
+    const { cause } = input.suppressed;
+    const blocked = escalate({
+      reason: "destination_suppressed",
+      detail: `${template.id}: the recipient's destination is suppressed (${cause === "complaint" ? "its owner complained" : "it bounced for good"}, reported by ${input.suppressed.provider}); lift the suppression to write to it again`,
+      cause,
+      destination: destinationShown(input.suppressed.destination),
+      ticketId,
+      template: template.id,
+      ...(decision.values ? { values: decision.values } : {}),
+      ...(decision.choices ? { choices: decision.choices } : {}),
+    });
+    return escalateOnly(tx, input, blocked);
+  }
   const counts = await tx.countSends({
     template: template.id,
     ticketId,

@@ -125,6 +125,12 @@ export interface EscalationFields {
     readonly status: "failed" | "in_doubt";
     readonly attempts: number;
   };
+  readonly destination_suppressed: {
+    /** Why the destination is suppressed: `hard_bounce` or `complaint`, as its provider reported. */
+    readonly cause: "hard_bounce" | "complaint";
+    /** A prefix of the destination's keyed hash, never the address. */
+    readonly destination: string;
+  };
 }
 
 /**

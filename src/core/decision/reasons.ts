@@ -15,6 +15,7 @@ export const escalationReasons = [
   "limit_exceeded",
   "approval_required",
   "delivery_failed",
+  "destination_suppressed",
 ] as const;
 
 /** Why a ticket went to the human queue. */
@@ -36,6 +37,8 @@ export const reasonDescriptions: Readonly<Record<EscalationReason, string>> = {
     "a per-ticket, per-day or per-run limit of the template was reached, or a value ceiling (limit: ceiling)",
   approval_required: "the template needs a human to approve the rendered draft",
   delivery_failed: "the transport failed after its last retry",
+  destination_suppressed:
+    "the recipient's address hard-bounced or its owner complained before; a person lifts the suppression to send again",
 };
 
 /** True when `value` is one of the closed escalation reasons. */
