@@ -5,17 +5,28 @@
  * shipped to systems with wider access than the audit log. The API is a required peer dependency, so
  * this module shares the application's one copy of it, and with it the registered provider
  * (docs/observability.md, "One copy of the API").
+ *
+ * The API is loaded once a provider has been registered, not when formletter is imported: every copy of
+ * API 1.x keeps the registered providers in one global slot, so whether the slot holds a tracer provider
+ * is known without loading the package's fifty files, which most processes would never use.
  */
-import {
-  type Attributes,
-  INVALID_SPAN_CONTEXT,
-  ProxyTracerProvider,
-  type Span,
+import type {
+  Attributes,
+  Span,
+  SpanContext,
   SpanStatusCode,
-  trace,
+  Tracer,
+  TracerProvider,
 } from "@opentelemetry/api";
 import type { Decision } from "./decision/decision.js";
+import { lazyDependency } from "./lazy-dependency.js";
 import { formletterVersion } from "./version.js";
+
+const api = lazyDependency<typeof import("@opentelemetry/api")>("@opentelemetry/api");
+
+// Where every copy of API 1.x registers the application's providers (its `registerGlobal`): a provider
+// registered through any copy is found here, and the key changes only with a new major of the API.
+const globalSlot = Symbol.for("opentelemetry.js.api.1");
 
 /** The span names formletter starts. */
 export const spanNames = {
@@ -25,8 +36,16 @@ export const spanNames = {
   delivery: "formletter.delivery",
 } as const;
 
+let proxyTracer: Tracer | undefined;
+
 /** Got once: the API's proxy tracer follows whichever provider the application registers, before or after. */
-export const tracer = trace.getTracer("formletter", formletterVersion);
+export function tracer(): Tracer {
+  proxyTracer ??= api().trace.getTracer("formletter", formletterVersion);
+  return proxyTracer;
+}
+
+/** The status of a failed span: `SpanStatusCode.ERROR`, whose value API 1.x fixes. */
+export const errorStatus: SpanStatusCode.ERROR = 2;
 
 /**
  * A decision's attributes: the template id only when the catalog has it (an unknown one is what the
@@ -44,20 +63,39 @@ export function decisionAttributes(decision: Decision): Attributes {
  * error's own message, which may quote a record value or an address.
  */
 export function endFailed(span: Span, message: string): void {
-  span.setStatus({ code: SpanStatusCode.ERROR, message });
+  span.setStatus({ code: errorStatus, message });
   span.end();
 }
 
-// What the API's proxy provider hands out while no provider is registered, and the span that stands for
-// one then: with neither, a span and a context switch per call would be pure cost.
-const unregistered = new ProxyTracerProvider().getDelegate();
-const noSpan = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+// What the API's proxy provider hands out while no provider is registered: got once the API is loaded.
+let unregistered: TracerProvider | undefined;
 
 /** Whether the application has registered a tracer provider (it may, at any time). */
 export function tracing(): boolean {
+  const slot = (globalThis as Record<symbol, { trace?: unknown } | undefined>)[globalSlot];
+  if (slot?.trace === undefined) return false;
+  const { ProxyTracerProvider, trace } = api();
+  unregistered ??= new ProxyTracerProvider().getDelegate();
   const provider = trace.getTracerProvider();
   return !(provider instanceof ProxyTracerProvider && provider.getDelegate() === unregistered);
 }
+
+// The span that stands for one while no provider is registered, as the API's no-op span does: it
+// records nothing, so a span and a context switch per call are not paid for nothing.
+const invalidContext: SpanContext = { traceId: "0".repeat(32), spanId: "0".repeat(16), traceFlags: 0 };
+const noSpan: Span = {
+  spanContext: () => invalidContext,
+  setAttribute: () => noSpan,
+  setAttributes: () => noSpan,
+  addEvent: () => noSpan,
+  addLink: () => noSpan,
+  addLinks: () => noSpan,
+  setStatus: () => noSpan,
+  updateName: () => noSpan,
+  end: () => undefined,
+  isRecording: () => false,
+  recordException: () => undefined,
+};
 
 /**
  * Runs `work` inside a span that ends with it; a throw marks the span failed with `failure`. With no
@@ -71,7 +109,7 @@ export async function inSpan<T>(
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
   if (!tracing()) return work(noSpan);
-  return tracer.startActiveSpan(name, { attributes }, async (span) => {
+  return tracer().startActiveSpan(name, { attributes }, async (span) => {
     let result: T;
     try {
       result = await work(span);

@@ -1,4 +1,5 @@
-import { isValid } from "date-fns";
+// From its own file: date-fns's root module re-exports all of date-fns.
+import { isValid } from "date-fns/isValid";
 import { normalize } from "./normalize.js";
 import { textDigits } from "./text-digits.js";
 

@@ -1,8 +1,7 @@
-import { SpanStatusCode } from "@opentelemetry/api";
 import { escalate, escalationFacts } from "../core/decision/decision.js";
 import type { EscalationReason } from "../core/decision/reasons.js";
 import { snippet } from "../core/message/sanitize.js";
-import { inSpan, spanNames } from "../core/telemetry.js";
+import { errorStatus, inSpan, spanNames } from "../core/telemetry.js";
 import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
 
@@ -66,7 +65,7 @@ export async function deliverRow(
     });
     // The transport's error text may quote the address or the message: the status says only that it failed.
     if (outcome.status !== "delivered")
-      span.setStatus({ code: SpanStatusCode.ERROR, message: `delivery ${outcome.status}` });
+      span.setStatus({ code: errorStatus, message: `delivery ${outcome.status}` });
     return outcome;
   });
 }

@@ -233,7 +233,7 @@ export function createCatalog<S extends CollectionSchemas>(
       // A plain span, not an active one: decide() is synchronous and starts no spans of its own. With no
       // tracer provider registered there is none to start.
       if (!tracing()) return decideOnce(output, ticketRecords);
-      const span = tracer.startSpan(spanNames.decide);
+      const span = tracer().startSpan(spanNames.decide);
       const decision = decideOnce(output, ticketRecords);
       if (span.isRecording()) span.setAttributes(decisionAttributes(decision));
       span.end();

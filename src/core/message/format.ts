@@ -1,5 +1,10 @@
-import { tz, tzOffset } from "@date-fns/tz";
-import { format as formatDate, isValid, type Locale } from "date-fns";
+// Each function from its own file: date-fns's and @date-fns/tz's root modules re-export everything (300
+// files), which every import of formletter would otherwise load at start-up.
+import { tz } from "@date-fns/tz/tz";
+import { tzOffset } from "@date-fns/tz/tzOffset";
+import type { Locale } from "date-fns";
+import { format as formatDate } from "date-fns/format";
+import { isValid } from "date-fns/isValid";
 import type { CountryCode } from "libphonenumber-js";
 import { canonicalText } from "../definition/canonical-text.js";
 import { merged } from "../merged.js";

@@ -1,4 +1,8 @@
-import { type CountryCode, parsePhoneNumberFromString } from "libphonenumber-js";
+import type { CountryCode } from "libphonenumber-js";
+import { lazyDependency } from "../lazy-dependency.js";
+
+// Loaded at the first phone number: its metadata and parser are over a hundred files.
+const phoneNumbers = lazyDependency<typeof import("libphonenumber-js")>("libphonenumber-js");
 
 /** A phone number as parsed once: its E.164 form and display forms, or why it is not a phone number. */
 export type ParsedPhone =
@@ -32,7 +36,7 @@ export function parsePhone(raw: string, defaultCountry: CountryCode | undefined)
 
 function parseUncached(raw: string, defaultCountry: CountryCode | undefined): ParsedPhone {
   if (raw.length > 64) return { ok: false, problem: "is longer than any phone number" };
-  const phone = parsePhoneNumberFromString(raw, defaultCountry);
+  const phone = phoneNumbers().parsePhoneNumberFromString(raw, defaultCountry);
   if (phone === undefined || !phone.isValid()) {
     const hint =
       defaultCountry === undefined ? " (numbers without a +country prefix need defaultCountry)" : "";

@@ -1,4 +1,8 @@
-import { type DefaultTreeAdapterMap, parse } from "parse5";
+import type { DefaultTreeAdapterMap } from "parse5";
+import { lazyDependency } from "../lazy-dependency.js";
+
+// Loaded at the first HTML part: catalogs without HTML e-mail never need the parser.
+const htmlParser = lazyDependency<typeof import("parse5")>("parse5");
 
 /**
  * How a browser reads an HTML document, for two uses: where a placed value lands (text, an attribute, a
@@ -127,7 +131,7 @@ const invisibleText = new Set(["script", "style", "template"]);
 
 /** Parses HTML as a browser does: with scripting on (noscript is raw text), positions kept for quoting. */
 export function parseHtml(source: string): DefaultTreeAdapterMap["document"] {
-  return parse(source, { sourceCodeLocationInfo: true });
+  return htmlParser().parse(source, { sourceCodeLocationInfo: true });
 }
 
 /**
