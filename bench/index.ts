@@ -23,3 +23,4 @@ await import("./postgres.js");
 await import("./tokens.js");
 await import("./preview.js");
 await import("./definitions.js");
+await import("./workspace.js");

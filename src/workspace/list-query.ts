@@ -120,6 +120,109 @@ export async function waitingItems(
   return { items, truncated: cursor !== undefined };
 }
 
+/** The waiting items as the list reads them. */
+export interface Waiting {
+  readonly items: readonly QueueItem[];
+  readonly truncated: boolean;
+}
+
+// Queue events stamped up to this long before the last one read are read again: another process's
+// transaction may commit an event stamped a little earlier than one already read.
+const overlapMs = 5_000;
+
+/**
+ * The waiting items, kept between requests and brought up to date from what changed: items added since
+ * (listed after the highest id read) and items a queue event names since the last read (read again, and
+ * dropped once closed). Up to date means: not older than `maxAgeMs`, and at once after `invalidate()`
+ * (an action of this process, a change the live events read). Every `fullEveryMs` the whole queue is
+ * read again, so that an item whose id was given out before one already listed (two processes writing
+ * at once) is never left out for long. Requests that arrive together share one read.
+ */
+export function createWaitingSnapshot(
+  source: WorkspaceSource,
+  options: { maxAgeMs: number; fullEveryMs: number; clock: () => number },
+) {
+  let state:
+    | {
+        items: Map<string, QueueItem>;
+        truncated: boolean;
+        cursor: string | undefined;
+        since: number;
+        fullAt: number;
+      }
+    | undefined;
+  let checkedAt = Number.NEGATIVE_INFINITY;
+  let reading: Promise<Waiting> | undefined;
+
+  const full = async (now: number) => {
+    const read = await waitingItems(source);
+    state = {
+      items: new Map(read.items.map((item) => [item.id, item])),
+      truncated: read.truncated,
+      cursor: read.items.at(-1)?.id,
+      since: now - overlapMs,
+      fullAt: now,
+    };
+  };
+  const update = async (current: NonNullable<typeof state>, now: number) => {
+    const changed = new Set<string>();
+    let since = current.since;
+    for await (const event of source.audit.query({ since: current.since, type: "queue" })) {
+      if (typeof event.data.item === "string") changed.add(event.data.item);
+      since = Math.max(since, event.at - overlapMs);
+    }
+    let cursor = current.cursor;
+    for (;;) {
+      const page = await source.queue.list({
+        status: ["open", "claimed"],
+        limit: 500,
+        ...(cursor === undefined ? {} : { cursor }),
+      });
+      for (const item of page.items) current.items.set(item.id, item);
+      cursor = page.items.at(-1)?.id ?? cursor;
+      if (page.nextCursor === undefined) break;
+    }
+    for (const id of changed) {
+      const item = await source.queue.get(id);
+      if (item !== undefined && (item.status === "open" || item.status === "claimed")) {
+        const { facts: _, ...plain } = item;
+        if (current.items.has(id)) current.items.set(id, plain);
+      } else current.items.delete(id);
+    }
+    current.cursor = cursor;
+    current.since = Math.min(since, now - overlapMs);
+  };
+  const value = (): Waiting => {
+    const items = [...(state?.items.values() ?? [])];
+    return { items, truncated: state?.truncated ?? false };
+  };
+
+  return {
+    read(): Promise<Waiting> {
+      const now = options.clock();
+      if (state !== undefined && now - checkedAt < options.maxAgeMs) return Promise.resolve(value());
+      reading ??= (async () => {
+        try {
+          if (state === undefined || now - state.fullAt >= options.fullEveryMs) await full(now);
+          else await update(state, now);
+          checkedAt = now;
+          return value();
+        } catch (error) {
+          // A read that failed half way leaves nothing to trust: the next one reads the whole queue.
+          state = undefined;
+          throw error;
+        } finally {
+          reading = undefined;
+        }
+      })();
+      return reading;
+    },
+    invalidate(): void {
+      checkedAt = Number.NEGATIVE_INFINITY;
+    },
+  };
+}
+
 const bump = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
 /** The list's view: counts over every waiting item, then the filter, then the page. */

@@ -18,7 +18,10 @@ const overlapMs = 5_000;
  * that changed (`items`) and whether new ones arrived (`arrived`); the page fetches what it shows again.
  * No record content goes into an event.
  */
-export function createLiveEvents(source: WorkspaceSource, options: { pollMs: number; clock: () => number }) {
+export function createLiveEvents(
+  source: WorkspaceSource,
+  options: { pollMs: number; clock: () => number; onChange: () => void },
+) {
   const subscribers = new Set<Subscriber>();
   let timer: NodeJS.Timeout | undefined;
   let since = options.clock();
@@ -60,6 +63,7 @@ export function createLiveEvents(source: WorkspaceSource, options: { pollMs: num
       // Only ids within the overlap can be read again.
       seen = new Map([...seen].filter(([, at]) => at >= since - overlapMs));
       if (items.size > 0 || arrived) {
+        options.onChange();
         const text = `event: queue\ndata: ${JSON.stringify({ items: [...items], arrived })}\n\n`;
         for (const subscriber of subscribers) send(subscriber, text);
       } else for (const subscriber of subscribers) send(subscriber, ": idle\n\n");

@@ -9,7 +9,7 @@ import { csrfMatches, sameOrigin, signInCookieOf, signInToken } from "./csrf.js"
 import { itemModel } from "./item-model.js";
 import { itemBody } from "./item-page.js";
 import { listBody } from "./list-page.js";
-import { createTagIndex, listFilterOf, listView, waitingItems } from "./list-query.js";
+import { createTagIndex, createWaitingSnapshot, listFilterOf, listView } from "./list-query.js";
 import { createLiveEvents } from "./live-events.js";
 import { workspacePage } from "./page-shell.js";
 import { createSessions, type Session } from "./sessions.js";
@@ -42,6 +42,11 @@ export interface WorkspaceOptions {
   readonly claimLapseMs?: number;
   /** Items waiting longer stand out. @default 14400000 (4 hours) */
   readonly serviceLevelMs?: number;
+  /**
+   * How long the list reuses its read of the waiting items when this process saw no change (changes
+   * made by other processes show after at most this long, or at the next live event). @default 2000
+   */
+  readonly listCacheMs?: number;
   /** How often live pages read the audit log for changes. @default 1000 */
   readonly pollMs?: number;
   /**
@@ -79,7 +84,16 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     { lifetimeMs: options.sessionLifetimeMs ?? 28_800_000, idleMs: options.idleTimeoutMs ?? 1_800_000 },
     clock,
   );
-  const live = createLiveEvents(source, { pollMs: options.pollMs ?? 1000, clock });
+  const waiting = createWaitingSnapshot(source, {
+    maxAgeMs: options.listCacheMs ?? 2000,
+    fullEveryMs: 60_000,
+    clock,
+  });
+  const live = createLiveEvents(source, {
+    pollMs: options.pollMs ?? 1000,
+    clock,
+    onChange: waiting.invalidate,
+  });
   const tags = createTagIndex(source);
   const approvals = {
     approve: source.queue.approve !== undefined,
@@ -232,7 +246,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     const query = new URL(c.req.url).searchParams;
     const filter = listFilterOf(query);
     const now = clock();
-    const all = await waitingItems(source);
+    const all = await waiting.read();
     const view = listView(all, await tags(all.items), filter, {
       operator: session.operator,
       now,
@@ -298,6 +312,8 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       { note: form.note, resolution: form.resolution },
       claimLapseMs,
     );
+    // What this process changed is shown on the next page at once, not after the list's cache expires.
+    waiting.invalidate();
     if (outcome === "not_found") return notFound(c, session);
     return c.redirect(`${basePath}/items/${encodeURIComponent(id)}?done=${outcome}`, 303);
   });

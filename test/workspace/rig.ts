@@ -97,13 +97,14 @@ export function useWorkspace(options: RelayWorkspaceOptions & { clock?: () => nu
     const file = join(dir, "outbox.db");
     const store = sqliteStore(file);
     const transport = memoryTransport();
+    const { clock, ...workspace } = options;
     const outbox = createOutbox({
       catalog: shopCatalog,
       load: (ticketId: string) => shopTicket(ticketId),
       store,
       transports: { email: transport },
+      ...(clock === undefined ? {} : { clock }),
     });
-    const { clock, ...workspace } = options;
     const relay = createRelay({
       outbox,
       secret: agentSecret,
