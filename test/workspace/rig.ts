@@ -57,12 +57,22 @@ export const refundNotice = defineTemplate(records, {
 
 export const shopCatalog = createCatalog(records, [refundNotice], { escalationCodes: ["needs_human"] });
 
+/** Notes the system of record now holds for a ticket's order, in place of the canary: records edited. */
+export const editedNotes = new Map<string, string>();
+
 /** One ticket whose every text field carries the canary. */
 export function shopTicket(ticketId: string) {
   return {
     ticketId,
     customers: [{ id: `C-${ticketId}`, name: `Ada ${canary}`, email: `ada-${ticketId}@shop.example` }],
-    orders: [{ id: `O-${ticketId}`, customerId: `C-${ticketId}`, number: `N-${ticketId}`, note: canary }],
+    orders: [
+      {
+        id: `O-${ticketId}`,
+        customerId: `C-${ticketId}`,
+        number: `N-${ticketId}`,
+        note: editedNotes.get(ticketId) ?? canary,
+      },
+    ],
   };
 }
 
