@@ -31,7 +31,7 @@ describe("an item", () => {
     const shown = between(page, '<pre class="draft-text">', "</pre>").slice(
       '<pre class="draft-text">'.length,
     );
-    expect(unescape(shown)).toBe(draft.text);
+    expect(htmlText(shown)).toBe(draft.text);
     // HTML in a frame with every sandbox restriction, given as srcdoc, and as source.
     expect(page).toMatch(
       /<iframe class="draft" sandbox="" referrerpolicy="no-referrer" title="[^"]+" srcdoc="[^"]*&lt;p&gt;Hello/,
@@ -79,13 +79,13 @@ describe("an item", () => {
     const page = (await (await signedIn(rig)).request(`/queue/items/${id}`)).text;
     editedNotes.clear();
     expect(
-      unescape(between(page, '<pre class="draft-text">', "</pre>").slice('<pre class="draft-text">'.length)),
+      htmlText(between(page, '<pre class="draft-text">', "</pre>").slice('<pre class="draft-text">'.length)),
     ).toBe(before);
     expect(page).not.toContain("edited after the decision");
   });
 });
 
-function unescape(html: string): string {
+function htmlText(html: string): string {
   return html
     .replace(/&lt;/g, "<")
     .replace(/&gt;/g, ">")
