@@ -14,3 +14,5 @@ export type { SendgridTransportOptions } from "./sendgrid.js";
 export { sendgridTransport } from "./sendgrid.js";
 export type { SesTransportOptions } from "./ses.js";
 export { sesTransport } from "./ses.js";
+export type { TwilioContentTemplate, TwilioTransportOptions } from "./twilio.js";
+export { twilioTransport } from "./twilio.js";
