@@ -14,11 +14,16 @@ export default defineConfig([
   },
   {
     // The command line: ESM only (it awaits at top level), with a shebang so npm can link it. The
-    // preview's catalog worker is a file of its own beside it (a worker thread starts from a file), and
-    // each is bundled whole, so the CLI finds the worker next to itself.
+    // preview's catalog worker is a file of its own beside it (a worker thread starts from a file).
+    // Split, so a start loads only the chunks of the command it runs (src/cli/commands.ts); the chunks
+    // sit in dist/cli beside both, so the paths code there resolves from itself (the worker,
+    // package.json two folders up) are the same in every chunk.
     entry: { "cli/index": "src/cli/index.ts", "cli/preview-worker": "src/cli/preview-worker.ts" },
     format: ["esm"],
-    splitting: false,
+    splitting: true,
+    esbuildOptions(options) {
+      options.chunkNames = "cli/[name]-[hash]";
+    },
     target: "node20",
     sourcemap: true,
     banner: { js: "#!/usr/bin/env node" },

@@ -1,27 +1,17 @@
 import { createRequire } from "node:module";
 import { Command, CommanderError } from "commander";
 import { isFormletterError } from "../core/errors.js";
-import { registerCapacityCommand } from "./capacity.js";
-import { registerCheckCommand } from "./check.js";
-import { registerChecklistCommand } from "./checklist.js";
-import { registerCostCommand } from "./cost.js";
-import { registerDiffCommand } from "./diff.js";
-import { registerMcpCommand } from "./mcp.js";
-import { registerMineCommand } from "./mine.js";
+import { commandNamed, commands } from "./commands.js";
 import type { CliIo } from "./output.js";
 import { CliError, closedOutputStatus, terminalSafe } from "./output.js";
-import { registerPreviewCommand } from "./preview.js";
-import { registerQueueCommands } from "./queue.js";
-import { registerReplayCommand } from "./replay.js";
-import { registerReportCommand } from "./report.js";
-import { registerServeCommand } from "./serve.js";
-import { registerTokenCommand } from "./token.js";
 
 /**
- * The `formletter` program: every command, writing through `io` (already made terminal-safe). Exported
- * so tests can walk the commands it defines.
+ * The `formletter` program, writing through `io` (already made terminal-safe). Given the `argv` it is
+ * to run, it loads the definition of the one command `argv` names and lists the others by their
+ * summary, so a start loads no command's dependencies but those of the command it runs; without
+ * `argv`, it loads every command (tests walk the commands it defines).
  */
-export function createProgram(io: CliIo): Command {
+export async function createProgram(io: CliIo, argv?: readonly string[]): Promise<Command> {
   const program = new Command("formletter")
     .description("formletter: templates in code, a model that only chooses, and a human queue")
     .version(packageVersion(), "-v, --version")
@@ -31,19 +21,11 @@ export function createProgram(io: CliIo): Command {
       "after",
       `\nExit status: 0 done, 1 refused or misused, 2 unexpected error, ${closedOutputStatus} the reader closed the output early (as \`| head\`; 128 + SIGPIPE).`,
     );
-  registerQueueCommands(program, io);
-  registerReplayCommand(program, io);
-  registerReportCommand(program, io);
-  registerCapacityCommand(program, io);
-  registerCostCommand(program, io);
-  registerCheckCommand(program, io);
-  registerChecklistCommand(program, io);
-  registerServeCommand(program, io);
-  registerMcpCommand(program, io);
-  registerTokenCommand(program, io);
-  registerMineCommand(program, io);
-  registerPreviewCommand(program, io);
-  registerDiffCommand(program, io);
+  const wanted = argv === undefined ? undefined : commandNamed(argv);
+  for (const entry of commands) {
+    if (argv === undefined || entry === wanted) (await entry.load())(program, io);
+    else program.command(`${entry.name} ${entry.operands}`.trim()).summary(entry.summary);
+  }
   return program;
 }
 
@@ -54,8 +36,8 @@ export function createProgram(io: CliIo): Command {
  */
 export async function runCli(argv: readonly string[], given: CliIo): Promise<number> {
   const io = terminalSafe(given);
-  const program = createProgram(io);
   try {
+    const program = await createProgram(io, argv);
     await program.parseAsync([...argv], { from: "user" });
     return 0;
   } catch (error) {

@@ -176,7 +176,7 @@ function leaves(command: Command, prefix: readonly string[] = []): string[] {
     sub.commands.length === 0 ? [[...prefix, sub.name()].join(" ")] : leaves(sub, [...prefix, sub.name()]),
   );
 }
-const commands = leaves(createProgram({ stdout: () => undefined, stderr: () => undefined }));
+const commands = leaves(await createProgram({ stdout: () => undefined, stderr: () => undefined }));
 
 /**
  * Runs `formletter argv` as a process whose stdout reader (or stderr's, or both) has gone before it
