@@ -9,6 +9,7 @@ import {
   messageCounts,
   ratesLine,
   runsHtml,
+  translationLines,
 } from "./diff-runs.js";
 import { countsLine, type ReviewSources } from "./diff-text.js";
 
@@ -30,6 +31,8 @@ export function reviewMarkdown(review: DiffReview, sources: ReviewSources): stri
   if (review.messages !== null)
     lines.push(`- messages over the ${review.messages.source}: ${inline(messageCounts(review.messages))}`);
   if (review.rates !== null) lines.push(`- ${inline(ratesLine(review.rates))}`);
+  const translations = translationLines(review);
+  if (translations.length > 0) lines.push(`- may be outdated: ${translations.map(inline).join("; ")}`);
   const capacity = capacityLines(review);
   if (capacity.length > 0) lines.push(`- capacity per message: ${capacity.map(inline).join("; ")}`);
   lines.push("");

@@ -87,3 +87,10 @@ export function capacityLines(review: DiffReview): string[] {
     .filter((entry) => entry.base !== entry.head)
     .map((entry) => `${printableLine(entry.id)} ${bits(entry.base)} → ${bits(entry.head)} bits`);
 }
+
+/** "order_note de: body, choices.reason": each translation that may be outdated, one line. */
+export function translationLines(review: DiffReview): string[] {
+  return review.translations.map(
+    (entry) => `${printableLine(entry.template)} ${printableLine(entry.locale)}: ${entry.parts.join(", ")}`,
+  );
+}

@@ -8,6 +8,7 @@ import {
   messageCounts,
   ratesLine,
   runsText,
+  translationLines,
 } from "./diff-runs.js";
 
 /** Where the two catalogs (and the tickets or history) came from, as the review names them. */
@@ -35,6 +36,13 @@ export function reviewText(review: DiffReview, sources: ReviewSources): string {
   for (const side of review.removed) lines.push(`  removed   ${side.id} (${side.version})`);
   for (const change of review.changed)
     lines.push(`  changed   ${change.id} (${change.base} → ${change.head}): ${change.parts.join(", ")}`);
+  const translations = translationLines(review);
+  if (translations.length > 0)
+    lines.push(
+      "",
+      "may be outdated (the default text changed, this locale's did not):",
+      ...translations.map((line) => `  ${line}`),
+    );
   const capacity = capacityLines(review);
   if (capacity.length > 0) lines.push("", "capacity per message:", ...capacity.map((line) => `  ${line}`));
   const { messages, rates } = review;

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { compareCatalogs } from "../review/compare-catalogs.js";
 import { type DiffReview, diffReview } from "../review/diff-review.js";
 import { failedKinds, parseFailOn } from "../review/fail-on.js";
+import { outdatedTranslations } from "../review/outdated-translations.js";
 import { compareCapacity } from "../review/rate-comparison.js";
 import { reviewHistory } from "../review/review-history.js";
 import { reviewItemKinds } from "../review/review-items.js";
@@ -73,6 +74,7 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
       const review = diffReview(
         compareCatalogs(base.catalog, head.catalog),
         compareCapacity(base.catalog, head.catalog),
+        outdatedTranslations(base.catalog.templates, head.catalog.templates),
         run,
       );
       const sources = {

@@ -1,5 +1,6 @@
 import type { CatalogComparison } from "./compare-catalogs.js";
 import type { MessageReview } from "./message-review.js";
+import type { OutdatedTranslation } from "./outdated-translations.js";
 import type { CapacityChange, RateComparison } from "./rate-comparison.js";
 import type { HistoryReview } from "./review-history.js";
 import { sortItems } from "./review-items.js";
@@ -21,6 +22,8 @@ export interface ReviewedMessages extends MessageReview {
  */
 export interface DiffReview extends CatalogComparison {
   readonly capacity: readonly CapacityChange[];
+  /** Locales whose default text changed in a part while theirs did not: "may be outdated". */
+  readonly translations: readonly OutdatedTranslation[];
   readonly messages: ReviewedMessages | null;
   readonly rates: RateComparison | null;
 }
@@ -29,6 +32,7 @@ export interface DiffReview extends CatalogComparison {
 export function diffReview(
   comparison: CatalogComparison,
   capacity: readonly CapacityChange[],
+  translations: readonly OutdatedTranslation[],
   run: HistoryReview | TicketsReview | undefined,
 ): DiffReview {
   const messages =
@@ -43,6 +47,7 @@ export function diffReview(
     ...comparison,
     items: sortItems([...comparison.items, ...(run?.items ?? [])]),
     capacity,
+    translations,
     messages,
     rates: run !== undefined && "rates" in run ? run.rates : null,
   };

@@ -208,6 +208,7 @@ describe("formletter diff over a history", () => {
       "unchanged",
       "items",
       "capacity",
+      "translations",
       "messages",
       "rates",
     ]);
