@@ -14,5 +14,7 @@ export type { SendgridTransportOptions } from "./sendgrid.js";
 export { sendgridTransport } from "./sendgrid.js";
 export type { SesTransportOptions } from "./ses.js";
 export { sesTransport } from "./ses.js";
+export type { SlackTransportOptions } from "./slack.js";
+export { slackTransport } from "./slack.js";
 export type { TwilioContentTemplate, TwilioTransportOptions } from "./twilio.js";
 export { twilioTransport } from "./twilio.js";
