@@ -7,6 +7,7 @@ import { type QueueItem, type QueueStatus, queueStatuses as statuses } from "../
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";
 import { actorOption, itemMissing, queueAction, resolutionOption } from "./queue-refusal.js";
+import { registerQueueUi } from "./queue-ui.js";
 
 async function withQueue<T>(file: string, work: (queue: DetachedQueue) => Promise<T>): Promise<T> {
   const store = openStore(file);
@@ -22,6 +23,7 @@ async function withQueue<T>(file: string, work: (queue: DetachedQueue) => Promis
 /** `formletter queue list|show|claim|release|reject|resolve --db FILE [--json]`. */
 export function registerQueueCommands(program: Command, io: CliIo): void {
   const queue = program.command("queue").description("the human queue of an outbox database");
+  registerQueueUi(queue, io);
   const json = (value: unknown) => io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 
   queue

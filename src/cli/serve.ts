@@ -183,7 +183,8 @@ export async function serveRelay(
     relay = createRelay({
       outbox,
       secret,
-      ...(operatorSecret === undefined ? {} : { operatorSecret }),
+      // People work the queue in a browser at /queue, signing in with the same operator tokens.
+      ...(operatorSecret === undefined ? {} : { operatorSecret, workspace: true }),
       logger,
     });
     let flushing = false;
@@ -215,6 +216,7 @@ export async function serveRelay(
         url: address.url,
         transports: summary,
         operatorEndpoints: operatorSecret !== undefined,
+        ...(operatorSecret === undefined ? {} : { workspace: `${address.url}/queue/` }),
       },
       "serving",
     );
