@@ -3,6 +3,8 @@
  * package (`npm run bench` builds first), so the figures are those of what users install.
  */
 process.stdout.write(`node ${process.version}, ${process.platform}/${process.arch}\n\n`);
+// First, before the other benchmarks leave servers and worker threads behind them on the machine.
+await import("./cold-start.js");
 await import("./decide.js");
 await import("./scan.js");
 await import("./outbox.js");

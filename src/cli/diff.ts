@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { compareCatalogs } from "../review/compare-catalogs.js";
 import { type DiffReview, diffReview } from "../review/diff-review.js";
-import { failedKinds, parseFailOn } from "../review/fail-on.js";
+import { type FailOn, failedKinds, parseFailOn } from "../review/fail-on.js";
 import { outdatedTranslations } from "../review/outdated-translations.js";
 import { compareCapacity } from "../review/rate-comparison.js";
 import { reviewHistory } from "../review/review-history.js";
@@ -11,6 +11,7 @@ import { reviewTickets } from "../review/review-tickets.js";
 import { reviewMarkdown } from "./diff-markdown.js";
 import { pointsText } from "./diff-runs.js";
 import { reviewText } from "./diff-text.js";
+import { type GitModule, isGitModule, materialiseGitModule } from "./git-module.js";
 import { loadCatalog } from "./load-catalog.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";
@@ -58,41 +59,63 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
       const over: string | undefined = options.history ?? options.tickets;
       if (over !== undefined && !existsSync(over))
         throw new CliError(`no ${options.history !== undefined ? "history" : "tickets"} file at ${over}`);
-      const base = await loadCatalog(options.base, options.export);
-      const head = await loadCatalog(options.head, options.export);
-      const bar = over === undefined ? undefined : progressBar(io, "diff");
-      const read = { maxListed, ...(bar !== undefined ? { onProgress: bar.update.bind(bar) } : {}) };
-      let run: Awaited<ReturnType<typeof reviewHistory | typeof reviewTickets>> | undefined;
+      const materialised: GitModule[] = [];
       try {
-        if (options.history !== undefined)
-          run = await reviewHistory(base.catalog, head.catalog, options.history, read);
-        else if (options.tickets !== undefined)
-          run = await reviewTickets(base.catalog, head.catalog, options.tickets, read);
+        await runReview(options, failOn, over, maxListed, materialised, io);
       } finally {
-        bar?.stop();
+        for (const module of materialised) module.dispose();
       }
-      const review = diffReview(
-        compareCatalogs(base.catalog, head.catalog),
-        compareCapacity(base.catalog, head.catalog),
-        outdatedTranslations(base.catalog.templates, head.catalog.templates),
-        run,
-      );
-      const sources = {
-        base: options.base as string,
-        head: options.head as string,
-        ...(over !== undefined ? { over } : {}),
-      };
-      if (options.json) io.stdout(`${JSON.stringify({ sources, ...review }, null, 2)}\n`);
-      else if (options.md) io.stdout(reviewMarkdown(review, sources));
-      else io.stdout(reviewText(review, sources));
-      if (failOn !== undefined) failIfNamed(review, failOn);
     });
 }
 
-function failIfNamed(
-  review: DiffReview,
-  failOn: { kinds: Parameters<typeof failedKinds>[1]; rateUp: number | undefined },
-): void {
+/** Loads a catalog from a module path, or from `git:REF:path` through a materialised tree. */
+async function loadSide(spec: string, exportName: string | undefined, materialised: GitModule[]) {
+  if (!isGitModule(spec)) return loadCatalog(spec, exportName);
+  const module = await materialiseGitModule(spec);
+  materialised.push(module);
+  return loadCatalog(module.file, exportName, module.tsconfig);
+}
+
+async function runReview(
+  // biome-ignore lint/suspicious/noExplicitAny: commander's parsed options
+  options: any,
+  failOn: FailOn | undefined,
+  over: string | undefined,
+  maxListed: number,
+  materialised: GitModule[],
+  io: CliIo,
+): Promise<void> {
+  const base = await loadSide(options.base, options.export, materialised);
+  const head = await loadSide(options.head, options.export, materialised);
+  const bar = over === undefined ? undefined : progressBar(io, "diff");
+  const read = { maxListed, ...(bar !== undefined ? { onProgress: bar.update.bind(bar) } : {}) };
+  let run: Awaited<ReturnType<typeof reviewHistory | typeof reviewTickets>> | undefined;
+  try {
+    if (options.history !== undefined)
+      run = await reviewHistory(base.catalog, head.catalog, options.history, read);
+    else if (options.tickets !== undefined)
+      run = await reviewTickets(base.catalog, head.catalog, options.tickets, read);
+  } finally {
+    bar?.stop();
+  }
+  const review = diffReview(
+    compareCatalogs(base.catalog, head.catalog),
+    compareCapacity(base.catalog, head.catalog),
+    outdatedTranslations(base.catalog.templates, head.catalog.templates),
+    run,
+  );
+  const sources = {
+    base: options.base as string,
+    head: options.head as string,
+    ...(over !== undefined ? { over } : {}),
+  };
+  if (options.json) io.stdout(`${JSON.stringify({ sources, ...review }, null, 2)}\n`);
+  else if (options.md) io.stdout(reviewMarkdown(review, sources));
+  else io.stdout(reviewText(review, sources));
+  if (failOn !== undefined) failIfNamed(review, failOn);
+}
+
+function failIfNamed(review: DiffReview, failOn: FailOn): void {
   const failed = failedKinds(review.items, failOn.kinds).map((entry) => `${entry.kind} (${entry.count})`);
   if (failOn.rateUp !== undefined && review.rates !== null && review.rates.points > failOn.rateUp)
     failed.push(`rate-up (${pointsText(review.rates.points)}, more than ${failOn.rateUp})`);

@@ -34,8 +34,12 @@ export function isCatalog(value: unknown): value is Catalog {
  * the only export that is a catalog. Loading runs the module, so every definition-time check runs: a
  * bad template fails here with the message that names the template, the slot and the fix.
  */
-export async function loadCatalog(file: string, exportName?: string): Promise<LoadedCatalog> {
-  const { path, module } = await importModule(file);
+export async function loadCatalog(
+  file: string,
+  exportName?: string,
+  tsconfig?: string,
+): Promise<LoadedCatalog> {
+  const { path, module } = await importModule(file, tsconfig);
   const [name, catalog] = pick(file, module, exportName);
   return { catalog, file: path, exportName: name };
 }
@@ -49,13 +53,17 @@ export async function loadCatalog(file: string, exportName?: string): Promise<Lo
  * CommonJS ones by path): to see a module again after it changed, load it in a fresh worker, as
  * `formletter preview` does.
  */
-export async function importModule(file: string): Promise<{ path: string; module: Record<string, unknown> }> {
+export async function importModule(
+  file: string,
+  /** The tsconfig.json whose path aliases apply. @default the nearest one above the module's real path */
+  tsconfigFile?: string,
+): Promise<{ path: string; module: Record<string, unknown> }> {
   const path = resolve(file);
   if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
   // Through a symbolic link, the module's imports (and its tsconfig) are those of the file it points at,
   // as Node resolves them; jiti would look next to the link, and find nothing there.
   const real = realpathSync(path);
-  const tsconfig = nearestTsconfig(dirname(real));
+  const tsconfig = tsconfigFile ?? nearestTsconfig(dirname(real));
   const jiti = createJiti(import.meta.url, tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {});
   try {
     return { path, module: (await jiti.import(real)) as Record<string, unknown> };
@@ -137,7 +145,8 @@ function pick(
 }
 
 /** The tsconfig.json of the catalog's project: the nearest one up from its folder. */
-function nearestTsconfig(directory: string): string | undefined {
+/** The tsconfig.json in `directory` or the nearest folder above it. */
+export function nearestTsconfig(directory: string): string | undefined {
   for (let current = directory; ; current = dirname(current)) {
     const candidate = join(current, "tsconfig.json");
     if (existsSync(candidate)) return candidate;

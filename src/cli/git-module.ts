@@ -1,0 +1,150 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, posix, sep } from "node:path";
+import { nearestTsconfig } from "./load-catalog.js";
+import { CliError } from "./output.js";
+
+/** A catalog module read from git: the file to load, and the folder to remove once it is loaded. */
+export interface GitModule {
+  readonly file: string;
+  /**
+   * The working tree's tsconfig.json nearest the module's folder: its path aliases (`formletter` →
+   * `./src/index.ts`) resolve to today's files, so both sides of a review run the same library, as they
+   * do where the library is an installed package.
+   */
+  readonly tsconfig: string | undefined;
+  readonly commit: string;
+  dispose(): void;
+}
+
+/** True for `git:REF:path`. */
+export function isGitModule(spec: string): boolean {
+  return spec.startsWith("git:");
+}
+
+// A revision as a person writes one (a branch, a tag, a hash, HEAD~1, origin/main^), never an option:
+// it cannot start with "-", and holds no space, no ":" and nothing a shell or git would read as more.
+const revision = /^[A-Za-z0-9_][A-Za-z0-9._/~^@{}+-]{0,199}$/;
+
+/**
+ * Reads `git:REF:path` (path from the repository's root): checks both parts, resolves REF to a commit
+ * and materialises that commit's tree with `git archive` into a folder under the repository's
+ * `node_modules/.cache`, so the module's relative imports find the files they had at that commit and
+ * its bare imports (zod, formletter) resolve to the installed packages, as the head's do (path aliases
+ * too: see `tsconfig`). Git is run
+ * without a shell, each argument passed as it is and the revision after `--end-of-options`.
+ */
+export async function materialiseGitModule(spec: string, cwd: string = process.cwd()): Promise<GitModule> {
+  const rest = spec.slice("git:".length);
+  const colon = rest.indexOf(":");
+  const ref = colon === -1 ? "" : rest.slice(0, colon);
+  const path = colon === -1 ? "" : rest.slice(colon + 1);
+  if (!revision.test(ref) || ref.includes(".."))
+    throw new CliError(
+      `${shown(spec)}: write git:REF:path with REF a branch, tag or commit (letters, digits and ._/~^@{}+-, not starting with "-")`,
+    );
+  const normal = posix.normalize(path);
+  if (
+    path === "" ||
+    path.startsWith("-") ||
+    path.startsWith("/") ||
+    normal.startsWith("../") ||
+    normal === ".." ||
+    /[\u0000-\u001f\\]/.test(path)
+  )
+    throw new CliError(
+      `${shown(spec)}: the path must be a file of the repository, from its root, as in git:main:templates/seller.ts`,
+    );
+  const root = (await git(["rev-parse", "--show-toplevel"], cwd, spec)).trim();
+  const commit = (
+    await git(
+      ["rev-parse", "--verify", "--quiet", "--end-of-options", `${ref}^{commit}`],
+      root,
+      spec,
+      `no commit ${ref}`,
+    )
+  ).trim();
+  await git(["cat-file", "-e", `${commit}:${normal}`], root, spec, `no file ${normal} at ${ref}`);
+  const cache = join(root, "node_modules", ".cache");
+  const parent = existsSync(join(root, "node_modules")) ? cache : tmpdir();
+  mkdirSync(parent, { recursive: true });
+  const folder = mkdtempSync(join(parent, "formletter-diff-"));
+  const dispose = () => rmSync(folder, { recursive: true, force: true });
+  try {
+    await archiveInto(root, commit, folder, spec);
+    const file = join(folder, ...normal.split("/"));
+    // A symbolic link in the tree must not lead the module outside the commit's files.
+    const real = existsSync(file) ? realpathSync(file) : "";
+    if (!real.startsWith(realpathSync(folder) + sep))
+      throw new CliError(`${shown(spec)}: ${normal} is not a file inside the tree of ${ref}`);
+    return {
+      file,
+      commit,
+      tsconfig: nearestTsconfig(join(root, ...posix.dirname(normal).split("/"))),
+      dispose,
+    };
+  } catch (error) {
+    dispose();
+    throw error;
+  }
+}
+
+/** Runs git with `args` (no shell) and returns its output; a failure is one CLI line naming `spec`. */
+function git(args: readonly string[], cwd: string, spec: string, problem?: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, { cwd, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => {
+      out += text;
+    });
+    child.stderr.setEncoding("utf8").on("data", (text: string) => {
+      err += text;
+    });
+    child.on("error", (error) => reject(new CliError(`${shown(spec)}: cannot run git (${error.message})`)));
+    child.on("close", (code) => {
+      if (code === 0) resolve(out);
+      else
+        reject(
+          new CliError(
+            `${shown(spec)}: ${problem ?? (err.trim().split("\n")[0] || `git ${args[0]} failed`)}`,
+          ),
+        );
+    });
+  });
+}
+
+/** `git archive --format=tar COMMIT | tar -x -C folder`, the two processes joined by a pipe, no shell. */
+function archiveInto(root: string, commit: string, folder: string, spec: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const archive = spawn("git", ["archive", "--format=tar", commit], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const extract = spawn("tar", ["-x", "-f", "-", "-C", folder], { stdio: ["pipe", "ignore", "ignore"] });
+    // A tar that died early closes its input: its exit code says so, the broken pipe adds nothing.
+    extract.stdin.on("error", () => undefined);
+    archive.stdout.pipe(extract.stdin);
+    let failed = false;
+    const fail = (what: string) => {
+      if (failed) return;
+      failed = true;
+      reject(new CliError(`${shown(spec)}: cannot materialise the commit's files (${what})`));
+    };
+    archive.on("error", (error) => fail(`git: ${error.message}`));
+    extract.on("error", (error) => fail(`tar: ${error.message}`));
+    // Done once both have exited well: tar may end before git reports a failure, or the other way round.
+    let closed = 0;
+    const close = (name: string) => (code: number | null) => {
+      if (code !== 0) fail(`${name} exited ${code}`);
+      else if (++closed === 2 && !failed) resolve();
+    };
+    archive.on("close", close("git archive"));
+    extract.on("close", close("tar"));
+  });
+}
+
+function shown(spec: string): string {
+  return JSON.stringify(spec.slice(0, 120));
+}
