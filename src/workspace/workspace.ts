@@ -170,7 +170,9 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     if (hosts !== undefined && !hosts.has(c.req.header("host") ?? "")) return c.text("unknown host", 421);
     await next();
     c.header("X-Content-Type-Options", "nosniff");
-    c.header("Referrer-Policy", "no-referrer");
+    // Not "no-referrer": under it a browser sends `Origin: null` with the page's own forms, and the
+    // origin check could not tell them from a sandboxed page elsewhere. Other sites get no referrer.
+    c.header("Referrer-Policy", "same-origin");
     c.header("Cache-Control", "no-store");
     c.header("X-Frame-Options", "DENY");
     return undefined;

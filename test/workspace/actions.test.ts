@@ -86,6 +86,7 @@ describe("actions on an item", () => {
     ["another session's token", "other", {}],
     ["a cross-site origin", "own", { origin: "https://evil.example" }],
     ["a cross-site fetch", "own", { "sec-fetch-site": "cross-site" }],
+    ["a sandboxed page's null origin", "own", { origin: "null" }],
   ])("refuses an action with %s, and changes nothing", async (_name, token, headers) => {
     const { rig } = setup;
     const id = await populate(rig);

@@ -1,0 +1,102 @@
+import { writeFileSync } from "node:fs";
+import type { Browser as Chromium, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserAvailable, browserRequired, launchChromium } from "../cli/browser.js";
+import { populate, useWorkspace } from "./rig.js";
+
+const runBrowser = browserAvailable || browserRequired;
+let chromium: Chromium | undefined;
+
+beforeAll(async () => {
+  if (runBrowser) chromium = await launchChromium();
+});
+afterAll(async () => {
+  await chromium?.close();
+});
+
+/** A page in a context of its own (its own cookies), with what went wrong and every request recorded. */
+async function watchedPage(width = 1280) {
+  if (chromium === undefined) throw new Error("no browser: apt-get install chromium");
+  const context = await chromium.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  page.on("dialog", (dialog) => {
+    // The one dialog the workspace opens: the confirmation before approving.
+    if (dialog.type() === "confirm" && dialog.message() === "Send this draft exactly as shown?")
+      void dialog.accept();
+    else {
+      problems.push(`dialog: ${dialog.message()}`);
+      void dialog.dismiss();
+    }
+  });
+  page.on("request", (request) => requests.push(request.url()));
+  return { page, problems, requests };
+}
+
+async function signIn(page: Page, url: string, token: string) {
+  await page.goto(`${url}/queue/`);
+  await page.getByLabel("operator token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${url}/queue/`);
+}
+
+const pwned = (page: Page) => page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned);
+const scrollWidth = (page: Page) =>
+  page.evaluate(
+    () =>
+      (globalThis as unknown as { document: { scrollingElement: { scrollWidth: number } } }).document
+        .scrollingElement.scrollWidth,
+  );
+
+describe("the workspace in Chromium", () => {
+  const setup = useWorkspace({ pollMs: 50 });
+
+  it.skipIf(!runBrowser)(
+    "signs in, moves by keyboard, claims, approves once after a confirmation, and another operator's page follows live",
+    async () => {
+      const { rig } = setup;
+      const id = await populate(rig);
+      const ana = await watchedPage();
+      const bo = await watchedPage(390);
+      await signIn(ana.page, rig.url, await rig.relay.mintOperatorToken({ operator: "ana" }));
+      await signIn(bo.page, rig.url, await rig.relay.mintOperatorToken({ operator: "bo" }));
+      await expect(ana.page.locator("tr[data-href]").count()).resolves.toBe(2);
+
+      // j, j, Enter: the second item (the approval), opened from the keyboard.
+      await ana.page.keyboard.press("j");
+      await ana.page.keyboard.press("j");
+      await ana.page.keyboard.press("Enter");
+      await ana.page.waitForURL(`${rig.url}/queue/items/${id}`);
+      await expect(ana.page.locator("iframe.draft").getAttribute("sandbox")).resolves.toBe("");
+
+      await bo.page.goto(`${rig.url}/queue/items/${id}`);
+      await ana.page.keyboard.press("c");
+      await ana.page.waitForURL(/done=claimed/);
+      // Bo's page shows the claim without a reload.
+      await bo.page.locator("#claim", { hasText: "claimed by ana" }).waitFor();
+
+      await ana.page.keyboard.press("a");
+      await ana.page.waitForURL(/done=sent/);
+      await expect(ana.page.locator(".flash").textContent()).resolves.toContain("the draft was sent");
+      await bo.page.locator("#live-region", { hasText: "This item is closed (approved by ana)" }).waitFor();
+      expect(rig.transport.sent).toHaveLength(1);
+
+      // A phone-width screen never scrolls sideways; nothing hostile ran anywhere.
+      expect(await scrollWidth(bo.page)).toBeLessThanOrEqual(390);
+      await bo.page.goto(`${rig.url}/queue/`);
+      expect(await scrollWidth(bo.page)).toBeLessThanOrEqual(390);
+      await ana.page.goto(`${rig.url}/queue/items/1`);
+      for (const page of [ana.page, bo.page]) expect(await pwned(page)).toBeUndefined();
+      if (process.env.WORKSPACE_SCREENSHOT)
+        writeFileSync(process.env.WORKSPACE_SCREENSHOT, await ana.page.screenshot({ fullPage: false }));
+      expect([...ana.problems, ...bo.problems]).toEqual([]);
+      for (const url of [...ana.requests, ...bo.requests]) expect(url.startsWith(`${rig.url}/`)).toBe(true);
+    },
+    120_000,
+  );
+});
