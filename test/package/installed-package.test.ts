@@ -144,6 +144,43 @@ try { createMcpServer({}); console.log("made"); } catch (error) { console.log(er
     );
   });
 
+  it("loads formletter/providers without any provider SDK, and each transport names the package to install", async () => {
+    const source = (load: string) => `${load}
+const made = [
+  ["postmark", () => postmarkTransport({ serverToken: "t", from: "a@example.com" })],
+  ["resend", () => resendTransport({ apiKey: "re_x", from: "a@example.com" })],
+  ["@aws-sdk/client-sesv2", () => sesTransport({ region: "eu-west-1", from: "a@example.com" })],
+  ["@sendgrid/mail", () => sendgridTransport({ apiKey: "SG.x", from: "a@example.com" })],
+  ["twilio", () => twilioTransport({ accountSid: "AC" + "0".repeat(32), authToken: "t", from: "+14155550100" })],
+  ["@slack/web-api", () => slackTransport({ token: "xoxb-1" })],
+];
+for (const [name, create] of made) {
+  try { create(); console.log(name + ": created"); } catch (error) { console.log(error.code + ": " + error.message); }
+}
+`;
+    const names =
+      "postmarkTransport, resendTransport, sesTransport, sendgridTransport, twilioTransport, slackTransport";
+    const expected = [
+      ["Postmark", "postmark"],
+      ["Resend", "resend"],
+      ["Amazon SES", "@aws-sdk/client-sesv2"],
+      ["SendGrid", "@sendgrid/mail"],
+      ["Twilio", "twilio"],
+      ["Slack", "@slack/web-api"],
+    ].map(
+      ([provider, name]) =>
+        `dependency_missing: the ${provider} transport (formletter/providers) needs the "${name}" package, which is not installed: run \`npm install ${name}\``,
+    );
+    expect(
+      (await script("providers.mjs", source(`import { ${names} } from "formletter/providers";`))).split("\n"),
+    ).toEqual(expected);
+    expect(
+      (await script("providers.cjs", source(`const { ${names} } = require("formletter/providers");`))).split(
+        "\n",
+      ),
+    ).toEqual(expected);
+  });
+
   it("imports the package and every subpath; a store or transport names its missing peer", async () => {
     const esm = await script(
       "subpaths.mjs",
