@@ -12,8 +12,12 @@ import { sameSecret } from "./sessions.js";
 /** The form field every state-changing form carries. */
 export const csrfField = "csrf";
 
-/** The cookie that pairs with the sign-in form's token (no session exists yet to hold it). */
-const signInCookie = "formletter-queue-sign-in";
+/**
+ * The cookie that pairs with the sign-in form's token (no session exists yet to hold it). Over TLS it is
+ * `__Host-` prefixed like the session's, so a sibling host cannot plant a pair of its own (cookie tossing).
+ */
+const signInCookie = (secure: boolean) =>
+  secure ? "__Host-formletter-queue-sign-in" : "formletter-queue-sign-in";
 
 /** True when the browser says the request came from this origin (or says nothing, as a non-browser client). */
 export function sameOrigin(request: Request): boolean {
@@ -33,11 +37,11 @@ export function csrfMatches(given: unknown, expected: string): boolean {
 /** A fresh sign-in token, and the cookie that pairs with it. */
 export function signInToken(path: string, secure: boolean): { token: string; cookie: string } {
   const token = randomBytes(32).toString("base64url");
-  const cookie = `${signInCookie}=${token}; Max-Age=900; Path=${path || "/"}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
+  const cookie = `${signInCookie(secure)}=${token}; Max-Age=900; Path=${secure ? "/" : path || "/"}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
   return { token, cookie };
 }
 
 /** The sign-in cookie's token from a Cookie header. */
-export function signInCookieOf(header: string | undefined): string | undefined {
-  return cookieValue(header, signInCookie);
+export function signInCookieOf(header: string | undefined, secure: boolean): string | undefined {
+  return cookieValue(header, signInCookie(secure));
 }

@@ -193,7 +193,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   app.get("/sign-in", (c) => signInPage(c, 200));
   app.post("/sign-in", async (c) => {
     const form = await formOf(c);
-    const paired = signInCookieOf(c.req.header("cookie"));
+    const paired = signInCookieOf(c.req.header("cookie"), secure(c.req.raw));
     if (
       form === undefined ||
       !sameOrigin(c.req.raw) ||

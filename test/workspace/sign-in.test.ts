@@ -43,6 +43,9 @@ describe("signing in to the workspace", () => {
         token: await rig.relay.mintOperatorToken({ operator: "ana" }),
       },
     });
+    expect(form.headers.getSetCookie()[0]).toMatch(
+      /^__Host-formletter-queue-sign-in=[^;]+; Max-Age=900; Path=\/; HttpOnly; SameSite=Strict; Secure$/,
+    );
     const cookie = answer.headers.getSetCookie().find((line) => line.startsWith("__Host-formletter-queue="));
     expect(cookie).toMatch(/; Secure/);
     expect(cookie).toMatch(/Path=\/;/);
@@ -50,6 +53,14 @@ describe("signing in to the workspace", () => {
     const plain = new Browser(rig.url);
     plain.cookies.set("formletter-queue", browser.cookies.get("__Host-formletter-queue") ?? "");
     expect((await plain.request("/queue/", { headers: { "x-forwarded-proto": "https" } })).status).toBe(303);
+    // Nor does a sign-in pair planted without the prefix (a sibling host can set such a cookie).
+    const planted = new Browser(rig.url);
+    planted.cookies.set("formletter-queue-sign-in", "A".repeat(43));
+    const tossed = await planted.request("/queue/sign-in", {
+      headers: { "x-forwarded-proto": "https" },
+      form: { csrf: "A".repeat(43), token: await rig.relay.mintOperatorToken({ operator: "ana" }) },
+    });
+    expect(tossed.status).toBe(403);
   });
 
   it("never opens it with an agent's task token, and audits the refusal", async () => {
