@@ -8,6 +8,7 @@ await import("./cold-start.js");
 await import("./decide.js");
 await import("./scan.js");
 await import("./outbox.js");
+await import("./beside-tight-outbox.js");
 await import("./replay.js");
 await import("./mine.js");
 // Loghub-2k is not shipped (research use): it runs when LOGHUB_DIR names the folder of its files.
