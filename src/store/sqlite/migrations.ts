@@ -185,6 +185,11 @@ ${hourTriggers("spend", "spend_hourly", ["group_name", "currency"], "units")}
     audit_id TEXT NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 8: a send's reservation is filed under its outbound row rather than its key (store.ts:
+  // reservationName), which earlier versions would not find: they refuse a file at this version.
+  `
+  SELECT 1;
+  `,
 ];
 
 /**

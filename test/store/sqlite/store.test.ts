@@ -213,7 +213,7 @@ describe("sqliteStore", () => {
       });
       const stored = inspect(
         (db2) =>
-          db2.prepare("SELECT result FROM reservations WHERE key = 'fl_v3_after'").get() as {
+          db2.prepare("SELECT result FROM reservations ORDER BY id DESC LIMIT 1").get() as {
             result: string;
           },
       );
@@ -230,6 +230,64 @@ describe("sqliteStore", () => {
       await store.close();
     }
     expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
+  /** A send as handle() writes it: its outbound row, then its reservation naming the row, in one transaction. */
+  async function reserveSend(store: ReturnType<typeof sqliteStore>, key: string, ticketId = "T-1") {
+    return store.transaction(async (tx) => {
+      const row = outboundRow({ key, ticketId });
+      const outboundId = await tx.addOutbound(row);
+      const base = reservation(key, { ticketId });
+      const result = {
+        ...base.result,
+        decision: { ...base.result.decision, message: row.message },
+        outboundId,
+      };
+      await tx.reserve({ ...base, result });
+      return result;
+    });
+  }
+
+  it("files a send's reservation under its outbound row, not its key, and finds it by its key", async () => {
+    const store = sqliteStore(file);
+    try {
+      const sends = [];
+      for (let index = 0; index < 5; index++) sends.push(await reserveSend(store, `fl_send_${index}`));
+      const names = inspect(
+        (db) => db.prepare("SELECT key FROM reservations ORDER BY id").all() as { key: string }[],
+      ).map((row) => row.key);
+      // No key of a send is in the reservations' key index: only names that grow with the row's id.
+      expect(names.some((name) => name.startsWith("fl_send_"))).toBe(false);
+      expect([...names].sort()).toEqual(names);
+      for (const [index, send] of sends.entries())
+        expect(await store.transaction((tx) => tx.findResult(`fl_send_${index}`))).toEqual(send);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("refuses a key reserved the other way: a send's key as an approval's, and an approval's as a send's", async () => {
+    const store = sqliteStore(file);
+    try {
+      await reserveSend(store, "fl_sent");
+      await expect(store.transaction((tx) => tx.reserve(reservation("fl_sent")))).rejects.toThrow(
+        /fl_sent is already reserved/,
+      );
+      await store.transaction((tx) => tx.reserve(reservation("fl_held")));
+      // The outbound row of a released approval, then a second reservation of its key: refused.
+      await expect(reserveSend(store, "fl_held", "T-2")).rejects.toThrow(/fl_held is already reserved/);
+      await expect(reserveSend(store, "fl_sent", "T-3")).rejects.toThrow();
+      expect(await store.transaction((tx) => tx.findResult("fl_held"))).toEqual(
+        reservation("fl_held").result,
+      );
+      expect(
+        await store.transaction((tx) =>
+          tx.countSends({ template: "visit_request", ticketId: "T-2", runId: "run-1", since: 0 }),
+        ),
+      ).toMatchObject({ ticket: 0 });
+    } finally {
+      await store.close();
+    }
   });
 
   it("migrates a version 4 file: a day's counts and spend read the same from its minutes as before", async () => {
