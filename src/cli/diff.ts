@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { compareCatalogs } from "../review/compare-catalogs.js";
 import { type DiffReview, diffReview } from "../review/diff-review.js";
@@ -8,6 +8,7 @@ import { compareCapacity } from "../review/rate-comparison.js";
 import { reviewHistory } from "../review/review-history.js";
 import { reviewItemKinds } from "../review/review-items.js";
 import { reviewTickets } from "../review/review-tickets.js";
+import { reviewHtml } from "./diff-html.js";
 import { reviewMarkdown } from "./diff-markdown.js";
 import { pointsText } from "./diff-runs.js";
 import { reviewText } from "./diff-text.js";
@@ -41,6 +42,7 @@ export function registerDiffCommand(program: Command, io: CliIo): void {
     .option("--max-messages <n>", "changed messages listed (all are counted)", "20")
     .option("--md", "markdown for a pull-request comment")
     .option("--json", "machine-readable output")
+    .option("--html <file>", "also write the review as a self-contained HTML page")
     .option(
       "--fail-on <kinds>",
       `exit 1 when any of these happened: ${reviewItemKinds.join(",")},rate-up:N (N percentage points, needs --history)`,
@@ -112,6 +114,10 @@ async function runReview(
   if (options.json) io.stdout(`${JSON.stringify({ sources, ...review }, null, 2)}\n`);
   else if (options.md) io.stdout(reviewMarkdown(review, sources));
   else io.stdout(reviewText(review, sources));
+  if (options.html !== undefined) {
+    writeHtml(options.html, reviewHtml(review, sources, new Date()));
+    io.stderr(`HTML review written to ${options.html}\n`);
+  }
   if (failOn !== undefined) failIfNamed(review, failOn);
 }
 
@@ -120,6 +126,14 @@ function failIfNamed(review: DiffReview, failOn: FailOn): void {
   if (failOn.rateUp !== undefined && review.rates !== null && review.rates.points > failOn.rateUp)
     failed.push(`rate-up (${pointsText(review.rates.points)}, more than ${failOn.rateUp})`);
   if (failed.length > 0) throw new CliError(`review items named by --fail-on: ${failed.join(", ")}`);
+}
+
+function writeHtml(file: string, page: string): void {
+  try {
+    writeFileSync(file, page);
+  } catch (error) {
+    throw new CliError(`cannot write ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function wholeNumber(text: string): number {
