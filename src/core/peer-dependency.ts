@@ -13,7 +13,9 @@ export type PeerDependency =
   | "@aws-sdk/client-sesv2"
   | "@sendgrid/mail"
   | "twilio"
-  | "@slack/web-api";
+  | "@slack/web-api"
+  | "@sendgrid/eventwebhook"
+  | "sns-validator";
 
 // Each is a CommonJS package or ships a CommonJS build (`ai`, `@modelcontextprotocol/sdk`), so `require` loads it from either of
 // formletter's builds; resolved from this module's own location, as an `import` in it would be.

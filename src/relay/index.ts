@@ -2,12 +2,29 @@
  * @module formletter/relay: the outbox as its own HTTP service — task tokens for agents, operator tokens for the queue, Prometheus metrics.
  */
 
+export type {
+  DeliveryEvent,
+  DeliveryStatus,
+  EventProvider,
+} from "../providers/events/delivery-event.js";
+export type { PostmarkEventsOptions } from "../providers/events/postmark.js";
+export { postmarkEvents } from "../providers/events/postmark.js";
+export type { ResendEventsOptions } from "../providers/events/resend.js";
+export { resendEvents } from "../providers/events/resend.js";
+export type { SendgridEventsOptions } from "../providers/events/sendgrid.js";
+export { sendgridEvents } from "../providers/events/sendgrid.js";
+export type { SesEventsOptions } from "../providers/events/ses.js";
+export { sesEvents } from "../providers/events/ses.js";
+export type { TwilioEventsOptions } from "../providers/events/twilio.js";
+export { twilioEvents } from "../providers/events/twilio.js";
+export type { EventRequest, EventVerifier, Verified } from "../providers/events/verifier.js";
 export type { ProposalReply } from "./agent-routes.js";
 export type { TokenRefusalAuditOptions } from "./audit-sample.js";
 export type { RelayClient, RelayClientOptions, RelayTools } from "./client.js";
 export { createRelayClient } from "./client.js";
 export type { RelayErrorCode } from "./errors.js";
 export { RelayError, RelayRequestError } from "./errors.js";
+export type { DeliveryEventVerifiers } from "./event-routes.js";
 export type { RevocationQuery } from "./gate.js";
 export type { RelayModule } from "./module.js";
 export type { RateLimitOptions } from "./rate-limit.js";

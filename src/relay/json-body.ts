@@ -52,6 +52,16 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 }
 
+/**
+ * The body's bytes, whatever its content type, or undefined when it is over `maxBytes`: a declared
+ * length over the cap is refused unread, a chunked body as soon as it passes it.
+ */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > maxBytes) return undefined;
+  return readCapped(request, maxBytes);
+}
+
 async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
   if (request.body === null) return new Uint8Array();
   const reader = request.body.getReader();

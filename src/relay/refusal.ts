@@ -68,6 +68,8 @@ const base: Readonly<Record<ErrorCode, string>> = {
   body_too_large: "the body is too large",
   body_malformed: "the body is not valid JSON",
   body_invalid: "the body does not have the expected shape",
+  signature_invalid:
+    "the request is not signed as its provider signs it with the key this relay holds, or its timestamp is too old; nothing was recorded",
   request_invalid: "the request is not valid",
   actor_invalid: "the token does not name a person the queue can record",
   records_unavailable: "this ticket's records could not be loaded; try again later",

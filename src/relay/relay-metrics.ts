@@ -85,6 +85,11 @@ export function createRelayMetrics() {
     "Refusals counted here but left out of the audit log: token refusals past the sampled share, and a token's rate-limit refusals after the first of a window.",
     ["refusal"],
   );
+  const deliveryEvents = registry.counter(
+    "formletter_relay_delivery_events_total",
+    "Delivery events providers reported, verified, by provider, status (delivered, bounced_hard, bounced_soft, complained, failed) and outcome (recorded, unmatched: no message with its id; replayed: counted before).",
+    ["provider", "status", "outcome"],
+  );
   const auditFailures = registry.counter(
     "formletter_relay_audit_write_failures_total",
     "Access audit events the store failed to write.",
@@ -117,6 +122,9 @@ export function createRelayMetrics() {
     },
     delivery(status: string): void {
       deliveries.inc({ status });
+    },
+    deliveryEvent(provider: string, status: string, outcome: string): void {
+      deliveryEvents.inc({ provider, status, outcome });
     },
     refusal(refusal: string): void {
       refusals.inc({ refusal });

@@ -5,6 +5,7 @@ import { createAccessLog } from "./access-log.js";
 import { agentRoutes } from "./agent-routes.js";
 import { createAuditSampler, type TokenRefusalAuditOptions } from "./audit-sample.js";
 import { RelayError } from "./errors.js";
+import { type DeliveryEventVerifiers, eventRoutes } from "./event-routes.js";
 import { createGate, type RevocationQuery } from "./gate.js";
 import { problem } from "./http.js";
 import { mcpRoutes } from "./mcp-routes.js";
@@ -94,6 +95,14 @@ export interface RelayOptions {
    */
   readonly revoked?: (token: RevocationQuery) => boolean | Promise<boolean>;
   /**
+   * Serves `POST /v1/events/{provider}` for each provider given, e.g.
+   * `{ ses: sesEvents({ topicArns }), resend: resendEvents({ secret }) }`: delivery events verified by the
+   * provider's signature, recorded against the message they are about, suppressing a destination that
+   * hard-bounced or complained. Bodies are held to `maxBodyBytes`. Without it the route does not exist.
+   * @default undefined
+   */
+  readonly deliveryEvents?: DeliveryEventVerifiers;
+  /**
    * Serves the human queue's web workspace at `/queue` (docs/workspace.md): people sign in with an
    * operator token and work the queue in a browser. Needs `operatorSecret`. `true` takes the defaults.
    * @default undefined (no workspace)
@@ -154,6 +163,16 @@ function checkOptions(options: RelayOptions): void {
     typeof outbox.catalog?.decide !== "function"
   )
     fail("outbox must come from createOutbox (of this version of formletter)");
+  const verifiers = options.deliveryEvents;
+  if (
+    verifiers !== undefined &&
+    (typeof verifiers !== "object" ||
+      verifiers === null ||
+      !Object.entries(verifiers).every(
+        ([provider, verifier]) => verifier?.provider === provider && typeof verifier.verify === "function",
+      ))
+  )
+    fail("deliveryEvents must map each provider to its verifier, e.g. { ses: sesEvents({ topicArns }) }");
   if (options.revoked !== undefined && typeof options.revoked !== "function")
     fail("revoked must be a function (token) => boolean, true for a token revoked");
   const origins = options.mcpAllowedOrigins;
@@ -319,6 +338,15 @@ export function createRelay(options: RelayOptions): Relay {
     ...agentRoutes(common),
     ...mcpRoutes(merged(common, { secret: agentSecret, allowedOrigins: options.mcpAllowedOrigins ?? [] })),
     ...(operatorKey === undefined ? [] : operatorRoutes(common)),
+    ...(options.deliveryEvents === undefined
+      ? []
+      : eventRoutes({
+          outbox: options.outbox,
+          verifiers: options.deliveryEvents,
+          metrics,
+          maxBodyBytes,
+          clock,
+        })),
   ];
   mountRoutes(app, routes, { metrics, requestTimeoutMs, log: requestLog });
   app.notFound((c) => unmatched(c.req.raw));

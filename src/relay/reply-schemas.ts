@@ -29,6 +29,7 @@ export const errorCodes = [
   "body_too_large",
   "body_malformed",
   "body_invalid",
+  "signature_invalid",
   "request_invalid",
   "actor_invalid",
   "records_unavailable",
