@@ -1,6 +1,7 @@
 /**
- * @module formletter/providers: e-mail transports through providers' official SDKs (Postmark,
- * Resend), each an optional peer dependency loaded when its transport is created.
+ * @module formletter/providers: transports through providers' official SDKs (e-mail: Amazon SES,
+ * Postmark, Resend, SendGrid; SMS and WhatsApp: Twilio; chat: Slack), each an optional peer dependency
+ * loaded when its transport is created.
  */
 
 export type { PostmarkTransportOptions } from "./postmark.js";
