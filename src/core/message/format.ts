@@ -1,16 +1,17 @@
-// Each function from its own file: date-fns's and @date-fns/tz's root modules re-export everything (300
-// files), which every import of formletter would otherwise load at start-up.
-import { tz } from "@date-fns/tz/tz";
-import { tzOffset } from "@date-fns/tz/tzOffset";
 import type { Locale } from "date-fns";
-import { format as formatDate } from "date-fns/format";
-import { isValid } from "date-fns/isValid";
 import type { CountryCode } from "libphonenumber-js";
 import { canonicalText } from "../definition/canonical-text.js";
+import { lazyDependency } from "../lazy-dependency.js";
 import { merged } from "../merged.js";
 import { currencyDigits, numberScale, toSignedUnits, toUnits, unitsText } from "./amounts.js";
 import { parsePhone } from "./phone.js";
 import { clip } from "./sanitize.js";
+
+// Loaded at the first date format, each function from its own file (the packages' root modules
+// re-export all of date-fns, 300 files): a catalog without dates never loads them.
+const dateFormat = lazyDependency<typeof import("date-fns/format")>("date-fns/format");
+const timeZone = lazyDependency<typeof import("@date-fns/tz/tz")>("@date-fns/tz/tz");
+const zoneOffset = lazyDependency<typeof import("@date-fns/tz/tzOffset")>("@date-fns/tz/tzOffset");
 
 /** The outcome of formatting one value: the text to render, or what is wrong with the value. */
 export type FormatResult =
@@ -200,6 +201,8 @@ function date(pattern: string, options: DateFormatOptions): Format {
     return broken("date", 'format.date: sourceZoneField must name a field of the record, e.g. "timeZone"');
   }
   const locale = options.locale ? { locale: options.locale } : {};
+  const { tz } = timeZone();
+  const formatDate = dateFormat().format;
   const shown = { in: tz(options.timeZone), ...locale };
   // A calendar date is shown as itself: its day is read in UTC, where it was placed.
   const calendar = { in: tz("UTC"), ...locale };
@@ -296,7 +299,8 @@ const isoDate =
 function readDate(value: unknown, zone: unknown, zoneField: string | undefined): ReadDate {
   if (value instanceof Date || typeof value === "number") {
     const instant = new Date(value instanceof Date ? value.getTime() : value);
-    return isValid(instant)
+    // A Date is valid when its time is a number; what date-fns's isValid checks for a Date.
+    return !Number.isNaN(instant.getTime())
       ? { ok: true, instant, calendar: undefined }
       : { ok: false, problem: `is ${describeType(value)}, not a date` };
   }
@@ -350,6 +354,7 @@ function readDate(value: unknown, zone: unknown, zoneField: string | undefined):
 /** The instant a wall-clock time names in `zone`; refused in a clock change's gap or overlap. */
 function inZone(wall: number, zone: string): ReadDate {
   const found = new Set<number>();
+  const { tzOffset } = zoneOffset();
   for (const probe of [wall - 86_400_000, wall, wall + 86_400_000]) {
     const candidate = wall - tzOffset(zone, new Date(probe)) * 60_000;
     if (candidate + tzOffset(zone, new Date(candidate)) * 60_000 === wall) found.add(candidate);
