@@ -1,5 +1,5 @@
 /**
- * @module formletter/workspace: the human queue as web pages — sign-in with an operator token, the list, each item's exact draft, audited actions, live updates.
+ * @module the human queue as web pages — sign-in with an operator token, the list, each item's exact draft, audited actions, live updates. Reached through the relay (`createRelay({ workspace })`, `formletter serve`) and `formletter queue --ui`, not a subpath of its own: its options are the relay's.
  */
 
 export type { WorkspaceQueue, WorkspaceSource } from "./source.js";

@@ -25,8 +25,8 @@ export type OperatorCheck =
  * Options of {@link createWorkspace}.
  *
  * @example
- * import { createWorkspace, outboxSource } from "formletter/workspace";
- * createWorkspace({ source: outboxSource(outbox), verifyOperator, serviceLevelMs: 4 * 3_600_000 });
+ * import { createRelay } from "formletter/relay";
+ * createRelay({ outbox, secret, operatorSecret, workspace: { serviceLevelMs: 4 * 3_600_000 } });
  */
 export interface WorkspaceOptions {
   readonly source: WorkspaceSource;
