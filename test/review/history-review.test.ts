@@ -144,32 +144,13 @@ describe("formletter diff over a history", () => {
   });
 
   it("refuses rate-up without a history, and a rate-up without points", async () => {
-    const alone = await cli(["diff", "--base", base.file, "--head", base.file, "--fail-on", "rate-up:2"]);
+    const same = ["diff", "--base", base.file, "--head", base.file];
+    const alone = await cli([...same, "--fail-on", "rate-up:2"]);
     expect(alone.stderr).toContain("rate-up needs --history");
-    const bad = await cli([
-      "diff",
-      "--base",
-      base.file,
-      "--head",
-      base.file,
-      "--history",
-      history,
-      "--fail-on",
-      "rate-up",
-    ]);
+    const bad = await cli([...same, "--history", history, "--fail-on", "rate-up"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("needs percentage points from 0 to 100");
-    const both = await cli([
-      "diff",
-      "--base",
-      base.file,
-      "--head",
-      base.file,
-      "--history",
-      history,
-      "--tickets",
-      history,
-    ]);
+    const both = await cli([...same, "--history", history, "--tickets", history]);
     expect(both.stderr).toContain("pass --history or --tickets, not both");
   });
 
