@@ -28,6 +28,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./queue.js")).registerQueueCommands,
   },
   {
+    name: "suppression",
+    operands: "",
+    summary: "destinations suppressed by a hard bounce or a complaint: list them, lift one (audited)",
+    load: async () => (await import("./suppression.js")).registerSuppressionCommands,
+  },
+  {
     name: "replay",
     operands: "<catalog> <history>",
     summary: "the escalation rate a catalog would have had on a history file; nothing is sent",

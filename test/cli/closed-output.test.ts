@@ -121,6 +121,9 @@ const cases: Readonly<Record<string, Case>> = {
   "queue approve": { argv: () => [items.otherApproval, "--db", db, "--by", "ana"], code: 1 },
   "queue reject": { argv: () => [items.otherApproval, "--db", db, "--by", "ben", "--note", "too high"] },
   "queue resolve": { argv: () => [items.second, "--db", db, "--by", "ana", "--resolution", "phoned"] },
+  "suppression list": { argv: () => ["--db", db] },
+  // Nothing is suppressed in this file: the lift is refused on its own terms, before any output.
+  "suppression lift": { argv: () => ["0".repeat(64), "--db", db, "--by", "ana"], code: 1 },
   replay: { argv: () => [at("templates/seller.ts"), history] },
   report: { argv: () => ["--db", db] },
   capacity: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
