@@ -27,6 +27,18 @@ export function expectMapped(
   expect(isRetryable(error)).toBe(retryable);
 }
 
+/** The message of the `transport_invalid` error that creating a transport failed with. */
+export function creationFailure(make: () => unknown): string {
+  let error: unknown;
+  try {
+    make();
+  } catch (caught) {
+    error = caught;
+  }
+  expect(isFormletterError(error) && error.code).toBe("transport_invalid");
+  return (error as Error).message;
+}
+
 /** A port on 127.0.0.1 where nothing listens any more. */
 export async function closedPort(): Promise<number> {
   const closed = await startLoopback();
@@ -61,13 +73,6 @@ export function itRefusesLikeEveryProvider(
     ["a timeout of 0", { timeoutMs: 0 }, /timeoutMs must be a whole number/],
     ["a timeout too long for a timer", { timeoutMs: 2 ** 31 }, /timeoutMs must be a whole number/],
   ])("fails at creation on %s, naming the fix", (_name, overrides, pattern) => {
-    let error: unknown;
-    try {
-      make(overrides);
-    } catch (caught) {
-      error = caught;
-    }
-    expect(isFormletterError(error) && error.code).toBe("transport_invalid");
-    expect((error as Error).message).toMatch(pattern);
+    expect(creationFailure(() => make(overrides))).toMatch(pattern);
   });
 }
