@@ -1,14 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AuditEvent } from "../../src/store/store.js";
-import { Browser, populate, useWorkspace, type WorkspaceRig } from "./rig.js";
+import { Browser, populate, signedIn, useWorkspace, type WorkspaceRig } from "./rig.js";
 
 let now = Date.parse("2026-03-02T09:00:00Z");
-
-async function signedIn(rig: WorkspaceRig, operator = "ana") {
-  const browser = new Browser(rig.url);
-  await browser.signIn(await rig.relay.mintOperatorToken({ operator }));
-  return browser;
-}
 
 /** Posts an action as the item page's form does, with the session's CSRF token read from the page. */
 async function act(browser: Browser, id: string, action: string, fields: Record<string, string> = {}) {

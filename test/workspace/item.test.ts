@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Browser, editedNotes, populate, useWorkspace, type WorkspaceRig } from "./rig.js";
-
-async function signedIn(rig: WorkspaceRig, operator = "ana") {
-  const browser = new Browser(rig.url);
-  await browser.signIn(await rig.relay.mintOperatorToken({ operator }));
-  return browser;
-}
+import { editedNotes, populate, signedIn, useWorkspace } from "./rig.js";
 
 /** Text between two markers of a page. */
 const between = (html: string, from: string, to: string) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openHumanQueue } from "../../src/index.js";
-import { Browser, canary, refundProposal, useWorkspace, type WorkspaceRig } from "./rig.js";
+import { canary, refundProposal, signedIn, useWorkspace, type WorkspaceRig } from "./rig.js";
 
 let now = Date.parse("2026-03-02T09:00:00Z");
 const hour = 3_600_000;
@@ -20,12 +20,6 @@ async function fill(rig: WorkspaceRig) {
     tags: { category: "refund" },
   });
   now += 4 * hour + 60_000;
-}
-
-async function signedIn(rig: WorkspaceRig, operator = "ana") {
-  const browser = new Browser(rig.url);
-  await browser.signIn(await rig.relay.mintOperatorToken({ operator }));
-  return browser;
 }
 
 const rowsOf = (html: string) =>

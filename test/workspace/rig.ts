@@ -209,3 +209,10 @@ export class Browser {
     return this.request("/queue/sign-in", { form: { csrf: Browser.csrfOf(form.text), token } });
   }
 }
+
+/** A browser signed in as `operator` with a token the rig's relay minted. */
+export async function signedIn(rig: WorkspaceRig, operator = "ana"): Promise<Browser> {
+  const browser = new Browser(rig.url);
+  await browser.signIn(await rig.relay.mintOperatorToken({ operator }));
+  return browser;
+}
