@@ -173,7 +173,9 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
           if (offer === undefined) return problem(404, { code: "template_not_offered" });
         }
         const { next: _next, forTemplate: _forTemplate, ...plain } = offer;
-        return json(200, plain);
+        // The version says which catalog the tools came from: a proposal made with them against a
+        // relay that has since deployed another catalog can be told apart.
+        return json(200, { ...plain, catalogVersion: catalog.version });
       },
     },
     {

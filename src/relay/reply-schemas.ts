@@ -116,6 +116,7 @@ export const toolsReply = z.object({
     .object({ reason: text, problems: z.array(preflightProblem), opened: z.array(text).optional() })
     .optional(),
   problems: z.array(preflightProblem),
+  catalogVersion: text.meta({ description: "The version of the catalog the tools were built from." }),
 });
 
 const message = z.object({

@@ -146,6 +146,10 @@ describe("GET /v1/tools and /v1/describe", () => {
       const answer = await call(url, `/v1/tools?provider=${provider}`, { token });
       expect(answer.status).toBe(200);
       expect(answer.body).toMatchObject({ provider, stage: "single" });
+      // The same version /healthz gives: which catalog these tools came from.
+      const health = await call(url, "/healthz", {});
+      expect(answer.body.catalogVersion).toMatch(/^[0-9a-f]{16}$/);
+      expect(answer.body.catalogVersion).toBe(health.body.catalogVersion);
       expect(answer.body.templates).toEqual([
         "visit_request",
         "completion_check",
