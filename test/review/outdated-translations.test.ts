@@ -1,4 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineRecords, defineTemplate } from "../../src/index.js";
 import { outdatedTranslations } from "../../src/review/outdated-translations.js";
 import { cli } from "../cli/run.js";
 import { ReviewWorkspace } from "./review-workspace.js";
@@ -47,5 +49,67 @@ describe("outdatedTranslations", () => {
     const base = await space.catalog();
     const head = await space.catalog({ german: { body: germanBody }, noteBody: newBody });
     expect(outdatedTranslations(base.catalog.templates, head.catalog.templates)).toEqual([]);
+  });
+});
+
+describe("outdatedTranslations on choice labels", () => {
+  const records = defineRecords({
+    orders: z.object({ id: z.string(), number: z.string() }),
+    sellers: z.object({ id: z.string(), email: z.email(), locale: z.string() }),
+  });
+  /** A damage note whose reason labels and German text vary. */
+  const damage = (
+    labels: { wet: string },
+    german: { wet: string; body?: string },
+    missing?: "default",
+    body = "Order {{order}} arrived damaged: {{reason}}.",
+  ) =>
+    defineTemplate(records, {
+      id: "damage",
+      description: "An order arrived damaged",
+      audience: "seller",
+      effect: "informational",
+      channel: "email",
+      to: records.slot.ref("sellers", { show: "email" }),
+      subject: "Order {{order}}",
+      body,
+      slots: {
+        order: records.slot.ref("orders", { show: "number" }),
+        reason: records.slot.choice({ crushed: "the parcel was crushed", ...labels }),
+      },
+      limits: { perTicket: 1, perDay: 10 },
+      locale: {
+        default: "en",
+        from: "to.locale",
+        ...(missing === undefined ? {} : { missing }),
+        texts: {
+          de: {
+            ...(german.body === undefined ? {} : { subject: "Bestellung {{order}}", body: german.body }),
+            choices: { reason: { crushed: "eingedrückt", wet: german.wet } },
+          },
+        },
+      },
+    });
+
+  it("lists a locale whose labels stayed while the default's changed, as choices.<slot>", () => {
+    const body = "Bestellung {{order}}: {{reason}}.";
+    const base = damage({ wet: "the parcel was wet" }, { wet: "nass", body });
+    const head = damage({ wet: "the parcel arrived soaked" }, { wet: "nass", body });
+    expect(outdatedTranslations([base], [head])).toEqual([
+      { template: "damage", locale: "de", parts: ["choices.reason"] },
+    ]);
+    const both = damage({ wet: "the parcel arrived soaked" }, { wet: "durchnässt", body });
+    expect(outdatedTranslations([base], [both])).toEqual([]);
+  });
+
+  it("does not list a part a locale takes from the default, which changes with it", () => {
+    const base = damage({ wet: "the parcel was wet" }, { wet: "nass" }, "default");
+    const head = damage(
+      { wet: "the parcel was wet" },
+      { wet: "nass" },
+      "default",
+      "Order {{order}} came damaged: {{reason}}.",
+    );
+    expect(outdatedTranslations([base], [head])).toEqual([]);
   });
 });
