@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { memoryStore } from "../../src/index.js";
-import { postmarkTransport, resendTransport } from "../../src/providers/index.js";
+import { postmarkTransport, resendTransport, sesTransport } from "../../src/providers/index.js";
 import { proposal } from "../fixtures/property.js";
 import { outboxOver } from "../outbox/harness.js";
 import { json, useLoopback } from "./loopback.js";
@@ -43,5 +43,44 @@ describe("provider transports under the outbox", () => {
     expect(loopback().received).toHaveLength(1);
     const [item] = (await store.listQueue({ reason: "delivery_failed" })).items;
     expect(item?.detail).toContain("postmark: recipient_inactive 422 (406)");
+  });
+
+  it("retries SES's throttling one request per attempt and records SES's MessageId as the receipt", async () => {
+    let calls = 0;
+    loopback().reply = () => {
+      calls++;
+      return calls < 3
+        ? json(429, { message: "Too many requests." }, { "x-amzn-errortype": "TooManyRequestsException" })
+        : json(200, { MessageId: "ses-id-1" });
+    };
+    const transport = sesTransport({
+      region: "eu-west-1",
+      credentials: { accessKeyId: "AKID", secretAccessKey: "secret" },
+      from: "office@example.com",
+      endpoint: `http://127.0.0.1:${loopback().port}`,
+    });
+    const { outbox } = outboxOver(memoryStore(), { transport });
+    const result = await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "r" });
+    expect(result.delivery).toEqual({ status: "delivered", attempts: 3, receiptId: "ses-id-1" });
+    expect(loopback().received).toHaveLength(3);
+    const tags = loopback().received.map((request) => JSON.parse(request.body).EmailTags[0].Value);
+    expect(tags).toEqual([result.decision.key, result.decision.key, result.decision.key]);
+  });
+
+  it("hands SES's suspended account to a person at once, with the reason and error name in the item", async () => {
+    loopback().reply = () =>
+      json(400, { message: "Account suspended." }, { "x-amzn-errortype": "AccountSuspendedException" });
+    const transport = sesTransport({
+      region: "eu-west-1",
+      credentials: { accessKeyId: "AKID", secretAccessKey: "secret" },
+      from: "office@example.com",
+      endpoint: `http://127.0.0.1:${loopback().port}`,
+    });
+    const store = memoryStore();
+    const { outbox } = outboxOver(store, { transport });
+    const result = await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "r" });
+    expect(result.delivery).toMatchObject({ status: "failed", attempts: 1 });
+    const [item] = (await store.listQueue({ reason: "delivery_failed" })).items;
+    expect(item?.detail).toContain("ses: account_blocked 400 (AccountSuspendedException)");
   });
 });

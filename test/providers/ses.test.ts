@@ -121,6 +121,19 @@ describe("sesTransport against SES v2's documented API", () => {
     expect(readMime(raw).decoded.get("text/plain")).toBe(plain.text);
   });
 
+  it("keeps a subject with a line break inside the Subject header of a raw message", async () => {
+    const subject = "Hello\r\nBcc: eve@example.net\r\n\r\nforged body";
+    await transport({ content: "raw" }).deliver(emailMessage({ subject }), { key, attempt: 1 });
+    const raw = Buffer.from((sentBody().Content as { Raw: { Data: string } }).Raw.Data, "base64").toString();
+    const { head } = readMime(raw);
+    expect(head).not.toMatch(/^Bcc:/im);
+    expect(raw).not.toContain("forged body");
+    const words = [...head.matchAll(/=\?UTF-8\?B\?([A-Za-z0-9+/=]+)\?=/g)].map((word) =>
+      Buffer.from(word[1] ?? "", "base64"),
+    );
+    expect(Buffer.concat(words).toString("utf8")).toBe(subject);
+  });
+
   it("sends a body of a megabyte whole", async () => {
     const text = "é".repeat(500_000);
     await transport().deliver(emailMessage({ text }), { key, attempt: 1 });

@@ -55,6 +55,7 @@ export function itRefusesLikeEveryProvider(
   it.each([
     ["a list of recipients", emailMessage({ to: "ada@example.org, eve@example.net" })],
     ["a named recipient", emailMessage({ to: "Eve <eve@example.net>" })],
+    ["a recipient with a second header", emailMessage({ to: "ada@example.org\r\nBcc: eve@example.net" })],
     ["an SMS", smsMessage()],
   ])("refuses %s without a request, permanently", async (_name, message) => {
     const error = await deliveryFailure(make(), message);
