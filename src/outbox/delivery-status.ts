@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import type { DeliveryEvent } from "../providers/events/delivery-event.js";
+import { type DeliveryEvent, providerChannels } from "../providers/events/delivery-event.js";
 import type { StoreTransaction, SuppressionCause } from "../store/store.js";
 import { destinationHash, destinationShown } from "./first-contact.js";
 
@@ -14,6 +14,14 @@ export interface DeliveryEventOutcome {
   readonly outboundId: string | undefined;
   /** True when this event suppressed its destination (a hard bounce or a complaint, first of its kind). */
   readonly suppressed: boolean;
+}
+
+/** Whether the event's provider delivers on `channel` (an unknown provider delivers on none). */
+function carries(event: DeliveryEvent, channel: string): boolean {
+  const channels: readonly string[] | undefined = Object.hasOwn(providerChannels, event.provider)
+    ? providerChannels[event.provider]
+    : undefined;
+  return channels?.includes(channel) === true;
 }
 
 /** The suppression a status calls for: a hard bounce or a complaint; a soft bounce never suppresses. */
@@ -37,7 +45,8 @@ export async function recordDeliveryEvent(
 ): Promise<DeliveryEventOutcome> {
   if (!(await tx.addDeliveryEvent({ id: `${event.provider}:${event.eventId}`, at: now })))
     return { outcome: "replayed", auditId: undefined, outboundId: undefined, suppressed: false };
-  const row = await tx.findOutboundByReceipt(event.messageId);
+  const found = await tx.findOutboundByReceipt(event.messageId);
+  const row = found !== undefined && carries(event, found.message.channel) ? found : undefined;
   const auditId = await tx.appendAudit({
     at: now,
     type: "delivery_status",

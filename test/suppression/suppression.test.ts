@@ -191,6 +191,17 @@ describe.each(kinds)("delivery status and suppression on the %s store", (kind) =
     expect(other?.outcome).toBe("recorded");
   });
 
+  it("an event from a provider that does not carry the message's channel is unmatched: naming an e-mail's receipt from Twilio suppresses nothing", async () => {
+    const { outbox, send } = setUp();
+    const sent = await send("ana@shop.example");
+    const receipt = sent.delivery?.receiptId as string;
+    const [outcome] = await outbox.recordDeliveryEvents([
+      event({ provider: "twilio", messageId: receipt, status: "complained" }),
+    ]);
+    expect(outcome).toMatchObject({ outcome: "unmatched", suppressed: false });
+    expect((await send("ana@shop.example")).decision.outcome).toBe("send");
+  });
+
   it("lifting a suppression is audited with the operator, and the next decision to the destination sends again", async () => {
     const { outbox, send, transport } = setUp();
     const sent = await send("ana@shop.example");

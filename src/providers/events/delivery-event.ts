@@ -3,11 +3,26 @@
  * every provider, holding only typed facts (never the recipient's address, never the provider's text).
  */
 
+import type { Channel } from "../../core/definition/channels.js";
+
 /** The providers whose delivery events the relay verifies, each the documented way. */
 export const eventProviders = ["ses", "sendgrid", "twilio", "postmark", "resend"] as const;
 
 /** A provider of delivery events. */
 export type EventProvider = (typeof eventProviders)[number];
+
+/**
+ * The channels each provider delivers: an event is tied only to a message sent on one of them, so a
+ * provider (or whoever holds its webhook credentials) cannot report on, or suppress, a message another
+ * provider carried by naming its receipt.
+ */
+export const providerChannels: Readonly<Record<EventProvider, readonly Channel[]>> = {
+  ses: ["email"],
+  sendgrid: ["email"],
+  postmark: ["email"],
+  resend: ["email"],
+  twilio: ["sms", "whatsapp"],
+};
 
 /** What happened to a message after its provider accepted it. */
 export type DeliveryStatus = "delivered" | "bounced" | "complained" | "failed";
