@@ -1,5 +1,6 @@
-import { type CountryCode, isSupportedCountry } from "libphonenumber-js";
+import type { CountryCode } from "libphonenumber-js";
 import { type Format, format } from "../core/message/format.js";
+import { isPhoneRegion } from "../core/message/phone.js";
 import type { RecordProfileSummary } from "./record-profile.js";
 
 /** The format of a shown field of a drafted template, when it is not plain text. */
@@ -100,7 +101,7 @@ export function phoneCountry(
 /** A country for `--country`: two letters of ISO 3166-1 that libphonenumber knows, upper-cased; else undefined. */
 export function countryCode(text: string): CountryCode | undefined {
   const code = text.trim().toUpperCase();
-  return /^[A-Z]{2}$/.test(code) && isSupportedCountry(code) ? (code as CountryCode) : undefined;
+  return /^[A-Z]{2}$/.test(code) && isPhoneRegion(code) ? code : undefined;
 }
 
 /** The format as `defineTemplate` takes it. Kept beside {@link formatSource}: the two must agree. */

@@ -16,6 +16,11 @@ export type ParsedPhone =
     }
   | { readonly ok: false; readonly problem: string };
 
+/** Whether `code` is a region libphonenumber-js has numbering rules for, e.g. "DE". */
+export function isPhoneRegion(code: string): code is CountryCode {
+  return phoneNumbers().isSupportedCountry(code);
+}
+
 const cacheLimit = 10_000;
 const cache = new Map<string, ParsedPhone>();
 
