@@ -76,7 +76,8 @@ export function reviewHtml(review: DiffReview, sources: ReviewSources, generated
   if (messages !== null) {
     const changes = messages.changes.map((change) => {
       const parts = changeParts(change).map(({ part, runs }) => `${e(part)}: ${runsHtml(runs)}`);
-      return `<div class="change"><p>${e(changeHeading(change))}</p><pre>${parts.join("\n")}</pre></div>`;
+      const shown = parts.length === 0 ? "" : `<pre>${parts.join("\n")}</pre>`;
+      return `<div class="change"><p>${e(changeHeading(change))}</p>${shown}</div>`;
     });
     const more = messages.more > 0 ? `<p>${messages.more} more, counted and not listed.</p>` : "";
     sections.push(

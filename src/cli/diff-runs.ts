@@ -38,17 +38,20 @@ export function outcomeText(outcome: MessageOutcome): string {
   return outcome.kind === "send" ? "sends" : "waits for approval";
 }
 
-/** The parts of a change to show, each as a label and word runs; a newly sent message shows its text. */
+/**
+ * The parts of a change to show, each as a label and word runs: the diff of two messages, or the one
+ * message of a change that sends on one side only (all added, or all removed). A change between two
+ * equal texts (a draft that no longer waits for approval) shows none: its heading says it.
+ */
 export function changeParts(change: MessageChange): { part: string; runs: readonly WordRun[] }[] {
   const parts = Object.entries(change.diff).map(([part, runs]) => ({
     part,
     runs: runs as readonly WordRun[],
   }));
-  if (parts.length > 0) return parts;
-  const side =
-    change.head.kind !== "escalate" ? change.head : change.base.kind !== "escalate" ? change.base : undefined;
-  if (side === undefined) return [];
-  const op = side === change.head ? "added" : "removed";
+  if (change.kind !== "newly-sent" && change.kind !== "newly-escalated") return parts;
+  const side = change.kind === "newly-sent" ? change.head : change.base;
+  if (side.kind === "escalate") return [];
+  const op = change.kind === "newly-sent" ? "added" : "removed";
   return (["to", "subject", "text"] as const)
     .filter((part) => side.message[part] !== undefined)
     .map((part) => ({ part, runs: [{ op, text: side.message[part] as string }] }));
