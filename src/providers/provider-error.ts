@@ -75,3 +75,13 @@ export function reasonForStatus(status: number): ProviderFailureReason {
   if (status === 401 || status === 403) return "auth_failed";
   return "invalid_request";
 }
+
+/**
+ * The reason for a failure that came with no answer, from the code an axios-based SDK gives it: the
+ * HTTP client's codes say timeout or network; no code at all is the SDK refusing the request before
+ * sending it (its own validation), which no retry changes.
+ */
+export function unansweredReason(code: unknown): ProviderFailureReason {
+  if (code === "ECONNABORTED" || code === "ETIMEDOUT") return "timeout";
+  return typeof code === "string" ? "network" : "invalid_request";
+}

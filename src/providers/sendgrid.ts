@@ -1,7 +1,12 @@
 import type { Message } from "../core/decision/decision.js";
 import { requirePeer } from "../core/peer-dependency.js";
 import type { DeliveryContext, DeliveryReceipt, Transport } from "../transport/transport.js";
-import { ProviderDeliveryError, type ProviderFailureReason, reasonForStatus } from "./provider-error.js";
+import {
+  ProviderDeliveryError,
+  type ProviderFailureReason,
+  reasonForStatus,
+  unansweredReason,
+} from "./provider-error.js";
 import {
   checkProviderOptions,
   invalidOption,
@@ -70,15 +75,13 @@ function failureOf(error: unknown): ProviderDeliveryError {
       : typeof failure.response?.status === "number"
         ? failure.response.status
         : undefined;
-  if (status === undefined) {
-    // The SDK's HTTP client names a request that reached its limit ECONNABORTED or ETIMEDOUT.
-    const timedOut = failure.code === "ECONNABORTED" || failure.code === "ETIMEDOUT";
+  if (status === undefined)
     return new ProviderDeliveryError(
       "sendgrid",
-      { reason: timedOut ? "timeout" : "network", detail: raw },
+      { reason: unansweredReason(failure.code), detail: raw },
       error,
     );
-  }
+
   const { message, field } = firstError(failure.response?.body);
   const detail = message === "" ? raw : field === "" ? message : `${message} (${field})`;
   return new ProviderDeliveryError(

@@ -2,7 +2,12 @@ import type { Message } from "../core/decision/decision.js";
 import { requirePeer } from "../core/peer-dependency.js";
 import type { DeliveryContext, DeliveryReceipt, Transport } from "../transport/transport.js";
 import { type ApprovedText, parseApprovedText, variablesFor } from "./approved-template.js";
-import { ProviderDeliveryError, type ProviderFailureReason, reasonForStatus } from "./provider-error.js";
+import {
+  ProviderDeliveryError,
+  type ProviderFailureReason,
+  reasonForStatus,
+  unansweredReason,
+} from "./provider-error.js";
 import { checkBaseOptions, invalidOption, type ProviderBaseOptions } from "./provider-options.js";
 
 /**
@@ -97,11 +102,9 @@ interface TwilioFailure {
 function failureOf(error: unknown): ProviderDeliveryError {
   const failure: TwilioFailure = typeof error === "object" && error !== null ? error : {};
   const detail = typeof failure.message === "string" ? failure.message : "";
-  if (typeof failure.status !== "number") {
-    // The SDK's HTTP client names a request that reached its limit ECONNABORTED or ETIMEDOUT.
-    const timedOut = failure.code === "ECONNABORTED" || failure.code === "ETIMEDOUT";
-    return new ProviderDeliveryError("twilio", { reason: timedOut ? "timeout" : "network", detail }, error);
-  }
+  if (typeof failure.status !== "number")
+    return new ProviderDeliveryError("twilio", { reason: unansweredReason(failure.code), detail }, error);
+
   const code = typeof failure.code === "number" ? failure.code : undefined;
   return new ProviderDeliveryError(
     "twilio",

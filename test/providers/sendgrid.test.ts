@@ -121,6 +121,12 @@ describe("sendgridTransport against SendGrid's documented v3 Mail Send API", () 
     expect(loopback().received).toHaveLength(1);
   });
 
+  it("refuses, permanently, a message the SDK refuses before any request", async () => {
+    const broken = emailMessage({ text: 42 as unknown as string });
+    expectMapped(await deliveryFailure(transport(), broken), "sendgrid", "invalid_request", false);
+    expect(loopback().received).toHaveLength(0);
+  });
+
   it("bounds a request that gets no answer by timeoutMs, retryable", async () => {
     expectMapped(await failure("hang", { timeoutMs: 150 }), "sendgrid", "timeout", true);
   });
