@@ -13,7 +13,7 @@ import { runInNewContext } from "node:vm";
 import { createOutbox, memoryStore, memoryTransport, type Store } from "formletter";
 import { sqliteStore } from "formletter/sqlite";
 import { catalog, ticket } from "./fixtures.js";
-import { figure, report } from "./measure.js";
+import { bytesWritten, figure, report } from "./measure.js";
 import { createTightOutbox } from "./tight-outbox.js";
 
 type Ticket = ReturnType<typeof ticket>;
@@ -40,7 +40,7 @@ const made = (count: number) => Array.from({ length: count }, () => ticket(next+
 /** Handles tickets with `inFlight` callers for `seconds` after a warm-up: calls and CPU seconds timed. */
 async function drive(
   make: (tickets: Map<string, Ticket["records"]>) => Contender,
-): Promise<{ handled: number; seconds: number; cpu: number }> {
+): Promise<{ handled: number; seconds: number; cpu: number; written: number }> {
   const tickets = new Map<string, Ticket["records"]>();
   const contender = make(tickets);
   let handled = 0;
@@ -63,12 +63,14 @@ async function drive(
   pool = made(poolSize);
   collect();
   const cpuBefore = process.cpuUsage();
+  const writtenBefore = bytesWritten() ?? 0;
   const started = performance.now();
   await Promise.all(Array.from({ length: inFlight }, worker(started + seconds * 1000)));
   const elapsed = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  const written = (bytesWritten() ?? 0) - writtenBefore;
   if ((await contender.close()) !== handled) throw new Error("bench: a message was not sent exactly once");
-  return { handled: handled - warm, seconds: elapsed, cpu: (cpu.user + cpu.system) / 1e6 };
+  return { handled: handled - warm, seconds: elapsed, cpu: (cpu.user + cpu.system) / 1e6, written };
 }
 
 const viaHandle =
@@ -145,7 +147,7 @@ process.stdout.write(
   `\nhandle() beside a hand-written outbox — ${inFlight} in flight, ${rounds} rounds, each contender once in each place of the order\n`,
 );
 try {
-  const totals = new Map<string, { handled: number; seconds: number; cpu: number }>();
+  const totals = new Map<string, { handled: number; seconds: number; cpu: number; written: number }>();
   let decideRaw = Number.POSITIVE_INFINITY;
   let decidePrepared = Number.POSITIVE_INFINITY;
   for (let round = 0; round < rounds; round++) {
@@ -154,11 +156,12 @@ try {
       (_, index) => contenders[(index + round) % contenders.length],
     )) {
       const result = await drive(make);
-      const total = totals.get(name) ?? { handled: 0, seconds: 0, cpu: 0 };
+      const total = totals.get(name) ?? { handled: 0, seconds: 0, cpu: 0, written: 0 };
       totals.set(name, {
         handled: total.handled + result.handled,
         seconds: total.seconds + result.seconds,
         cpu: total.cpu + result.cpu,
+        written: total.written + result.written,
       });
     }
     decideRaw = Math.min(decideRaw, decideCpu(false));
@@ -172,8 +175,19 @@ try {
     const total = totals.get(name);
     return total === undefined ? 0 : (total.cpu / total.handled) * 1e6;
   };
+  // Bytes handed to write calls (the WAL, checkpoints): unlike a time, steady however busy the machine.
+  const writtenEach = (name: string) => {
+    const total = totals.get(name);
+    // The memory store writes nothing of its own.
+    return total === undefined || total.written / total.handled < 100
+      ? ""
+      : ` · ${(total.written / total.handled / 1024).toFixed(1)} KB written each`;
+  };
   for (const [name] of contenders)
-    report(name, `${figure(perSecond(name))} handles/s · ${cpuEach(name).toFixed(1)} µs CPU each`);
+    report(
+      name,
+      `${figure(perSecond(name))} handles/s · ${cpuEach(name).toFixed(1)} µs CPU each${writtenEach(name)}`,
+    );
   report("decide() alone, records as loaded", `${(decideRaw * 1e6).toFixed(1)} µs CPU each`);
   report("decide() alone, prepared ticket", `${(decidePrepared * 1e6).toFixed(1)} µs CPU each`);
   const verdict = (met: boolean) => (met ? "met" : "NOT met");
