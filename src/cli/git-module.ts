@@ -66,10 +66,7 @@ export async function materialiseGitModule(spec: string, cwd: string = process.c
     )
   ).trim();
   await git(["cat-file", "-e", `${commit}:${normal}`], root, spec, `no file ${normal} at ${ref}`);
-  const cache = join(root, "node_modules", ".cache");
-  const parent = existsSync(join(root, "node_modules")) ? cache : tmpdir();
-  mkdirSync(parent, { recursive: true });
-  const folder = mkdtempSync(join(parent, "formletter-diff-"));
+  const folder = scratchFolder(root, spec);
   const dispose = () => rmSync(folder, { recursive: true, force: true });
   try {
     await archiveInto(root, commit, folder, spec);
@@ -87,6 +84,29 @@ export async function materialiseGitModule(spec: string, cwd: string = process.c
   } catch (error) {
     dispose();
     throw error;
+  }
+}
+
+/**
+ * A new folder under the repository's `node_modules/.cache` (bare imports resolve from there), or under
+ * the system's temporary folder where there is no `node_modules` or it cannot be written.
+ */
+function scratchFolder(root: string, spec: string): string {
+  if (existsSync(join(root, "node_modules"))) {
+    try {
+      const cache = join(root, "node_modules", ".cache");
+      mkdirSync(cache, { recursive: true });
+      return mkdtempSync(join(cache, "formletter-diff-"));
+    } catch {
+      // A read-only node_modules: the temporary folder still works for relative imports.
+    }
+  }
+  try {
+    return mkdtempSync(join(tmpdir(), "formletter-diff-"));
+  } catch (error) {
+    throw new CliError(
+      `${shown(spec)}: cannot make a folder for the commit's files (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
 }
 
