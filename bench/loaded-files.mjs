@@ -3,6 +3,7 @@
  * `node loaded-files.mjs <specifier>`. `node loaded-files.mjs --run <file> [arguments...]` runs a
  * program instead (the built command line), as `node <file> [arguments...]` would, and prints the files
  * as JSON on the last line of stderr when the process exits (the program may write to stdout itself).
+ * `node loaded-files.mjs --require <specifier>` loads a module with `require`, as CommonJS code does.
  *
  * ES modules are seen by a load hook (`module.register`), which Node calls for every module an `import`
  * evaluates, packages' included; CommonJS files by the entries they add to `require.cache`. Plain
@@ -46,6 +47,10 @@ if (specifier === "--run") {
     process.stderr.write(`\n${JSON.stringify(loaded())}\n`);
   });
   await import(pathToFileURL(program).href);
+} else if (specifier === "--require") {
+  nodeModule.createRequire(import.meta.url)(rest[0] ?? "");
+  process.stdout.write(`${JSON.stringify(loaded())}\n`);
+  port1.close();
 } else {
   // A bare specifier resolves from this file's folder up, as it would from a module of the project.
   await import(specifier);
