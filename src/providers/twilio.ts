@@ -43,7 +43,11 @@ export interface TwilioTransportOptions extends ProviderBaseOptions {
   readonly from?: string;
   /** A Messaging Service, `MG` and 32 hex digits, instead of `from`. */
   readonly messagingServiceSid?: string;
-  /** WhatsApp: the approved template for each formletter template id sent on the `whatsapp` channel. */
+  /**
+   * WhatsApp: the approved template for each formletter template id sent on the `whatsapp` channel. A
+   * localised template is approved once per language: key those as `"<template id>:<locale>"`
+   * (`"pickup_ready:de"`), which comes before the plain template id.
+   */
   readonly whatsapp?: Readonly<Record<string, TwilioContentTemplate>>;
   /**
    * Where the API is reached instead of `https://api.twilio.com`. Only for a test server: the SDK has
@@ -271,7 +275,10 @@ export function twilioTransport(options: TwilioTransportOptions): Transport {
       if (message.channel === "sms") {
         params = { to: message.to, body: message.text, smartEncoded: false, ...sender };
       } else if (message.channel === "whatsapp") {
-        const content = templates.get(message.template);
+        const content =
+          (message.locale === undefined
+            ? undefined
+            : templates.get(`${message.template}:${message.locale}`)) ?? templates.get(message.template);
         if (content === undefined)
           throw refused(
             `template "${message.template}" has no approved WhatsApp template; add it to the whatsapp option with its Content SID`,

@@ -97,6 +97,21 @@ describe("twilioTransport against Twilio's documented Messages API", () => {
     expect(pickup.body.replace(/\{\{(\d)\}\}/g, (_, n: string) => variables[n] ?? "")).toBe(text);
   });
 
+  it("sends a localised message as the template approved for its locale", async () => {
+    const german = {
+      contentSid: `HX${"d".repeat(32)}`,
+      body: "Ihre Bestellung {{1}} liegt bei {{2}} bereit.",
+    };
+    const email = transport({ whatsapp: { pickup_ready: pickup, "pickup_ready:de": german } });
+    await email.deliver(whatsappMessage("Ihre Bestellung 4471 liegt bei Kasse 2 bereit.", { locale: "de" }), {
+      key,
+      attempt: 1,
+    });
+    const sent = form(loopback().received[0]?.body);
+    expect(sent.ContentSid).toBe(german.contentSid);
+    expect(JSON.parse(sent.ContentVariables ?? "")).toEqual({ "1": "4471", "2": "Kasse 2" });
+  });
+
   it("reads a header's variables too, numbered as approved", async () => {
     const withHeader = { contentSid, header: "Order {{1}}", body: "Hello {{2}}, order {{1}} is ready." };
     await transport({ whatsapp: { pickup_ready: withHeader } }).deliver(
