@@ -2,56 +2,23 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { runCli } from "../../src/cli/program.js";
-import { createOutbox, memoryTransport } from "../../src/index.js";
-import { destinationHash } from "../../src/outbox/first-contact.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent } from "../../src/store/store.js";
-import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
+import { cli as run } from "../cli/run.js";
+import { hashOf, refundOutbox } from "./refund-outbox.js";
 
-const contactKey = "a secret of at least thirty-two bytes, for tests";
 let directory: string;
 let file: string;
 
-async function cli(...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => run(argv);
 
 /** An outbox on the file, for one step: the CLI and the outbox take turns on it. */
-async function withOutbox<T>(
-  work: (
-    outbox: ReturnType<typeof createOutbox>,
-    send: (email: string, id: string) => ReturnType<ReturnType<typeof createOutbox>["handle"]>,
-  ) => Promise<T>,
-) {
-  const catalog = refundCatalog({ refunds: { values: ["refund.amount"], max: { EUR: { day: 1_000_000 } } } });
-  const tickets = new Map<string, ReturnType<typeof refundTicket>>();
-  const outbox = createOutbox({
-    catalog,
-    load: (id) => tickets.get(id),
-    store: sqliteStore(file),
-    transports: { email: memoryTransport() },
-    contactKey,
-  });
-  const send = (email: string, id: string) => {
-    const ticket = refundTicket(id, {}, {}, email);
-    tickets.set(id, ticket);
-    return outbox.handle({ ticketId: id, output: refundProposal(catalog, ticket), runId: `run-${id}` });
-  };
+async function withOutbox<T>(work: (setUp: ReturnType<typeof refundOutbox>) => Promise<T>): Promise<T> {
+  const setUp = refundOutbox(sqliteStore(file), { at: Date.now() });
   try {
-    return await work(outbox, send);
+    return await work(setUp);
   } finally {
-    await outbox.close();
+    await setUp.outbox.close();
   }
 }
 
@@ -65,7 +32,7 @@ afterEach(() => {
 
 describe("formletter suppression", () => {
   it("lists a suppressed destination by hash, lifts it with the operator audited, and the outbox sends to it again", async () => {
-    await withOutbox(async (outbox, send) => {
+    await withOutbox(async ({ outbox, send }) => {
       const sent = await send("ana@shop.example", "T-1");
       await outbox.recordDeliveryEvents([
         {
@@ -80,7 +47,7 @@ describe("formletter suppression", () => {
         reason: "destination_suppressed",
       });
     });
-    const hash = destinationHash(contactKey, { channel: "email", to: "ana@shop.example" });
+    const hash = hashOf("ana@shop.example");
     const listed = await cli("suppression", "list", "--db", file);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(hash);
@@ -107,7 +74,7 @@ describe("formletter suppression", () => {
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/not suppressed/);
 
-    await withOutbox(async (outbox, send) => {
+    await withOutbox(async ({ outbox, send }) => {
       expect((await send("ana@shop.example", "T-3")).decision.outcome).toBe("send");
       const events: AuditEvent[] = [];
       for await (const event of outbox.audit.query({ type: "suppression" })) events.push(event);

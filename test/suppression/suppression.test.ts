@@ -2,18 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createOutbox, memoryStore, memoryTransport, type Store } from "../../src/index.js";
-import { destinationHash } from "../../src/outbox/first-contact.js";
+import { memoryStore, type Store } from "../../src/index.js";
 import type { DeliveryEvent } from "../../src/providers/events/delivery-event.js";
 import { postgresStore } from "../../src/store/postgres/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent } from "../../src/store/store.js";
-import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
-import { manualClock, t0 } from "../outbox/harness.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "../store/postgres/cluster.js";
-
-const contactKey = "a secret of at least thirty-two bytes, for tests";
-const hashOf = (to: string) => destinationHash(contactKey, { channel: "email", to });
+import { hashOf, refundOutbox } from "./refund-outbox.js";
 
 type Kind = "memory" | "sqlite" | "postgres";
 const kinds: Kind[] = postgresAvailable() ? ["memory", "sqlite", "postgres"] : ["memory", "sqlite"];
@@ -48,34 +43,7 @@ describe.each(kinds)("delivery status and suppression on the %s store", (kind) =
     dir = undefined;
   });
 
-  function setUp(options: { key?: string | undefined } = {}) {
-    const catalog = refundCatalog({
-      refunds: { values: ["refund.amount"], max: { EUR: { day: 1_000_000 } } },
-    });
-    const tickets = new Map<string, ReturnType<typeof refundTicket>>();
-    const transport = memoryTransport();
-    const key = "key" in options ? options.key : contactKey;
-    const outbox = createOutbox({
-      catalog,
-      load: (ticketId) => tickets.get(ticketId),
-      store,
-      transports: { email: transport },
-      clock: manualClock(t0),
-      ...(key === undefined ? {} : { contactKey: key }),
-    });
-    let n = 0;
-    const send = (email: string, ticketId?: string) => {
-      n += 1;
-      const ticket = refundTicket(ticketId ?? `T-${n}`, {}, {}, email);
-      tickets.set(ticket.ticketId, ticket);
-      return outbox.handle({
-        ticketId: ticket.ticketId,
-        output: refundProposal(catalog, ticket),
-        runId: `run-${n}`,
-      });
-    };
-    return { outbox, transport, send };
-  }
+  const setUp = (options: { key?: string | undefined } = {}) => refundOutbox(store, options);
 
   const event = (
     fields: Partial<DeliveryEvent> & Pick<DeliveryEvent, "messageId" | "status">,

@@ -1,28 +1,17 @@
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
-import { createOutbox, memoryStore, memoryTransport } from "../../../src/index.js";
+import { memoryStore } from "../../../src/index.js";
 import { createRelay, postmarkEvents, resendEvents } from "../../../src/relay/index.js";
 import type { AuditEvent } from "../../../src/store/store.js";
-import { refundCatalog, refundProposal, refundTicket } from "../../fixtures/refunds.js";
-import { manualClock } from "../../outbox/harness.js";
+import { refundOutbox } from "../../suppression/refund-outbox.js";
 import { now } from "./request.js";
 
 const secret = `whsec_${Buffer.from("a signing secret of thirty-two b").toString("base64")}`;
 const base = "http://relay.test";
 
 function setUp(maxBodyBytes = 65_536) {
-  const catalog = refundCatalog({ refunds: { values: ["refund.amount"], max: { EUR: { day: 1_000_000 } } } });
-  const tickets = new Map<string, ReturnType<typeof refundTicket>>();
   const store = memoryStore();
-  const transport = memoryTransport();
-  const outbox = createOutbox({
-    catalog,
-    load: (id) => tickets.get(id),
-    store,
-    transports: { email: transport },
-    clock: manualClock(now),
-    contactKey: "a secret of at least thirty-two bytes, for tests",
-  });
+  const { outbox, send, transport } = refundOutbox(store, { at: now });
   const relay = createRelay({
     outbox,
     secret: "a task secret of at least thirty-two bytes!!",
@@ -33,17 +22,6 @@ function setUp(maxBodyBytes = 65_536) {
       postmark: postmarkEvents({ username: "hook", password: "a long webhook password" }),
     },
   });
-  let n = 0;
-  const send = (email: string) => {
-    n += 1;
-    const ticket = refundTicket(`T-${n}`, {}, {}, email);
-    tickets.set(ticket.ticketId, ticket);
-    return outbox.handle({
-      ticketId: ticket.ticketId,
-      output: refundProposal(catalog, ticket),
-      runId: `run-${n}`,
-    });
-  };
   const audit = async (type: AuditEvent["type"]) => {
     const events: AuditEvent[] = [];
     for await (const event of store.queryAudit({ type })) events.push(event);
