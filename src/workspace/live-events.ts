@@ -14,8 +14,9 @@ const overlapMs = 5_000;
 /**
  * Server-sent events for the workspace: while at least one page listens, the audit log is read every
  * `pollMs` from where the last read ended, so changes made by any process on the same store (another
- * relay, `formletter queue` on the command line) reach every page. Each event names the queue items
- * that changed (`items`) and whether new ones arrived (`arrived`); the page fetches what it shows again.
+ * relay, `formletter queue` on the command line) reach every page. A stream first says `ready` (from
+ * then on every change is sent); each `queue` event names the queue items that changed (`items`) and
+ * whether new ones arrived (`arrived`); the page fetches what it shows again.
  * No record content goes into an event.
  */
 export function createLiveEvents(
@@ -44,9 +45,14 @@ export function createLiveEvents(
     }
   };
 
+  // The first read after the log starts being watched only learns what is already there: a page was
+  // rendered from it. Each stream then says `ready`, and every later change is sent.
+  let primed = false;
+  const waitingReady = new Set<Subscriber>();
   const poll = async () => {
     if (reading) return;
     reading = true;
+    const silent = !primed;
     try {
       for (const subscriber of subscribers) if (!subscriber.alive()) end(subscriber);
       const items = new Set<string>();
@@ -62,6 +68,10 @@ export function createLiveEvents(
       since = last;
       // Only ids within the overlap can be read again.
       seen = new Map([...seen].filter(([, at]) => at >= since - overlapMs));
+      primed = true;
+      for (const subscriber of waitingReady) send(subscriber, "event: ready\ndata: {}\n\n");
+      waitingReady.clear();
+      if (silent) return;
       if (items.size > 0 || arrived) {
         options.onChange();
         const text = `event: queue\ndata: ${JSON.stringify({ items: [...items], arrived })}\n\n`;
@@ -78,6 +88,8 @@ export function createLiveEvents(
     if (subscribers.size === 0 && timer !== undefined) {
       clearInterval(timer);
       timer = undefined;
+      primed = false;
+      seen = new Map();
     }
   };
 
@@ -90,14 +102,20 @@ export function createLiveEvents(
           subscriber = { controller, alive };
           subscribers.add(subscriber);
           controller.enqueue(encoder.encode("retry: 3000\n\n"));
+          if (primed) controller.enqueue(encoder.encode("event: ready\ndata: {}\n\n"));
+          else waitingReady.add(subscriber);
           if (timer === undefined) {
             since = options.clock();
             timer = setInterval(poll, options.pollMs);
             timer.unref();
+            void poll();
           }
         },
         cancel() {
-          if (subscriber !== undefined) subscribers.delete(subscriber);
+          if (subscriber !== undefined) {
+            subscribers.delete(subscriber);
+            waitingReady.delete(subscriber);
+          }
           stopIfIdle();
         },
       });

@@ -13,13 +13,14 @@ async function events(rig: WorkspaceRig, browser: Browser) {
   const decoder = new TextDecoder();
   let buffered = "";
   return {
-    /** The next `queue` event's data. */
-    async next(): Promise<{ items: string[]; arrived: boolean }> {
+    /** The next event's data of type `type` (`queue`, or `ready` once the stream sends every change). */
+    async next(type = "queue"): Promise<{ items: string[]; arrived: boolean }> {
+      const head = `event: ${type}\ndata: `;
       for (;;) {
-        const at = buffered.indexOf("event: queue\ndata: ");
+        const at = buffered.indexOf(head);
         const end = at < 0 ? -1 : buffered.indexOf("\n\n", at);
         if (end >= 0) {
-          const data = buffered.slice(at + "event: queue\ndata: ".length, end);
+          const data = buffered.slice(at + head.length, end);
           buffered = buffered.slice(end + 2);
           return JSON.parse(data);
         }
@@ -42,6 +43,8 @@ describe("live updates", () => {
     await browser.signIn(await rig.relay.mintOperatorToken({ operator: "ana" }));
     const stream = await events(rig, browser);
     try {
+      // What was there before the stream was ready is not news: the page was rendered from it.
+      await stream.next("ready");
       await rig.outbox.handle({ ticketId: "T-9", runId: "run-9", output: { escalate: "needs_human" } });
       expect(await stream.next()).toEqual({ items: [], arrived: true });
       // Another process on the same file, as `formletter queue` would act.
