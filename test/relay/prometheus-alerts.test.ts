@@ -44,12 +44,13 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("examples/prometheus/formletter-alerts.yml", () => {
-  it("reads only the relay's limit, first-contact and decision series, and uses each", () => {
+  it("reads only the relay's limit, first-contact, decision and delivery-event series, and uses each", () => {
     const text = readFileSync(rules, "utf8");
     const expressions = [...text.matchAll(/expr: (\|\n(?: {10}.*\n)+|.*)/g)].map((match) => match[1] ?? "");
     const series = new Set(expressions.flatMap((expr) => expr.match(/formletter_[a-z_]+/g) ?? []));
     expect([...series].sort()).toEqual([
       "formletter_relay_decisions_total",
+      "formletter_relay_delivery_events_total",
       "formletter_relay_first_contacts_total",
       "formletter_relay_limit_events_total",
     ]);
@@ -59,7 +60,7 @@ describe("examples/prometheus/formletter-alerts.yml", () => {
 
   it.skipIf(promtool === undefined && !inCi)("passes promtool check rules", () => {
     const { code, output } = run(["check", "rules", rules], folder);
-    expect(output).toContain("SUCCESS: 5 rules found");
+    expect(output).toContain("SUCCESS: 6 rules found");
     expect(code).toBe(0);
   });
 
