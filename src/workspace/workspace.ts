@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { escapeForPage as e } from "../cli/html-page.js";
 import { actorNameOf } from "../core/visible-name.js";
+import { createAuditSampler } from "../relay/audit-sample.js";
 import { type ActionName, actionNames, isOutcome, outcomes, runAction } from "./actions.js";
 import { type CookieNames, clearedCookie, sessionCookie, sessionIdOf } from "./cookies.js";
 import { csrfMatches, sameOrigin, signInCookieOf, signInToken } from "./csrf.js";
@@ -132,6 +133,9 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       `<p class="flash refused" role="alert">${e(text)}</p><p><a href="${e(basePath)}/">Back to the queue</a></p>`,
     );
 
+  // Nothing limits who may try to sign in, and each audited refusal is a row: in full up to 20 a minute,
+  // then one in 100, each saying how many went unaudited before it (the relay's rule for token refusals).
+  const sampleRefusal = createAuditSampler({ full: 20, every: 100, windowMs: 60_000 }, clock);
   const audit = (actor: string, data: Record<string, unknown>) =>
     source.audit
       .append({
@@ -211,11 +215,14 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     const operator = check.ok ? actorNameOf(check.operator) : undefined;
     if (!check.ok || operator === undefined) {
       const refusal: SignInRefusal = check.ok ? "actor_invalid" : check.refusal;
-      await audit("workspace", {
-        action: "sign_in",
-        refusal,
-        ...(check.ok ? {} : check.audience ? { audience: check.audience } : {}),
-      });
+      const sampled = sampleRefusal();
+      if (sampled.audit)
+        await audit("workspace", {
+          ...(sampled.unaudited > 0 ? { unaudited: sampled.unaudited } : {}),
+          action: "sign_in",
+          refusal,
+          ...(check.ok ? {} : check.audience ? { audience: check.audience } : {}),
+        });
       return signInPage(c, 401, refusal);
     }
     const { id, session } = sessions.open(operator, check.expiresAt);

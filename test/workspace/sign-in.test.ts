@@ -146,4 +146,24 @@ describe("session lifetime", () => {
     now += 50_000;
     expect((await busy.request("/queue/")).status).toBe(303);
   });
+
+  it("audits a flood of refused sign-ins in full up to 20 a minute, then one in 100 with the count left out", async () => {
+    const { rig } = setup;
+    const form = await fetch(`${rig.url}/queue/sign-in`);
+    const csrf = Browser.csrfOf(await form.text());
+    const cookie = (form.headers.getSetCookie()[0] ?? "").split(";")[0] ?? "";
+    const post = () =>
+      fetch(`${rig.url}/queue/sign-in`, {
+        method: "POST",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, token: "a.b.c" }).toString(),
+      }).then((answer) => answer.status);
+    const statuses: number[] = [];
+    for (let index = 0; index < 121; index += 1) statuses.push(await post());
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    const refusals = (await accessEvents(rig)).map((event) => event.data);
+    expect(refusals).toHaveLength(21);
+    expect(refusals.slice(0, 20).every((data) => data.unaudited === undefined)).toBe(true);
+    expect(refusals[20]).toMatchObject({ refusal: "token_invalid", unaudited: 99 });
+  });
 });
