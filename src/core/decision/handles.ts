@@ -16,20 +16,35 @@ export function createHandleMaker(
   const prefixes = handlePrefixes(collections);
   // Imported once: an HMAC keyed with a KeyObject skips importing the key on every record.
   const key = createSecretKey(typeof secret === "string" ? Buffer.from(secret, "utf8") : secret);
-  const digests = new Map<string, string>();
-  const digest = (collection: string, id: string): string => {
-    const name = `${collection}\u0000${id}`;
-    let hex = digests.get(name);
+  // By collection, then by id: a look-up hashes the record's own id string (V8 keeps a string's hash), where
+  // one key of collection and id was a new string to build and hash for every record of every ticket.
+  const digests = new Map<string, Map<string, string>>();
+  let cached = 0;
+  const digestsOf = (collection: string): Map<string, string> => {
+    let byId = digests.get(collection);
+    if (byId === undefined) {
+      byId = new Map();
+      digests.set(collection, byId);
+    }
+    return byId;
+  };
+  const digest = (collection: string, byId: Map<string, string>, id: string): string => {
+    let hex = byId.get(id);
     if (hex === undefined) {
-      hex = createHmac("sha256", key).update(name).digest("hex");
-      if (digests.size >= digestCacheLimit) digests.clear();
-      digests.set(name, hex);
+      hex = createHmac("sha256", key).update(`${collection}\u0000${id}`).digest("hex");
+      if (cached >= digestCacheLimit) {
+        for (const entries of digests.values()) entries.clear();
+        cached = 0;
+      }
+      byId.set(id, hex);
+      cached++;
     }
     return hex;
   };
   return (collection, ids) => {
     const prefix = `${prefixes.get(collection) ?? collection}-`;
-    const hexes = ids.map((id) => digest(collection, id));
+    const byId = digestsOf(collection);
+    const hexes = ids.map((id) => digest(collection, byId, id));
     const lengths = hexes.map(() => baseLength);
     // Lengthen every member of a colliding group by two digits until all handles differ.
     for (let round = 0; round < 30; round++) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { HandleEntry } from "../../../src/core/decision/catalog.js";
+import { createHandleMaker } from "../../../src/core/decision/handles.js";
 import { createCatalog, defineRecords, defineTemplate } from "../../../src/index.js";
 import { catalog, clinicTicket, records, templates } from "../../fixtures/clinic.js";
 import { expectEscalation, expectSend } from "../../fixtures/expect.js";
@@ -80,6 +81,22 @@ describe("handles", () => {
     const later = byId(catalog.handles(otherTicket).entries);
     for (const entry of first.filter((e) => e.collection !== "staff"))
       expect(later.get(entry.id)).toBe(entry.handle);
+  });
+
+  it("are the same after the maker's cache of digests has filled and been emptied, in every collection", () => {
+    const make = createHandleMaker("formletter", ["orders", "owners", "items"]);
+    const first = { orders: make("orders", ["o1", "o2"]), items: make("items", ["o1"]) };
+    // More ids than the cache holds, in two collections: it is emptied at least once on the way.
+    for (let batch = 0; batch < 30; batch++) {
+      const ids = Array.from({ length: 2000 }, (_, index) => `x${batch}-${index}`);
+      make(batch % 2 === 0 ? "orders" : "owners", ids);
+    }
+    expect(make("orders", ["o1", "o2"])).toEqual(first.orders);
+    expect(make("items", ["o1"])).toEqual(first.items);
+    // The same id in two collections is two records with two handles.
+    expect(first.items[0]?.slice(first.items[0].indexOf("-"))).not.toBe(
+      first.orders[0]?.slice(first.orders[0].indexOf("-")),
+    );
   });
 
   it("differ with another secret, and are the same again with the same secret", () => {
