@@ -1,19 +1,19 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, posix, sep } from "node:path";
-import { nearestTsconfig } from "./load-catalog.js";
+import { fileURLToPath } from "node:url";
 import { CliError } from "./output.js";
 
 /** A catalog module read from git: the file to load, and the folder to remove once it is loaded. */
 export interface GitModule {
   readonly file: string;
   /**
-   * The working tree's tsconfig.json nearest the module's folder: its path aliases (`formletter` →
-   * `./src/index.ts`) resolve to today's files, so both sides of a review run the same library, as they
-   * do where the library is an installed package.
+   * `formletter` → the library this command runs: where the commit's tsconfig.json maps the name to
+   * files of its own tree (a repository that holds the library), both sides still build their catalogs
+   * with one library, as they do where it is an installed package. Other aliases keep the commit's.
    */
-  readonly tsconfig: string | undefined;
+  readonly alias: Readonly<Record<string, string>>;
   readonly commit: string;
   dispose(): void;
 }
@@ -31,8 +31,8 @@ const revision = /^[A-Za-z0-9_][A-Za-z0-9._/~^@{}+-]{0,199}$/;
  * Reads `git:REF:path` (path from the repository's root): checks both parts, resolves REF to a commit
  * and materialises that commit's tree with `git archive` into a folder under the repository's
  * `node_modules/.cache`, so the module's relative imports find the files they had at that commit and
- * its bare imports (zod, formletter) resolve to the installed packages, as the head's do (path aliases
- * too: see `tsconfig`). Git is run
+ * its bare imports (zod, formletter) resolve to the installed packages, as the head's do; path aliases
+ * are the commit's tsconfig.json's, but for the library itself (see `alias`). Git is run
  * without a shell, each argument passed as it is and the revision after `--end-of-options`.
  */
 export async function materialiseGitModule(spec: string, cwd: string = process.cwd()): Promise<GitModule> {
@@ -75,16 +75,46 @@ export async function materialiseGitModule(spec: string, cwd: string = process.c
     const real = existsSync(file) ? realpathSync(file) : "";
     if (!real.startsWith(realpathSync(folder) + sep))
       throw new CliError(`${shown(spec)}: ${normal} is not a file inside the tree of ${ref}`);
-    return {
-      file,
-      commit,
-      tsconfig: nearestTsconfig(join(root, ...posix.dirname(normal).split("/"))),
-      dispose,
-    };
+    return { file, commit, alias: runningLibrary(), dispose };
   } catch (error) {
     dispose();
     throw error;
   }
+}
+
+/**
+ * The library this command is part of, as aliases: `formletter` to its entry and each subpath its
+ * package exports to that subpath's entry, found beside the command (`index.js` files when built,
+ * `index.ts` in source, where store, transport and core subpaths sit one folder deeper). A subpath alias
+ * is needed for each: an alias also matches the names under it.
+ */
+function runningLibrary(): Record<string, string> {
+  const library = fileURLToPath(new URL("..", import.meta.url));
+  const found = (...names: string[]) =>
+    names.map((name) => join(library, ...name.split("/"))).find((file) => existsSync(file));
+  const entry = found("index.js", "index.ts");
+  if (entry === undefined) return {};
+  const alias: Record<string, string> = { formletter: entry };
+  let exported: string[] = [];
+  try {
+    const manifest = JSON.parse(readFileSync(join(library, "..", "package.json"), "utf8"));
+    if (manifest.name === "formletter") exported = Object.keys(manifest.exports ?? {});
+  } catch {
+    // No manifest beside the library: only its entry is aliased.
+  }
+  for (const key of exported) {
+    const sub = key.slice(2);
+    if (!key.startsWith("./") || sub === "" || sub === "package.json") continue;
+    const file = found(
+      `${sub}/index.js`,
+      `${sub}/index.ts`,
+      `store/${sub}/index.ts`,
+      `transport/${sub}/index.ts`,
+      `core/${sub}/index.ts`,
+    );
+    if (file !== undefined) alias[`formletter/${sub}`] = file;
+  }
+  return alias;
 }
 
 /**

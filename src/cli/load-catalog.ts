@@ -37,9 +37,9 @@ export function isCatalog(value: unknown): value is Catalog {
 export async function loadCatalog(
   file: string,
   exportName?: string,
-  tsconfig?: string,
+  alias?: Readonly<Record<string, string>>,
 ): Promise<LoadedCatalog> {
-  const { path, module } = await importModule(file, tsconfig);
+  const { path, module } = await importModule(file, alias);
   const [name, catalog] = pick(file, module, exportName);
   return { catalog, file: path, exportName: name };
 }
@@ -55,16 +55,19 @@ export async function loadCatalog(
  */
 export async function importModule(
   file: string,
-  /** The tsconfig.json whose path aliases apply. @default the nearest one above the module's real path */
-  tsconfigFile?: string,
+  /** Module names to load from given files whatever the module's tsconfig.json says. */
+  alias?: Readonly<Record<string, string>>,
 ): Promise<{ path: string; module: Record<string, unknown> }> {
   const path = resolve(file);
   if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
   // Through a symbolic link, the module's imports (and its tsconfig) are those of the file it points at,
   // as Node resolves them; jiti would look next to the link, and find nothing there.
   const real = realpathSync(path);
-  const tsconfig = tsconfigFile ?? nearestTsconfig(dirname(real));
-  const jiti = createJiti(import.meta.url, tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {});
+  const tsconfig = nearestTsconfig(dirname(real));
+  const jiti = createJiti(import.meta.url, {
+    ...(tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {}),
+    ...(alias !== undefined ? { alias: { ...alias } } : {}),
+  });
   try {
     return { path, module: (await jiti.import(real)) as Record<string, unknown> };
   } catch (error) {
@@ -145,8 +148,7 @@ function pick(
 }
 
 /** The tsconfig.json of the catalog's project: the nearest one up from its folder. */
-/** The tsconfig.json in `directory` or the nearest folder above it. */
-export function nearestTsconfig(directory: string): string | undefined {
+function nearestTsconfig(directory: string): string | undefined {
   for (let current = directory; ; current = dirname(current)) {
     const candidate = join(current, "tsconfig.json");
     if (existsSync(candidate)) return candidate;

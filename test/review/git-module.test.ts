@@ -21,6 +21,11 @@ function writeCatalog(noteBody?: string): void {
   const inner = space.module(noteBody === undefined ? {} : { noteBody });
   execFileSync("cp", [inner, join(repo, "catalog", "inner.ts")]);
   writeFileSync(join(repo, "catalog", "main.ts"), 'export { catalog } from "./inner.ts";\n');
+  writeFileSync(join(repo, "catalog", "aliased.ts"), 'export { catalog } from "@catalog/inner.ts";\n');
+  writeFileSync(
+    join(repo, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { paths: { "@catalog/*": ["./catalog/*"] } } }),
+  );
 }
 
 beforeAll(() => {
@@ -48,6 +53,18 @@ describe("git:REF:path", () => {
     expect(note?.source.body).toContain("totals");
     module.dispose();
     expect(existsSync(module.file)).toBe(false);
+  });
+
+  it("resolves the commit's own path aliases to the commit's files, not today's", async () => {
+    const module = await materialiseGitModule("git:main~1:catalog/aliased.ts", repo);
+    try {
+      const then = await loadCatalog(module.file, undefined, module.alias);
+      const note = then.catalog.templates.find((template) => template.id === "order_note");
+      expect(note?.source.body).toContain("totals");
+      expect(module.alias).toHaveProperty("formletter");
+    } finally {
+      module.dispose();
+    }
   });
 
   it.each([
