@@ -38,18 +38,25 @@ export function mountWorkspace(parts: {
       };
     const claims = verified.claims;
     if (claims.audience !== operatorAudience) return { ok: false, refusal: "wrong_audience" };
-    if (parts.revoked !== undefined) {
-      let revoked: unknown;
-      try {
-        revoked = await parts.revoked({ id: claims.jti, operator: claims.operator });
-      } catch {
-        revoked = undefined;
-      }
-      // Not known to be good: not used, as at the operator endpoints.
-      if (typeof revoked !== "boolean") return { ok: false, refusal: "unavailable" };
-      if (revoked) return { ok: false, refusal: "token_revoked" };
+    const check = parts.revoked;
+    if (check === undefined) return { ok: true, operator: claims.operator, expiresAt: claims.expiresAt };
+    const query = { id: claims.jti, operator: claims.operator };
+    let revoked: unknown;
+    try {
+      revoked = await check(query);
+    } catch {
+      revoked = undefined;
     }
-    return { ok: true, operator: claims.operator, expiresAt: claims.expiresAt };
+    // Not known to be good: not used, as at the operator endpoints.
+    if (typeof revoked !== "boolean") return { ok: false, refusal: "unavailable" };
+    if (revoked) return { ok: false, refusal: "token_revoked" };
+    // Asked again on every request of the session, as the operator endpoints ask on every request.
+    return {
+      ok: true,
+      operator: claims.operator,
+      expiresAt: claims.expiresAt,
+      stillValid: async () => (await check(query)) === false,
+    };
   };
   return createWorkspace({
     ...parts.options,

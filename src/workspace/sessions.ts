@@ -9,6 +9,8 @@ export interface Session {
   /** The session ends at this time whatever happens: its lifetime, or the operator token's expiry if sooner. */
   readonly expiresAt: number;
   lastSeenAt: number;
+  /** Asked on each use: false once the token the session came from was revoked. */
+  readonly stillValid: (() => boolean | Promise<boolean>) | undefined;
 }
 
 /** How long sessions live. */
@@ -40,7 +42,11 @@ export function createSessions(limits: SessionLimits, clock: () => number) {
 
   return {
     /** A new session for `operator`, ending no later than `tokenExpiresAt`; returns the cookie's id. */
-    open(operator: string, tokenExpiresAt: number): { id: string; session: Session } {
+    open(
+      operator: string,
+      tokenExpiresAt: number,
+      stillValid?: () => boolean | Promise<boolean>,
+    ): { id: string; session: Session } {
       const now = clock();
       if (sessions.size >= maxSessions) sweep(now);
       if (sessions.size >= maxSessions) {
@@ -55,6 +61,7 @@ export function createSessions(limits: SessionLimits, clock: () => number) {
         createdAt: now,
         expiresAt: Math.min(now + limits.lifetimeMs, tokenExpiresAt),
         lastSeenAt: now,
+        stillValid,
       };
       sessions.set(digest(id), session);
       return { id, session };

@@ -19,7 +19,13 @@ import type { WorkspaceSource } from "./source.js";
 
 /** What checking an operator token gives: the operator's name and the token's expiry, or why not. */
 export type OperatorCheck =
-  | { readonly ok: true; readonly operator: string; readonly expiresAt: number }
+  | {
+      readonly ok: true;
+      readonly operator: string;
+      readonly expiresAt: number;
+      /** Asked on every later request of the session: false once the token was revoked. */
+      readonly stillValid?: () => boolean | Promise<boolean>;
+    }
   | { readonly ok: false; readonly refusal: SignInRefusal; readonly audience?: string };
 
 /**
@@ -225,7 +231,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
         });
       return signInPage(c, 401, refusal);
     }
-    const { id, session } = sessions.open(operator, check.expiresAt);
+    const { id, session } = sessions.open(operator, check.expiresAt, check.stillValid);
     await audit(operator, { action: "sign_in" });
     c.header("Set-Cookie", sessionCookie(cookieNames(c.req.raw), id, (session.expiresAt - clock()) / 1000), {
       append: true,
@@ -233,8 +239,22 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     return c.redirect(`${basePath}/`, 303);
   });
 
-  // Every other page needs a live session; a request without one goes to the sign-in page.
-  const signedIn = (c: Context): Session | undefined => sessions.use(sessionId(c));
+  // Every other page needs a live session whose token was not revoked since; a check that cannot
+  // answer ends the session (a token not known to be good is not used).
+  const signedIn = async (c: Context): Promise<Session | undefined> => {
+    const id = sessionId(c);
+    const session = sessions.use(id);
+    if (session?.stillValid === undefined) return session;
+    let valid: unknown;
+    try {
+      valid = await session.stillValid();
+    } catch {
+      valid = false;
+    }
+    if (valid === true) return session;
+    sessions.close(id);
+    return undefined;
+  };
 
   app.post("/sign-out", async (c) => {
     const id = sessionId(c);
@@ -250,7 +270,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   });
 
   app.get("/", async (c) => {
-    const session = signedIn(c);
+    const session = await signedIn(c);
     if (session === undefined) return c.redirect(`${basePath}/sign-in`, 303);
     const query = new URL(c.req.url).searchParams;
     const filter = listFilterOf(query);
@@ -278,7 +298,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   });
 
   app.get("/items/:id", async (c) => {
-    const session = signedIn(c);
+    const session = await signedIn(c);
     if (session === undefined) return c.redirect(`${basePath}/sign-in`, 303);
     const id = c.req.param("id");
     const model = ids.test(id) ? await itemModel(source, id) : undefined;
@@ -303,7 +323,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   });
 
   app.post("/items/:id/:action", async (c) => {
-    const session = signedIn(c);
+    const session = await signedIn(c);
     if (session === undefined)
       return refused(c, 401, "Your session has ended: sign in again. Nothing was done.");
     const form = await formOf(c);

@@ -18,7 +18,7 @@ import {
   type Outbox,
   type Store,
 } from "../../src/index.js";
-import { createRelay, type Relay } from "../../src/relay/index.js";
+import { createRelay, type Relay, type RelayOptions } from "../../src/relay/index.js";
 import type { RelayWorkspaceOptions } from "../../src/relay/workspace-mount.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { MemoryTransport } from "../../src/transport/index.js";
@@ -99,7 +99,9 @@ export interface WorkspaceRig {
 }
 
 /** A relay with the workspace on a real port over a real SQLite file, for each test of the block. */
-export function useWorkspace(options: RelayWorkspaceOptions & { clock?: () => number } = {}) {
+export function useWorkspace(
+  options: RelayWorkspaceOptions & { clock?: () => number; revoked?: RelayOptions["revoked"] } = {},
+) {
   let current: WorkspaceRig | undefined;
   let dir: string | undefined;
   beforeEach(async () => {
@@ -107,7 +109,7 @@ export function useWorkspace(options: RelayWorkspaceOptions & { clock?: () => nu
     const file = join(dir, "outbox.db");
     const store = sqliteStore(file);
     const transport = memoryTransport();
-    const { clock, ...workspace } = options;
+    const { clock, revoked, ...workspace } = options;
     const outbox = createOutbox({
       catalog: shopCatalog,
       load: (ticketId: string) => shopTicket(ticketId),
@@ -121,6 +123,7 @@ export function useWorkspace(options: RelayWorkspaceOptions & { clock?: () => nu
       operatorSecret,
       workspace,
       ...(clock === undefined ? {} : { clock }),
+      ...(revoked === undefined ? {} : { revoked }),
     });
     const { url } = await relay.listen({ port: 0 });
     current = { relay, outbox, store, transport, url, file };

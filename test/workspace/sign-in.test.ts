@@ -167,3 +167,25 @@ describe("session lifetime", () => {
     expect(refusals[20]).toMatchObject({ refusal: "token_invalid", unaudited: 99 });
   });
 });
+
+describe("a revoked operator token", () => {
+  const revoked = new Set<string>();
+  const setup = useWorkspace({ revoked: (token) => revoked.has(token.operator ?? "") });
+
+  it("opens no session, and ends the sessions it opened at their next request", async () => {
+    const { rig } = setup;
+    const browser = new Browser(rig.url);
+    await browser.signIn(await rig.relay.mintOperatorToken({ operator: "ana" }));
+    const list = await browser.request("/queue/");
+    expect(list.status).toBe(200);
+    revoked.add("ana");
+    expect((await browser.request("/queue/")).status).toBe(303);
+    expect(
+      (await browser.request("/queue/items/1/claim", { form: { csrf: Browser.csrfOf(list.text) } })).status,
+    ).toBe(401);
+    const again = await new Browser(rig.url).signIn(await rig.relay.mintOperatorToken({ operator: "ana" }));
+    expect(again.status).toBe(401);
+    expect(again.text).toContain("revoked");
+    revoked.clear();
+  });
+});
