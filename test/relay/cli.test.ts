@@ -131,6 +131,10 @@ describe("formletter serve", () => {
     expect(stdout).toContain("to:       works-t-1@builders.example");
     const operator = (await mint(["--operator", "ana@example.com"])).stdout.trim();
     expect((await call(url, "/v1/queue", { token: operator })).status).toBe(200);
+    // With operator tokens on, the workspace is served beside the API.
+    expect(started?.workspace).toBe(`${url}/queue/`);
+    const signIn = await fetch(`${url}/queue/sign-in`);
+    expect([signIn.status, await signIn.text()]).toEqual([200, expect.stringContaining("operator token")]);
 
     stop.abort();
     await serving;
