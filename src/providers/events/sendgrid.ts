@@ -1,3 +1,4 @@
+import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { FormletterError } from "../../core/errors.js";
 import { requirePeer } from "../../core/peer-dependency.js";
 import { type DeliveryEvent, deliveryEvent, eventCodeOf, eventIdOf, eventTimeOf } from "./delivery-event.js";
@@ -48,9 +49,11 @@ export function sendgridEvents(options: SendgridEventsOptions): EventVerifier {
   );
   const webhook = new EventWebhook();
   let key: unknown;
+  let nodeKey: KeyObject;
   try {
     if (!/^[A-Za-z0-9+/=\s-]+$/.test(given)) throw new Error("not a key");
     key = webhook.convertPublicKeyToECDSA(pem);
+    nodeKey = createPublicKey(pem);
   } catch (error) {
     throw new FormletterError(
       "transport_invalid",
@@ -69,7 +72,12 @@ export function sendgridEvents(options: SendgridEventsOptions): EventVerifier {
       if (!/^\d{1,12}$/.test(timestamp) || !fresh(Number(timestamp), now, tolerance)) return signatureRefused;
       let valid = false;
       try {
-        valid = webhook.verifySignature(key, text, signature, timestamp);
+        // Node's check first: the library's pure-JavaScript ECDSA takes about 25 ms to refuse a forged
+        // signature, which an unauthenticated sender could repeat; node refuses one in a fraction of that.
+        // A signature node accepts is then verified by the library as SendGrid documents.
+        valid =
+          verify("sha256", Buffer.from(timestamp + text), nodeKey, Buffer.from(signature, "base64")) &&
+          webhook.verifySignature(key, text, signature, timestamp);
       } catch {
         // A signature that is not DER in base64 makes the library throw: it is no signature.
       }

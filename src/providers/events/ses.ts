@@ -100,15 +100,19 @@ export function sesEvents(options: SesEventsOptions): EventVerifier {
         const value = field(message, name);
         if (value !== undefined && typeof value !== "string") return signatureRefused;
       }
-      if (!topics.has(field(message, "TopicArn") as string)) return signatureRefused;
+      const topic = field(message, "TopicArn") as string;
+      if (!topics.has(topic)) return signatureRefused;
+      // SNS signs with a certificate of the topic's own region: any other host is refused unfetched, so
+      // a forged message cannot make the relay fetch from every SNS region in turn.
+      const region = `sns.${topic.split(":")[3] ?? ""}.`;
       const certificate = snsUrl(field(message, "SigningCertURL"), true);
-      if (certificate === undefined) return signatureRefused;
+      if (certificate === undefined || !certificate.hostname.startsWith(region)) return signatureRefused;
       const at = eventTimeOf(field(message, "Timestamp"), "iso");
       if (at === undefined || now - at > maxAge * 1000 || at - now > 300_000) return signatureRefused;
       if (!(await check(message as Record<string, string>, certificate, signed))) return signatureRefused;
       if (type === "SubscriptionConfirmation") {
         const subscribe = snsUrl(field(message, "SubscribeURL"), false);
-        if (subscribe === undefined) return malformed;
+        if (subscribe === undefined || !subscribe.hostname.startsWith(region)) return malformed;
         await confirm(subscribe);
         return verified([]);
       }

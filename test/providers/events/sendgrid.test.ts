@@ -1,5 +1,6 @@
 import { generateKeyPairSync, type KeyObject, sign } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { createRequire } from "node:module";
+import { describe, expect, it, vi } from "vitest";
 import { sendgridEvents } from "../../../src/providers/events/sendgrid.js";
 import { eventRequest, now, nowSeconds } from "./request.js";
 
@@ -95,6 +96,21 @@ describe("sendgridEvents (signed event webhook, ECDSA)", () => {
       const headers = new Headers(good.headers);
       headers.delete(name);
       expect(await verifier.verify({ ...good, headers }, now)).toEqual(refused);
+    }
+  });
+
+  it("refuses a forged signature before the library's slow pure-JavaScript check runs, and runs it on a signature that holds", async () => {
+    const { EventWebhook } = createRequire(import.meta.url)("@sendgrid/eventwebhook");
+    const library = vi.spyOn(EventWebhook.prototype, "verifySignature");
+    try {
+      const body = batch([event({ event: "delivered" })]);
+      const forged = signed(body, { key: other.privateKey });
+      expect(await verifier.verify(forged, now)).toEqual({ ok: false, refusal: "signature" });
+      expect(library).not.toHaveBeenCalled();
+      expect((await verifier.verify(signed(body), now)).ok).toBe(true);
+      expect(library).toHaveBeenCalledTimes(1);
+    } finally {
+      library.mockRestore();
     }
   });
 

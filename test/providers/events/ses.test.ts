@@ -153,6 +153,8 @@ describe("sesEvents (SNS signatures)", () => {
     "https://user@sns.eu-west-1.amazonaws.com/cert.pem",
     "https://sns.eu-west-1.amazonaws.com/cert.txt",
     "https://s3.amazonaws.com/sns.eu-west-1.amazonaws.com/cert.pem",
+    // SNS's own host, but of another region than the topic's.
+    "https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0123.pem",
   ])("refuses a certificate URL outside SNS's domain before fetching anything: %s", async (cert) => {
     expect(await verifier.verify(request(snsMessage({}, { cert })), now)).toEqual({
       ok: false,
