@@ -1,10 +1,15 @@
-import { collectDefaultMetrics, type Metric, Registry } from "prom-client";
+import type { Metric, Registry } from "prom-client";
 import type { Decision } from "../core/decision/decision.js";
+import { lazyDependency } from "../core/lazy-dependency.js";
 import { createRegistry } from "./prometheus.js";
 
 // From 1 ms to 10 s: a proposal normally takes a few milliseconds (one group commit); the top buckets
 // show a slow loader, store or transport.
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+// Loaded when a relay is created, not when formletter/relay is imported: an agent that only uses the
+// relay's client never needs it (nor the OpenTelemetry API it loads for exemplars).
+const promClient = lazyDependency<typeof import("prom-client")>("prom-client");
 
 let processMetrics: Registry | undefined;
 
@@ -15,6 +20,7 @@ let processMetrics: Registry | undefined;
  */
 function sharedProcessMetrics(): Registry {
   if (processMetrics === undefined) {
+    const { collectDefaultMetrics, Registry } = promClient();
     processMetrics = new Registry();
     collectDefaultMetrics({ register: processMetrics });
     // prom-client keeps gauges named like counters (nodejs_active_handles_total beside
@@ -36,7 +42,7 @@ function sharedProcessMetrics(): Registry {
  */
 export function createRelayMetrics() {
   const registry = createRegistry();
-  const processRegistry = new Registry();
+  const processRegistry = new (promClient().Registry)();
   for (const metric of sharedProcessMetrics().getMetricsAsArray())
     processRegistry.registerMetric(metric as unknown as Metric);
   const requests = registry.counter(
