@@ -47,10 +47,12 @@ export type { Format } from "./core/message/format.js";
 export { format } from "./core/message/format.js";
 export type { PreviewOptions, TicketPreview } from "./core/preview/index.js";
 export type {
+  DeliveryEventOutcome,
   DetachedQueue,
   HandleInput,
   HandleResult,
   HumanQueue,
+  LiftResult,
   Outbox,
   OutboxOptions,
   QueueItemDetail,

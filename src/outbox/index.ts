@@ -4,6 +4,7 @@
  */
 
 export type { RetryOptions } from "./deliver.js";
+export type { DeliveryEventOutcome } from "./delivery-status.js";
 export { openHumanQueue } from "./open-queue.js";
 export type {
   DeliveryStatus,
@@ -23,3 +24,4 @@ export type {
   QueueItemDetail,
 } from "./queue.js";
 export { QueueError } from "./queue-error.js";
+export type { LiftResult } from "./suppression.js";

@@ -4,7 +4,7 @@
 
 export type {
   DeliveryEvent,
-  DeliveryStatus,
+  DeliveryEventStatus,
   EventProvider,
 } from "../providers/events/delivery-event.js";
 export type { PostmarkEventsOptions } from "../providers/events/postmark.js";

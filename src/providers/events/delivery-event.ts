@@ -25,7 +25,7 @@ export const providerChannels: Readonly<Record<EventProvider, readonly Channel[]
 };
 
 /** What happened to a message after its provider accepted it. */
-export type DeliveryStatus = "delivered" | "bounced" | "complained" | "failed";
+export type DeliveryEventStatus = "delivered" | "bounced" | "complained" | "failed";
 
 /**
  * One delivery event. `messageId` is the receipt the transport returned for the message (the provider's
@@ -35,7 +35,7 @@ export interface DeliveryEvent {
   readonly provider: EventProvider;
   readonly eventId: string;
   readonly messageId: string;
-  readonly status: DeliveryStatus;
+  readonly status: DeliveryEventStatus;
   /** For `bounced`: `hard` (the address cannot receive: it is suppressed) or `soft` (it may later). */
   readonly bounce?: "hard" | "soft";
   /** When the provider says it happened, in epoch milliseconds, if it says. */
@@ -76,7 +76,7 @@ export function deliveryEvent(fields: {
   provider: EventProvider;
   eventId: string;
   messageId: string;
-  status: DeliveryStatus;
+  status: DeliveryEventStatus;
   bounce?: "hard" | "soft" | undefined;
   at?: number | undefined;
   code?: string | undefined;
