@@ -101,7 +101,9 @@ describe("reviewHistory", () => {
     expect(review.rates.head.escalated).toBe(0);
     // Only the heading says what changed: the text is not shown as if it were newly sent.
     const run = await cli(["diff", "--base", base.file, "--head", head.file, "--history", history]);
-    expect(run.stdout).toContain("changed  ticket T-4, line 4 · refund_order: base waits for approval, head sends\n");
+    expect(run.stdout).toContain(
+      "changed  ticket T-4, line 4 · refund_order: base waits for approval, head sends\n",
+    );
     expect(run.stdout).not.toMatch(/\{\+|\[-/);
   });
 
