@@ -1,7 +1,8 @@
 import { align } from "./align.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { addIdentifier, type ClusterState, maxSequences, sharedShare } from "./clusters.js";
-import { isPlaceholder, numberToken, sentenceEnd } from "./tokens.js";
+import { isPlaceholder, isTypoOf, numberToken, sentenceEnd } from "./tokens.js";
+import { variablePlaceGroups } from "./variable-places.js";
 
 /** Options of {@link mergeClusters}. */
 export interface MergeOptions {
@@ -19,6 +20,27 @@ const maxPostings = 256;
 const maxCompared = 6;
 /** Most words on either side of the one place two clusters of one template may differ: a phrase. */
 const maxPhrase = 6;
+/**
+ * Fewest tokens two clusters differing at one place must agree on, a record's placeholder counting as
+ * three (clusters writing the same record fields in the same order share more than words): within a long
+ * frame a phrase that differs is another choice of one template, while short lines differing by a phrase
+ * ("child init", "child in error state") are two messages.
+ */
+const minFrame = 10;
+
+/** How many placeholders two lines both hold (each as often as both hold it). */
+function sharedPlaceholders(a: readonly string[], b: readonly string[]): number {
+  const inA = new Map<string, number>();
+  for (const token of a) if (isPlaceholder(token)) inA.set(token, (inA.get(token) ?? 0) + 1);
+  let shared = 0;
+  for (const token of b) {
+    const left = inA.get(token) ?? 0;
+    if (left === 0) continue;
+    inA.set(token, left - 1);
+    shared++;
+  }
+  return shared;
+}
 
 interface Root {
   readonly cluster: ClusterState;
@@ -39,7 +61,10 @@ interface Root {
  *   in order, with at most two other words or phrases in place of its words (a free-form tail, typos and
  *   synonyms are what a person adds);
  * - or it is bigger, and differs from the bigger one in at most one place by a phrase (another choice,
- *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved).
+ *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved),
+ *   within a frame of at least ten tokens that agree.
+ * Last, clusters whose short lines differ by one word at one place, three or more of them, are merged:
+ * the word is a value. Words a member mistyped count as the words they stand for.
  * Two templates differing in two places or more, or sharing only a greeting and a sign-off, never merge.
  * Deterministic: the order and the result depend on sizes and ids only. Returns the clusters that remain,
  * each with the ids merged into it.
@@ -49,7 +74,30 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   // A template the reading split into many clusters makes its own words look spread over many: once
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
   const once = mergePass(clusters, boilerplateWords(clusters, minSize), options);
-  return mergePass(once, boilerplateWords(once, minSize), options);
+  const twice = mergePass(once, boilerplateWords(once, minSize), options);
+  return mergeVariablePlaces(twice, boilerplateWords(twice, minSize), options);
+}
+
+/**
+ * Clusters whose lines differ only by one word at one place, three or more of them (see
+ * `variablePlaceGroups`), are merged into the biggest: the word is a value masking did not take.
+ */
+function mergeVariablePlaces(
+  clusters: readonly ClusterState[],
+  boilerplate: ReadonlySet<string>,
+  options: MergeOptions,
+): ClusterState[] {
+  const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
+  const groups = variablePlaceGroups(order.map((cluster) => rootOf(cluster, boilerplate).line));
+  const gone = new Set<number>();
+  for (const group of groups) {
+    const into = order[group[0] as number] as ClusterState;
+    for (const at of group.slice(1)) {
+      absorb(into, order[at] as ClusterState, options.examples ?? 5, options.vocabulary ?? 2000);
+      gone.add(at);
+    }
+  }
+  return order.filter((_, at) => !gone.has(at));
 }
 
 function mergePass(
@@ -105,8 +153,10 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
     // A run of numbers is one, words not shared between them aside: a time or a date masking did not
     // take ("12. Januar 2026, 10:25") reads as one to four of them.
     const kept: string[] = [];
-    for (const word of sequence) {
-      if (!core.has(word) && word !== sentenceEnd) continue;
+    for (const read of sequence) {
+      // A member that mistyped a shared word still holds it in its place.
+      const word = core.has(read) || read === sentenceEnd ? read : typoOf(read, core);
+      if (word === undefined) continue;
       if (word === numberToken && kept.at(-1) === numberToken) continue;
       kept.push(word);
     }
@@ -115,6 +165,13 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
     if (end > line.length) line = kept.slice(0, end);
   }
   return { cluster, identity: shared.length === 0 ? [] : identity, line };
+}
+
+/** The shared word a token is a mistyped form of, if any. */
+function typoOf(token: string, core: ReadonlySet<string>): string | undefined {
+  if (token.length < 5 || isPlaceholder(token)) return undefined;
+  for (const word of core) if (isTypoOf(token, word)) return word;
+  return undefined;
 }
 
 /** A closing's or a team line's token: boilerplate words and sentence ends, never a value. */
@@ -165,7 +222,11 @@ function bestRoot(
     const places = substitutions + partial;
     const joins = few
       ? rootShare >= fewRootShare && matched >= fewMatched && places <= 2
-      : rootShare >= rootShareNeeded && ownShare >= ownShareNeeded && places <= 1 && widest <= maxPhrase;
+      : rootShare >= rootShareNeeded &&
+        ownShare >= ownShareNeeded &&
+        places <= 1 &&
+        widest <= maxPhrase &&
+        matched + 2 * sharedPlaceholders(own.line, root.line) >= minFrame;
     if (!joins) continue;
     const score = rootShare + ownShare;
     if (score > bestScore) {

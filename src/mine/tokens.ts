@@ -41,7 +41,51 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
       parenthesis = false;
     }
   }
+  return datesAsNumbers(tokens);
+}
+
+/**
+ * Month and weekday names written beside a number ("Fri Jun 17", "3 March") become number tokens: they
+ * are a date's value, as its digits are, wherever masking did not take it. A name alone ("may",
+ * "sun") stays a word.
+ */
+function datesAsNumbers(tokens: string[]): string[] {
+  for (let at = 0; at < tokens.length; at++) {
+    if (!dateWords().has(tokens[at] as string)) continue;
+    // A run of names ("fri jun") beside a number is a date as a whole.
+    let end = at;
+    while (end + 1 < tokens.length && dateWords().has(tokens[end + 1] as string)) end++;
+    if (tokens[at - 1] === numberToken || tokens[end + 1] === numberToken)
+      for (let name = at; name <= end; name++) tokens[name] = numberToken;
+    at = end;
+  }
   return tokens;
+}
+
+/** The languages whose month and weekday names are read as dates beside a number. */
+const dateLanguages = ["en", "de", "fr", "es", "it", "nl", "pt"];
+let names: ReadonlySet<string> | undefined;
+
+/** Month and weekday names, long and short (with and without a dot), lower-cased, from Intl's data. */
+function dateWords(): ReadonlySet<string> {
+  if (names !== undefined) return names;
+  const found = new Set<string>();
+  const add = (word: string) => {
+    for (const part of word.toLowerCase().match(/\p{L}+/gu) ?? []) if (part.length >= 3) found.add(part);
+  };
+  for (const language of dateLanguages) {
+    for (const month of ["long", "short"] as const) {
+      const format = new Intl.DateTimeFormat(language, { month, timeZone: "UTC" });
+      for (let at = 0; at < 12; at++) add(format.format(Date.UTC(2001, at, 15)));
+    }
+    for (const weekday of ["long", "short"] as const) {
+      const format = new Intl.DateTimeFormat(language, { weekday, timeZone: "UTC" });
+      // 2001-01-01 was a Monday.
+      for (let at = 0; at < 7; at++) add(format.format(Date.UTC(2001, 0, 1 + at)));
+    }
+  }
+  names = found;
+  return names;
 }
 
 /** A path, a host with two dots or more, or an address: what a record value or a log's variable reads like. */
