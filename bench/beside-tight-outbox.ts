@@ -153,7 +153,7 @@ try {
   for (let round = 0; round < rounds; round++) {
     // Each contender takes each place in the order once over the rounds.
     for (const [name, make] of contenders.map(
-      (_, index) => contenders[(index + round) % contenders.length],
+      (_, index) => contenders[(index + round) % contenders.length] as (typeof contenders)[number],
     )) {
       const result = await drive(make);
       const total = totals.get(name) ?? { handled: 0, seconds: 0, cpu: 0, written: 0 };

@@ -19,6 +19,9 @@ import { Worker } from "node:worker_threads";
 import Database from "better-sqlite3";
 import type { Catalog, Transport } from "formletter";
 
+/** The record schemas any catalog is defined over. */
+type CollectionSchemas = Catalog extends Catalog<infer S> ? S : never;
+
 const schema = `
   CREATE TABLE IF NOT EXISTS audit (
     id INTEGER PRIMARY KEY, at INTEGER NOT NULL, type TEXT NOT NULL, ticket_id TEXT NOT NULL,
@@ -60,9 +63,9 @@ export interface TightOutbox {
 
 type Job = { work: () => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 
-export function createTightOutbox(options: {
+export function createTightOutbox<S extends CollectionSchemas>(options: {
   file: string;
-  catalog: Catalog;
+  catalog: Catalog<S>;
   load: (ticketId: string) => unknown;
   transport: Transport;
   maxPerRun?: number;

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { printableLine as line } from "../core/message/sanitize.js";
-import { liftSuppression } from "../outbox/suppression.js";
+import { liftSuppression } from "../outbox/index.js";
 import type { Store } from "../store/index.js";
 import { openStore } from "./open-store.js";
 import { age, CliError, type CliIo, table } from "./output.js";

@@ -24,4 +24,4 @@ export type {
   QueueItemDetail,
 } from "./queue.js";
 export { QueueError } from "./queue-error.js";
-export type { LiftResult } from "./suppression.js";
+export { type LiftResult, liftSuppression } from "./suppression.js";

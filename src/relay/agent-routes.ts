@@ -3,6 +3,7 @@ import type { Expected } from "../core/decision/decision.js";
 import type { EscalationReason } from "../core/decision/reasons.js";
 import { isFormletterError } from "../core/errors.js";
 import type { LlmProvider } from "../core/llm/providers.js";
+import { merged } from "../core/merged.js";
 import type { HandleResult, Outbox } from "../outbox/index.js";
 import type { Gate } from "./gate.js";
 import { json, problem } from "./http.js";
@@ -175,7 +176,7 @@ export function agentRoutes(options: AgentRoutesOptions): Route[] {
         const { next: _next, forTemplate: _forTemplate, ...plain } = offer;
         // The version says which catalog the tools came from: a proposal made with them against a
         // relay that has since deployed another catalog can be told apart.
-        return json(200, { ...plain, catalogVersion: catalog.version });
+        return json(200, merged(plain, { catalogVersion: catalog.version }));
       },
     },
     {

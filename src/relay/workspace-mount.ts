@@ -1,3 +1,4 @@
+import { merged } from "../core/merged.js";
 import type { Outbox } from "../outbox/index.js";
 import { outboxSource } from "../workspace/source.js";
 import {
@@ -58,11 +59,12 @@ export function mountWorkspace(parts: {
       stillValid: async () => (await check(query)) === false,
     };
   };
-  return createWorkspace({
-    ...parts.options,
-    source: outboxSource(parts.outbox),
-    verifyOperator,
-    basePath: "/queue",
-    clock: parts.clock,
-  });
+  return createWorkspace(
+    merged(parts.options, {
+      source: outboxSource(parts.outbox),
+      verifyOperator,
+      basePath: "/queue",
+      clock: parts.clock,
+    }),
+  );
 }

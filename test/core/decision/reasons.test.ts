@@ -3,7 +3,7 @@ import { reasonDescriptions } from "../../../src/core/decision/reasons.js";
 import { escalationReasons, isEscalationReason } from "../../../src/index.js";
 
 describe("escalation reasons", () => {
-  it("are one closed list of the twelve reasons of the design", () => {
+  it("are one closed list: the twelve reasons of the design and a suppressed destination", () => {
     expect(new Set(escalationReasons)).toEqual(
       new Set([
         "model_escalated",
@@ -18,9 +18,10 @@ describe("escalation reasons", () => {
         "limit_exceeded",
         "approval_required",
         "delivery_failed",
+        "destination_suppressed",
       ]),
     );
-    expect(escalationReasons).toHaveLength(12);
+    expect(escalationReasons).toHaveLength(13);
   });
 
   it("each has a one-line description", () => {
