@@ -1,6 +1,7 @@
 import { escapeForPage as e } from "../cli/html-page.js";
 import { age } from "../cli/output.js";
 import type { ItemModel } from "./item-model.js";
+import { scrollingTable } from "./page-shell.js";
 
 /** What the item page needs besides the model. */
 export interface ItemPageContext {
@@ -108,7 +109,7 @@ function slotTable(model: ItemModel): string {
     )
     .join("");
   return `${model.recordsProblem === undefined ? "" : `<p class="warning">The ticket's records could not be read now: ${e(model.recordsProblem)}</p>`}
-<div class="scroll"><table><thead><tr><th scope="col">slot</th><th scope="col">kind</th><th scope="col">chosen</th><th scope="col">source record (now)</th><th scope="col">field</th><th scope="col">value in the draft</th><th scope="col">label</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+${scrollingTable("slots", `<table><thead><tr><th scope="col">slot</th><th scope="col">kind</th><th scope="col">chosen</th><th scope="col">source record (now)</th><th scope="col">field</th><th scope="col">value in the draft</th><th scope="col">label</th></tr></thead><tbody>${rows}</tbody></table>`)}`;
 }
 
 function historyTable(model: ItemModel): string {
@@ -127,7 +128,10 @@ function historyTable(model: ItemModel): string {
       return `<tr><td>${e(when(event.at))}</td><td>${e(event.actor)}</td><td>${e(String(action ?? "-"))}</td><td>${e(said || "-")}</td></tr>`;
     })
     .join("");
-  return `<div class="scroll"><table><thead><tr><th scope="col">when (UTC)</th><th scope="col">who</th><th scope="col">action</th><th scope="col">details</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  return scrollingTable(
+    "earlier actions",
+    `<table><thead><tr><th scope="col">when (UTC)</th><th scope="col">who</th><th scope="col">action</th><th scope="col">details</th></tr></thead><tbody>${rows}</tbody></table>`,
+  );
 }
 
 /** The item page's body. Every stored value (records, notes, draft) is written as escaped text. */

@@ -2,6 +2,7 @@ import { escapeForPage as e } from "../cli/html-page.js";
 import { age } from "../cli/output.js";
 import { escalationReasons } from "../core/decision/reasons.js";
 import type { ListFilter, ListView } from "./list-query.js";
+import { scrollingTable } from "./page-shell.js";
 
 /** What the list page shows besides the view: who is looking, and the settings it measures against. */
 export interface ListPageContext {
@@ -96,10 +97,13 @@ ${counts("by reason", "reason", view.counts.reason, base)}${counts("by template"
 </details>
 ${filterForm(view, filter, base)}
 <h2 id="items-heading">${view.matching} item(s), oldest first</h2>
-<div class="scroll"><table aria-labelledby="items-heading"><thead><tr><th scope="col">item</th><th scope="col">ticket</th><th scope="col">reason</th><th scope="col">template</th><th scope="col">tags</th><th scope="col" class="n">age</th><th scope="col">claimed by</th></tr></thead>
+${scrollingTable(
+  "items",
+  `<table aria-labelledby="items-heading"><thead><tr><th scope="col">item</th><th scope="col">ticket</th><th scope="col">reason</th><th scope="col">template</th><th scope="col">tags</th><th scope="col" class="n">age</th><th scope="col">claimed by</th></tr></thead>
 <tbody>
 ${rows}
-</tbody></table></div>
+</tbody></table>`,
+)}
 ${pager}
 </div>
 <p class="legend">Keys: j/k move, Enter opens.</p>`;

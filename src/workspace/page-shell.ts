@@ -25,6 +25,14 @@ ul.counts { list-style: none; padding: 0; margin: 4px 0; display: flex; flex-wra
 #live { font-size: 13px; color: var(--muted); }
 `;
 
+/**
+ * A wide table in a box that scrolls sideways on a narrow screen. The box is a named, focusable region:
+ * a keyboard user can scroll it even when no cell holds a link (axe's scrollable-region-focusable).
+ */
+export function scrollingTable(label: string, table: string): string {
+  return `<div class="scroll" role="region" tabindex="0" aria-label="${e(label)}">${table}</div>`;
+}
+
 /** What one workspace page needs from its caller: every part already escaped. */
 export interface ShellParts {
   readonly title: string;

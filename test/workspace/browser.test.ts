@@ -1,4 +1,5 @@
 import { writeFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser as Chromium, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserAvailable, browserRequired, launchChromium } from "../cli/browser.js";
@@ -96,6 +97,29 @@ describe("the workspace in Chromium", () => {
         writeFileSync(process.env.WORKSPACE_SCREENSHOT, await ana.page.screenshot({ fullPage: false }));
       expect([...ana.problems, ...bo.problems]).toEqual([]);
       for (const url of [...ana.requests, ...bo.requests]) expect(url.startsWith(`${rig.url}/`)).toBe(true);
+    },
+    120_000,
+  );
+
+  it.skipIf(!runBrowser)(
+    "the list and item pages have no axe-core violations, wide and at 390 px",
+    async () => {
+      const { rig } = setup;
+      const id = await populate(rig);
+      const found: string[] = [];
+      for (const width of [1280, 390]) {
+        const { page } = await watchedPage(width);
+        await signIn(page, rig.url, await rig.relay.mintOperatorToken({ operator: "ana" }));
+        for (const path of ["/queue/", `/queue/items/${id}`]) {
+          await page.goto(`${rig.url}${path}`);
+          const result = await new AxeBuilder({ page }).analyze();
+          for (const violation of result.violations)
+            found.push(
+              `${width}px ${path} ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+            );
+        }
+      }
+      expect(found).toEqual([]);
     },
     120_000,
   );
