@@ -11,10 +11,21 @@ export const recipientKind: Readonly<Record<Channel, "email" | "phone" | "chat_i
   chat: "chat_id",
 };
 
-/** Limits the messaging platforms enforce on WhatsApp-style template messages. */
+/**
+ * Limits the messaging platforms enforce on WhatsApp-style template messages (docs/providers.md,
+ * "WhatsApp template rules", gives each one's source).
+ */
 export const whatsappRules = {
   maxBody: 1024,
   maxHeader: 60,
+  /** Twilio's Content API takes at most 100 variables a template. */
+  maxVariables: 100,
+  /**
+   * Meta refuses a template with "too many variable parameters relative to the message length" and
+   * publishes no number; the fixed text must hold at least this many words per variable, plus one
+   * (words and variables together at least three per variable plus one, a ratio reported to pass).
+   */
+  fixedWordsPerVariable: 2,
 } as const;
 
 /** Email subjects longer than this are cut or rejected by many clients and gateways. */

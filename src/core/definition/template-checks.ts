@@ -10,6 +10,7 @@ import {
 } from "./template-types.js";
 import type { compileBody } from "./text-parts.js";
 import { type Part, variablePlacement } from "./text-parts.js";
+import { variableDensityProblem } from "./whatsapp-rules.js";
 
 /**
  * The definition-time checks of a template that look at it whole: limits, the recipient, the tags of its
@@ -211,6 +212,8 @@ export function checkChannel(
       }
       if (broken?.part === "body")
         templateError(id, `the body's fixed text is over WhatsApp's ${broken.max} characters`);
+      const density = variableDensityProblem(texts.body.parts, texts.body.literal);
+      if (density !== undefined) templateError(id, density);
       if (broken?.part === "header")
         templateError(id, `the header (subject) is over WhatsApp's ${broken.max} characters`);
       for (const slot of slots) {

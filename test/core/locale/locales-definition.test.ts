@@ -336,10 +336,14 @@ describe("locales: every locale has the default's shape, checked when the templa
       audience: "guest",
       channel: "whatsapp",
       to: records.slot.ref("guests", { show: "phone", as: format.phone() }),
-      body: "Welcome, {{name}}!",
+      body: "Welcome to the house, {{name}}, we are glad you are here!",
       slots: { name: records.slot.ref("guests", { show: "name" }) },
       limits: { perTicket: 1, perDay: 10 },
-      locale: { default: "en", from: "to.locale", texts: { de: { body: "{{name}}, willkommen!" } } },
+      locale: {
+        default: "en",
+        from: "to.locale",
+        texts: { de: { body: "{{name}}, willkommen im Haus, schön dass Sie da sind!" } },
+      },
     };
     expect(() => defineTemplate(records, base)).toThrow(
       /template "welcome", locale "de": WhatsApp templates may not start or end with a variable/,
