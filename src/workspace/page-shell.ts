@@ -39,6 +39,8 @@ export interface ShellParts {
   /** The signed-in operator, shown with the sign-out button; undefined on the sign-in page. */
   readonly operator?: { readonly name: string; readonly csrf: string } | undefined;
   readonly basePath: string;
+  /** Whether the header links the suppressions page (a workspace over an outbox). */
+  readonly suppressions?: boolean;
   readonly body: string;
 }
 
@@ -50,7 +52,7 @@ export function workspacePage(parts: ShellParts): { html: string; policy: string
   const who =
     parts.operator === undefined
       ? ""
-      : `<nav aria-label="session"><a href="${base}/">Queue</a><span>signed in as <strong>${e(parts.operator.name)}</strong></span><form method="post" action="${base}/sign-out"><input type="hidden" name="csrf" value="${e(parts.operator.csrf)}"><button type="submit">Sign out</button></form><span id="live" role="status" aria-live="polite"></span></nav>`;
+      : `<nav aria-label="session"><a href="${base}/">Queue</a>${parts.suppressions === true ? `<a href="${base}/suppressions">Suppressions</a>` : ""}<span>signed in as <strong>${e(parts.operator.name)}</strong></span><form method="post" action="${base}/sign-out"><input type="hidden" name="csrf" value="${e(parts.operator.csrf)}"><button type="submit">Sign out</button></form><span id="live" role="status" aria-live="polite"></span></nav>`;
   const html = htmlDocument(
     parts.title,
     policy,

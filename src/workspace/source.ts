@@ -9,6 +9,7 @@ import type {
 } from "../outbox/index.js";
 import { openHumanQueue } from "../outbox/index.js";
 import type { AuditEvent, AuditFilter, QueueFilter, QueueItem, QueuePage, Store } from "../store/index.js";
+import type { WorkspaceSuppressions } from "./suppressions-page.js";
 
 /** The queue operations the workspace calls: the outbox's (approve sends now) or a store's (release). */
 export interface WorkspaceQueue {
@@ -37,6 +38,8 @@ export interface WorkspaceSource {
   readonly catalog?: Catalog;
   /** A ticket's records as they are now, for the source record of each slot. */
   readonly records?: (ticketId: string) => Promise<LoadedRecords>;
+  /** The outbox's suppressed destinations, listed and lifted on the suppressions page. */
+  readonly suppressions?: WorkspaceSuppressions;
 }
 
 /** The workspace over a running outbox: approve sends through its transports, at once. */
@@ -46,6 +49,7 @@ export function outboxSource(outbox: Outbox): WorkspaceSource {
     audit: outbox.audit,
     catalog: outbox.catalog,
     records: (ticketId) => outbox.records(ticketId),
+    suppressions: outbox.suppressions,
   };
 }
 

@@ -16,6 +16,7 @@ import { workspacePage } from "./page-shell.js";
 import { createSessions, type Session } from "./sessions.js";
 import { type SignInRefusal, signInBody } from "./sign-in-page.js";
 import type { WorkspaceSource } from "./source.js";
+import { suppressionRoutes } from "./suppressions-page.js";
 
 /** What checking an operator token gives: the operator's name and the token's expiry, or why not. */
 export type OperatorCheck =
@@ -118,6 +119,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       title,
       basePath,
       body,
+      suppressions: source.suppressions !== undefined,
       operator: session === undefined ? undefined : { name: session.operator, csrf: session.csrf },
     });
     c.header("Content-Security-Policy", shown.policy);
@@ -321,6 +323,19 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       session,
     );
   });
+
+  if (source.suppressions !== undefined) {
+    const lifting = suppressionRoutes({
+      basePath,
+      suppressions: source.suppressions,
+      signedIn,
+      formOf,
+      page,
+      refused,
+    });
+    app.get("/suppressions", lifting.list);
+    app.post("/suppressions/lift", lifting.lift);
+  }
 
   app.post("/items/:id/:action", async (c) => {
     const session = await signedIn(c);
