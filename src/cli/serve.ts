@@ -23,6 +23,8 @@ export interface ServeOptions {
   readonly shadow: boolean;
   /** Seconds between deliveries of what is pending (approvals from the CLI, a crash's leftovers). */
   readonly flushEvery: number;
+  /** The workspace lets people write their own replies (needs FORMLETTER_OPERATOR_SECRET). */
+  readonly humanReplies?: boolean;
 }
 
 /** Loads the relay module through jiti (TypeScript or JavaScript), checking the contract. */
@@ -162,6 +164,10 @@ export async function serveRelay(
     throw new CliError(
       "FORMLETTER_OPERATOR_SECRET must differ from FORMLETTER_SECRET, or a task token's minter could mint operator tokens",
     );
+  if (options.humanReplies === true && operatorSecret === undefined)
+    throw new CliError(
+      "--human-replies needs the workspace: set FORMLETTER_OPERATOR_SECRET (people sign in with operator tokens)",
+    );
   const module = await loadRelayModule(options.catalog);
   const channels = new Set(module.catalog.templates.map((template) => template.channel));
   const { transports, summary } = options.shadow
@@ -184,7 +190,9 @@ export async function serveRelay(
       outbox,
       secret,
       // People work the queue in a browser at /queue, signing in with the same operator tokens.
-      ...(operatorSecret === undefined ? {} : { operatorSecret, workspace: true }),
+      ...(operatorSecret === undefined
+        ? {}
+        : { operatorSecret, workspace: options.humanReplies === true ? { humanReplies: true } : true }),
       logger,
     });
     let flushing = false;
@@ -252,6 +260,10 @@ export function registerServeCommand(
     .option("--host <address>", "interface to bind; loopback unless you mean otherwise", "127.0.0.1")
     .option("--shadow", "decide, limit and audit, deliver nothing")
     .option("--flush-every <seconds>", "deliver pending messages this often", "30")
+    .option(
+      "--human-replies",
+      "in the workspace at /queue, people may write their own reply to an item's recipient (mined later with mine --audit)",
+    )
     .action(async (options) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535)
@@ -272,6 +284,7 @@ export function registerServeCommand(
             host: options.host,
             shadow: options.shadow === true,
             flushEvery,
+            humanReplies: options.humanReplies === true,
           },
           io,
           env,

@@ -16,6 +16,12 @@ export type {
 } from "./outbox.js";
 export { createOutbox } from "./outbox.js";
 export type {
+  PersonReplyInput,
+  PersonReplyRefusal,
+  PersonReplyResult,
+  ScanWarning,
+} from "./person-reply.js";
+export type {
   Actor,
   ApprovalResult,
   ClaimOptions,

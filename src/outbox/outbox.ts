@@ -25,6 +25,14 @@ import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } f
 import { type DeliveryEventOutcome, recordDeliveryEvent } from "./delivery-status.js";
 import { loadRecords } from "./load-records.js";
 import { outageError, recordWithRetry } from "./outage.js";
+import {
+  checkReply,
+  type PersonReplyInput,
+  type PersonReplyResult,
+  recordPersonReply,
+  refusedReply,
+  replyWarning,
+} from "./person-reply.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
 import { type Recorded, recordDecision } from "./record-decision.js";
 import { type LiftResult, liftSuppression, suppressionFor } from "./suppression.js";
@@ -117,6 +125,13 @@ export interface Outbox {
    */
   records(ticketId: string): Promise<LoadedRecords>;
   readonly queue: HumanQueue;
+  /**
+   * Sends a person's own reply to a waiting queue item's recipient (the one its decision resolved from
+   * the ticket's records) through the same transports, exactly once (a double submit sends once),
+   * closing the item as resolved "replied"; audited with `author: "person"`, the operator, the text and
+   * the ticket's records, for `formletter mine --audit`. Bad input is a refusal, never a throw.
+   */
+  sendPersonReply(input: PersonReplyInput): Promise<PersonReplyResult>;
   /**
    * Delivers messages left pending (approved, or never tried) once each, and retries none that failed
    * for good. A message left `delivering` by a deliverer that stopped or lost the store is never sent
@@ -431,32 +446,66 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     });
     if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
     if (approval.keyUsedBefore) return approval;
+    return merged(approval, { outbound: await deliverWritten(approval.outbound, "queue.approve") });
+  }
+
+  /** Delivers an outbound row a person's action just wrote (pending), and gives where it stands after. */
+  async function deliverWritten(written: OutboundRow, call: string): Promise<OutboundRow> {
     const writes = {
       decision: "written" as const,
       delivery: "not_attempted" as const,
       outcome: "not_applicable" as const,
-      outboundId: approval.outbound.id,
-      key: approval.outbound.key,
+      outboundId: written.id,
+      key: written.key,
     };
     const now = clock();
     const [row] = await store
-      .claimDue({ now, leaseUntil: now + leaseMs, limit: 1, id: approval.outbound.id })
+      .claimDue({ now, leaseUntil: now + leaseMs, limit: 1, id: written.id })
       .catch((error: unknown) => {
-        throw outageError(error, "queue.approve", writes);
+        throw outageError(error, call, writes);
       });
-    if (row === undefined) return approval;
-    const outcome = await deliver(row, "queue.approve", { inDoubt: row.status === "delivering" });
+    if (row === undefined) return written;
+    const outcome = await deliver(row, call, { inDoubt: row.status === "delivering" });
     const outbound = await store.getOutbound(row.id).catch(() => undefined);
-    return merged(approval, {
-      outbound:
-        outbound ??
-        merged(row, {
-          status: outcome.status,
-          attempts: outcome.attempts,
-          leaseUntil: undefined,
-          ...(outcome.status === "delivered" ? { deliveredAt: now, receiptId: outcome.receiptId } : {}),
-        }),
+    return (
+      outbound ??
+      merged(row, {
+        status: outcome.status,
+        attempts: outcome.attempts,
+        leaseUntil: undefined,
+        ...(outcome.status === "delivered" ? { deliveredAt: now, receiptId: outcome.receiptId } : {}),
+      })
+    );
+  }
+
+  /** Checks and records a person's reply in one transaction, then delivers it (see person-reply.ts). */
+  async function sendPersonReply(input: PersonReplyInput): Promise<PersonReplyResult> {
+    const checked = checkReply(input);
+    if (typeof checked === "string") return refusedReply(checked);
+    const id = typeof input.queueItemId === "string" ? input.queueItemId : "";
+    const item = await store.getQueueItem(id);
+    if (item === undefined) return refusedReply("not_found");
+    const loaded = await loadRecords(options.load, item.ticketId, loadTimeoutMs);
+    const reply = await transaction("person_reply", (tx) =>
+      recordPersonReply(tx, {
+        itemId: id,
+        text: checked.text,
+        subject: checked.subject,
+        by: checked.by,
+        at: clock(),
+        mode,
+        records: loaded.ok ? loaded.records : undefined,
+        warning: replyWarning(item, checked.text),
+      }),
+    ).catch((error: unknown) => {
+      throw outageError(error, "sendPersonReply", {
+        decision: "not_written",
+        delivery: "not_attempted",
+        outcome: "not_applicable",
+      });
     });
+    if (!reply.ok || !reply.sentNow || reply.outbound === undefined || mode === "shadow") return reply;
+    return merged(reply, { outbound: await deliverWritten(reply.outbound, "sendPersonReply") });
   }
 
   return {
@@ -464,6 +513,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     catalog: catalog as unknown as Catalog,
     records: (ticketId) => loadRecords(options.load, ticketId, loadTimeoutMs),
     queue,
+    sendPersonReply: (input) => track(() => sendPersonReply(input)),
     flush: () =>
       track(async () => {
         let delivered = 0;

@@ -13,6 +13,8 @@ export interface ItemPageContext {
   readonly claimLapseMs: number;
   /** Which approval the process can make: send now (an outbox), or leave for the next flush. */
   readonly approvals: { readonly approve: boolean; readonly release: boolean };
+  /** Whether a person may write their own reply to the draft's recipient (`humanReplies`). */
+  readonly replies?: boolean;
   readonly flash?: { readonly text: string; readonly refused: boolean } | undefined;
 }
 
@@ -60,6 +62,10 @@ function actions(model: ItemModel, context: ItemPageContext): string {
       parts.push(form(context, item.id, "approve", "Approve and send this draft (a)"));
     if (context.approvals.release)
       parts.push(form(context, item.id, "release", "Approve: the outbox sends it on its next flush (a)"));
+    if (context.replies === true)
+      parts.push(
+        `<p><a href="${e(`${context.basePath}/items/${encodeURIComponent(item.id)}/reply`)}">Write your own reply to ${e(item.draft.to)}</a></p>`,
+      );
   }
   parts.push(
     form(
@@ -116,8 +122,15 @@ function historyTable(model: ItemModel): string {
   if (model.history.length === 0) return "<p>No one has acted on it yet.</p>";
   const rows = model.history
     .map((event) => {
-      const { action, resolution, note, takenFrom, sentNow } = event.data as Record<string, unknown>;
+      const { action, resolution, note, takenFrom, sentNow, message, scan } = event.data as Record<
+        string,
+        unknown
+      >;
+      const reply = (message ?? {}) as { subject?: unknown; text?: unknown };
       const said = [
+        typeof reply.subject === "string" ? `subject: ${reply.subject}` : "",
+        typeof reply.text === "string" ? `reply: ${reply.text}` : "",
+        typeof scan === "string" ? `the scan pointed out: ${scan}` : "",
         typeof resolution === "string" ? `resolution: ${resolution}` : "",
         typeof note === "string" ? `note: ${note}` : "",
         typeof takenFrom === "string" ? `taken from ${takenFrom}` : "",

@@ -5,6 +5,8 @@ import type {
   ClaimOptions,
   LoadedRecords,
   Outbox,
+  PersonReplyInput,
+  PersonReplyResult,
   QueueItemDetail,
 } from "../outbox/index.js";
 import { openHumanQueue } from "../outbox/index.js";
@@ -40,6 +42,8 @@ export interface WorkspaceSource {
   readonly records?: (ticketId: string) => Promise<LoadedRecords>;
   /** The outbox's suppressed destinations, listed and lifted on the suppressions page. */
   readonly suppressions?: WorkspaceSuppressions;
+  /** Sends a person's own reply through the outbox's transports (with `humanReplies`). */
+  readonly reply?: (input: PersonReplyInput) => Promise<PersonReplyResult>;
 }
 
 /** The workspace over a running outbox: approve sends through its transports, at once. */
@@ -50,6 +54,7 @@ export function outboxSource(outbox: Outbox): WorkspaceSource {
     catalog: outbox.catalog,
     records: (ticketId) => outbox.records(ticketId),
     suppressions: outbox.suppressions,
+    reply: (input) => outbox.sendPersonReply(input),
   };
 }
 

@@ -13,6 +13,7 @@ import { listBody } from "./list-page.js";
 import { createTagIndex, createWaitingSnapshot, listFilterOf, listView } from "./list-query.js";
 import { createLiveEvents } from "./live-events.js";
 import { workspacePage } from "./page-shell.js";
+import { type ReplyOutcome, replyBody, replyOutcome, replyOutcomes } from "./reply-page.js";
 import { createSessions, type Session } from "./sessions.js";
 import { type SignInRefusal, signInBody } from "./sign-in-page.js";
 import type { WorkspaceSource } from "./source.js";
@@ -64,6 +65,13 @@ export interface WorkspaceOptions {
   readonly secureCookies?: boolean;
   /** Answer only requests naming these `Host` values (a loopback server against DNS rebinding). */
   readonly allowedHosts?: () => ReadonlySet<string> | undefined;
+  /**
+   * Lets a person write their own reply to an item's recipient (the one its draft was resolved for from
+   * the ticket's records), sent once through the outbox's transports and audited with `author:
+   * "person"`, for `formletter mine --audit`. Needs an outbox (a relay): `formletter queue --ui` holds no
+   * transports. Off, the reply page and action answer 404. @default false
+   */
+  readonly humanReplies?: boolean;
   /** Largest form body, in bytes; larger is refused with 413. @default 65536 */
   readonly maxBodyBytes?: number;
   readonly clock?: () => number;
@@ -107,6 +115,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     approve: source.queue.approve !== undefined,
     release: source.queue.release !== undefined,
   };
+  const sendReply = options.humanReplies === true ? source.reply : undefined;
 
   const secure = (request: Request) =>
     options.secureCookies ??
@@ -306,6 +315,11 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     const model = ids.test(id) ? await itemModel(source, id) : undefined;
     if (model === undefined) return notFound(c, session);
     const done = c.req.query("done");
+    const flash = isOutcome(done)
+      ? outcomes[done]
+      : typeof done === "string" && Object.hasOwn(replyOutcomes, done)
+        ? replyOutcomes[done as ReplyOutcome]
+        : undefined;
     return page(
       c,
       200,
@@ -318,10 +332,62 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
         serviceLevelMs,
         claimLapseMs,
         approvals,
-        flash: isOutcome(done) ? outcomes[done] : undefined,
+        replies: sendReply !== undefined,
+        flash,
       }),
       session,
     );
+  });
+
+  // A person's own reply: a page of its own, so that with humanReplies off both the page and the
+  // action are unknown paths (404), as for any other path the workspace does not serve.
+  app.get("/items/:id/reply", async (c) => {
+    const session = await signedIn(c);
+    if (session === undefined) return c.redirect(`${basePath}/sign-in`, 303);
+    const id = c.req.param("id");
+    if (sendReply === undefined || !ids.test(id)) return notFound(c, session);
+    const item = await source.queue.get(id);
+    if (item === undefined) return notFound(c, session);
+    if ((item.status !== "open" && item.status !== "claimed") || item.draft === undefined)
+      return c.redirect(
+        `${basePath}/items/${encodeURIComponent(id)}?done=${item.draft === undefined ? "reply_no_recipient" : "reply_closed"}`,
+        303,
+      );
+    return page(
+      c,
+      200,
+      `Reply on ${item.ticketId}`,
+      replyBody(item, { basePath, csrf: session.csrf }),
+      session,
+    );
+  });
+  app.post("/items/:id/reply", async (c) => {
+    const session = await signedIn(c);
+    if (session === undefined)
+      return refused(c, 401, "Your session has ended: sign in again. Nothing was done.");
+    if (sendReply === undefined) return notFound(c, session);
+    const form = await formOf(c);
+    if (form === undefined) return refused(c, 415, "Send the page's own form: nothing was done.");
+    if (!sameOrigin(c.req.raw) || !csrfMatches(form.csrf, session.csrf))
+      return refused(c, 403, "The form did not carry this session's token: nothing was done.");
+    const id = c.req.param("id");
+    if (!ids.test(id)) return notFound(c, session);
+    let outcome: ReplyOutcome | "not_found";
+    try {
+      outcome = replyOutcome(
+        await sendReply({
+          queueItemId: id,
+          text: form.text ?? "",
+          ...(form.subject === undefined ? {} : { subject: form.subject }),
+          by: session.operator,
+        }),
+      );
+    } catch {
+      outcome = "reply_unavailable";
+    }
+    waiting.invalidate();
+    if (outcome === "not_found") return notFound(c, session);
+    return c.redirect(`${basePath}/items/${encodeURIComponent(id)}?done=${outcome}`, 303);
   });
 
   if (source.suppressions !== undefined) {
