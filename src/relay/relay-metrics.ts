@@ -2,6 +2,7 @@ import type { Metric, Registry } from "prom-client";
 import type { Decision } from "../core/decision/decision.js";
 import { lazyDependency } from "../core/lazy-dependency.js";
 import { createRegistry } from "./prometheus.js";
+import type { QueueDepth } from "./queue-depth.js";
 
 // From 1 ms to 10 s: a proposal normally takes a few milliseconds (one group commit); the top buckets
 // show a slow loader, store or transport.
@@ -107,6 +108,13 @@ export function createRelayMetrics() {
     ["status"],
     () => depth,
   );
+  let oldestSeconds = 0;
+  registry.gauge(
+    "formletter_queue_oldest_seconds",
+    "Age of the oldest human-queue item waiting (open or claimed), in seconds, as of the last scrape; 0 when none waits.",
+    [],
+    () => [[{}, oldestSeconds]],
+  );
 
   return {
     request(route: string, status: number, seconds: number): void {
@@ -143,8 +151,11 @@ export function createRelayMetrics() {
     auditFailure(): void {
       auditFailures.inc();
     },
-    queueDepth(counts: Readonly<Record<string, number>>): void {
-      depth = Object.entries(counts).map(([status, count]) => [{ status }, count] as const);
+    /** The queue as read at `now`: the depth by status, and the oldest waiting item's age. */
+    queueDepth(read: QueueDepth, now: number): void {
+      depth = Object.entries(read.counts).map(([status, count]) => [{ status }, count] as const);
+      // A clock that stepped back must not show a negative age.
+      oldestSeconds = read.oldestAt === undefined ? 0 : Math.max(0, (now - read.oldestAt) / 1000);
     },
     /** The exposition: the relay's families first, then the process's; each family once. */
     async render(): Promise<string> {

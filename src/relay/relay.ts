@@ -280,7 +280,7 @@ export function createRelay(options: RelayOptions): Relay {
   const queueDepth = createQueueDepth(options.outbox.queue, clock);
   const renderMetrics = async () => {
     try {
-      metrics.queueDepth(await queueDepth());
+      metrics.queueDepth(await queueDepth(), clock());
     } catch {
       // The last depth stays: a store that cannot answer now must not take the other series down with it.
     }

@@ -44,11 +44,12 @@ beforeAll(() => {
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("examples/prometheus/formletter-alerts.yml", () => {
-  it("reads only the relay's limit, first-contact, decision and delivery-event series, and uses each", () => {
+  it("reads only the relay's limit, first-contact, decision, delivery-event and queue-age series, and uses each", () => {
     const text = readFileSync(rules, "utf8");
     const expressions = [...text.matchAll(/expr: (\|\n(?: {10}.*\n)+|.*)/g)].map((match) => match[1] ?? "");
     const series = new Set(expressions.flatMap((expr) => expr.match(/formletter_[a-z_]+/g) ?? []));
     expect([...series].sort()).toEqual([
+      "formletter_queue_oldest_seconds",
       "formletter_relay_decisions_total",
       "formletter_relay_delivery_events_total",
       "formletter_relay_first_contacts_total",
@@ -60,7 +61,7 @@ describe("examples/prometheus/formletter-alerts.yml", () => {
 
   it.skipIf(promtool === undefined && !inCi)("passes promtool check rules", () => {
     const { code, output } = run(["check", "rules", rules], folder);
-    expect(output).toContain("SUCCESS: 6 rules found");
+    expect(output).toContain("SUCCESS: 7 rules found");
     expect(code).toBe(0);
   });
 
@@ -90,6 +91,13 @@ describe("examples/prometheus/formletter-alerts.yml", () => {
       const { code, output } = run(["test", "rules", "formletter-alerts.test.yml"], scratch);
       expect(code).not.toBe(0);
       expect(output).toContain("FormletterEscalationRateHigh");
+      writeFileSync(
+        join(scratch, "formletter-alerts.yml"),
+        readFileSync(rules, "utf8").replace("> 4 * 3600", "> 5 * 3600"),
+      );
+      const waiting = run(["test", "rules", "formletter-alerts.test.yml"], scratch);
+      expect(waiting.code).not.toBe(0);
+      expect(waiting.output).toContain("FormletterQueueItemWaitingLong");
       writeFileSync(
         join(scratch, "broken.yml"),
         "groups:\n  - name: x\n    rules:\n      - alert: X\n        expr: sum(\n",
