@@ -4,26 +4,33 @@ import type { Command } from "commander";
 import { type CatalogDraft, draftTemplates } from "../mine/draft.js";
 import { countryCode } from "../mine/draft-formats.js";
 import { type MiningReport, mineHistory } from "../mine/mine-history.js";
+import { auditReplyLines } from "./mine-audit.js";
 import { emitCatalog } from "./mine-emit.js";
 import { renderMiningHtml } from "./mine-html.js";
 import { historyLines } from "./mine-lines.js";
 import { loadRecords } from "./mine-records.js";
 import { formatMining } from "./mine-text.js";
+import { openStore } from "./open-store.js";
 import type { CliIo } from "./output.js";
 import { CliError } from "./output.js";
 import { progressBar } from "./progress.js";
 
 /**
- * `formletter mine --records MODULE HISTORY.jsonl [--json] [--html FILE] [--emit FILE] [--top K]`: mines a
- * history of free-text messages for the templates that would replace them.
+ * `formletter mine --records MODULE (HISTORY.jsonl | --audit DB) [--json] [--html FILE] [--emit FILE] [--top K]`:
+ * mines a history of free-text messages, or the replies people wrote in the workspace as an outbox's audit
+ * log keeps them, for the templates that would replace them.
  */
 export function registerMineCommand(program: Command, io: CliIo): void {
   program
-    .command("mine <history>")
+    .command("mine [history]")
     .description(
-      "mine a history of free-text messages (JSON Lines of { ticketId, records, message: { to, subject?, text }, at? }): clusters as candidate templates, the coverage curve and the predicted escalation rate of a catalog of the k biggest",
+      "mine a history of free-text messages (JSON Lines of { ticketId, records, message: { to, subject?, text }, at? }), or with --audit the replies people wrote in the workspace: clusters as candidate templates, the coverage curve and the predicted escalation rate of a catalog of the k biggest",
     )
     .requiredOption("--records <module>", "the module exporting the defineRecords(...) definition")
+    .option(
+      "--audit <db>",
+      "instead of a history file: an outbox's SQLite file, whose audit log holds the replies people wrote (workspace humanReplies)",
+    )
     .option("--json", "machine-readable output")
     .option("--html <file>", "also write the report as a self-contained HTML page")
     .option("--emit <file>", "write a starting catalog in code (TypeScript) from the biggest clusters")
@@ -33,11 +40,15 @@ export function registerMineCommand(program: Command, io: CliIo): void {
       "--country <code>",
       "with --emit: the country of phone numbers written without a + (ISO 3166-1 alpha-2, e.g. DE); inferred from the records without it",
     )
-    .action(async (history: string, options) => {
+    .action(async (history: string | undefined, options) => {
       const top = Number(options.top);
       if (!Number.isInteger(top) || top < 1 || top > 200)
         throw new CliError("--top: give a whole number from 1 to 200");
-      if (!existsSync(history) || !statSync(history).isFile())
+      if ((history === undefined) === (options.audit === undefined))
+        throw new CliError(
+          "give either a history file or --audit DB (the outbox's SQLite file), not both and not neither",
+        );
+      if (history !== undefined && (!existsSync(history) || !statSync(history).isFile()))
         throw new CliError(`no history file at ${history}`);
       if (!isTimeZone(options.timeZone))
         throw new CliError(`--time-zone ${options.timeZone}: give an IANA zone such as UTC or Europe/Berlin`);
@@ -47,12 +58,19 @@ export function registerMineCommand(program: Command, io: CliIo): void {
           `--country ${String(options.country).slice(0, 40)}: give a two-letter ISO 3166-1 country code such as DE, US or FR`,
         );
       const loaded = await loadRecords(options.records);
-      const bar = progressBar(io, "mine");
+      const store = options.audit === undefined ? undefined : openStore(options.audit);
+      const bar = store === undefined ? progressBar(io, "mine") : undefined;
+      const counts = { replies: 0, withoutRecords: 0 };
       let report: MiningReport;
       try {
         report = await mineHistory(
           loaded.records,
-          historyLines(history, bar === undefined ? {} : { onProgress: (progress) => bar.update(progress) }),
+          store !== undefined
+            ? auditReplyLines(store, counts)
+            : historyLines(
+                history as string,
+                bar === undefined ? {} : { onProgress: (progress) => bar.update(progress) },
+              ),
           {
             maxTemplates: top,
             timeZone: options.timeZone,
@@ -60,8 +78,15 @@ export function registerMineCommand(program: Command, io: CliIo): void {
         );
       } finally {
         bar?.stop();
+        await store?.close();
       }
-      const subtitle = `${basename(history)} with records from ${basename(loaded.file)} (export ${loaded.exportName})`;
+      if (store !== undefined && counts.withoutRecords > 0)
+        io.stderr(
+          `${counts.withoutRecords} of ${counts.replies} replies hold no ticket records (larger than 64 KB, or the loader failed): their values are not masked\n`,
+        );
+      const source =
+        history === undefined ? `the replies people wrote in ${basename(options.audit)}` : basename(history);
+      const subtitle = `${source} with records from ${basename(loaded.file)} (export ${loaded.exportName})`;
       let draft: CatalogDraft | undefined;
       if (options.emit !== undefined) {
         draft = draftTemplates(loaded.records, report, {
@@ -75,7 +100,7 @@ export function registerMineCommand(program: Command, io: CliIo): void {
           );
         }
         const file = resolve(options.emit);
-        writeOut(options.emit, emitCatalog(draft, loaded, file, { history: basename(history) }));
+        writeOut(options.emit, emitCatalog(draft, loaded, file, { history: source }));
         io.stderr(`catalog of ${draft.templates.length} template(s) written to ${options.emit}\n`);
       }
       if (options.html !== undefined) {
