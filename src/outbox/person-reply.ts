@@ -218,6 +218,12 @@ export async function recordPersonReply(
 /** The records kept beside a reply: a plain object of collections within the size cap, else none. */
 function recordsForAudit(records: unknown): Record<string, unknown> | undefined {
   if (typeof records !== "object" || records === null || Array.isArray(records)) return undefined;
-  const json = JSON.stringify(records);
+  let json: string;
+  try {
+    json = JSON.stringify(records);
+  } catch {
+    // Records JSON cannot hold (a big integer, a cycle) are left out: the reply is mined unmasked.
+    return undefined;
+  }
   return json.length <= maxRecordsJson ? (JSON.parse(json) as Record<string, unknown>) : undefined;
 }

@@ -97,6 +97,14 @@ describe("a person's own reply", () => {
     ["a bidi override", { text: "hi \u202Eereht" }, "reply_text_control"],
     ["CRLF in the subject", { text: "hi", subject: "Hi\r\nBcc: eve@evil.example" }, "reply_subject_invalid"],
     ["a subject over 200 characters", { text: "hi", subject: "s".repeat(201) }, "reply_subject_invalid"],
+    ["a line separator in the subject", { text: "hi", subject: "Hi\u2028Bcc: eve" }, "reply_subject_invalid"],
+    [
+      "a next-line character in the subject",
+      { text: "hi", subject: "Hi\u0085Bcc: eve" },
+      "reply_subject_invalid",
+    ],
+    ["a lone CR in the subject", { text: "hi", subject: "Hi\rBcc: eve" }, "reply_subject_invalid"],
+    ["a zero-width space in the text", { text: "pay\u200Bpal" }, "reply_text_control"],
   ])("refuses %s with a sentence, and sends nothing", async (_name, fields, code) => {
     const { rig } = setup;
     const id = await populate(rig);
