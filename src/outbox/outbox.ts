@@ -200,7 +200,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const batcher = createBatcher(store, { alone: () => inFlight.size <= 1 });
   const contactKey = contactKeyOf(options);
   const holdsFirst = (template: Template) => (template.firstContact ?? options.firstContact) === "hold";
-  const operations = createQueueOperations(store, batcher, clock, mode, contactKey);
+  const operations = createQueueOperations(store, batcher, clock, mode, contactKey, {
+    catalogVersion: catalog.version,
+    templateVersion: (id) => catalog.template(id)?.version,
+  });
   let closing = false;
   let closed: Promise<void> | undefined;
   const track = <T>(work: () => Promise<T>): Promise<T> => {
@@ -353,7 +356,12 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const parsed = typeof catalog.parse === "function" ? catalog.parse(input.output) : undefined;
     const decision: Decision = loaded.ok
       ? catalog.decide(parsed ?? input.output, loaded.records)
-      : escalate({ reason: "records_invalid", detail: loaded.problem, ticketId });
+      : escalate({
+          reason: "records_invalid",
+          detail: loaded.problem,
+          ticketId,
+          catalogVersion: catalog.version,
+        });
     const decided = clock();
     const templateId = decision.template;
     const notWritten = (error: unknown) =>

@@ -40,6 +40,12 @@ export interface ApprovalResult {
   readonly outbound: OutboundRow | undefined;
 }
 
+function templateVersionOf(deployed: DeployedVersions, template: string): Versions {
+  const version = deployed.templateVersion(template);
+  // A template no longer in the catalog: deployed has no version of it, and the approval says so.
+  return version === undefined ? {} : { templateVersion: version };
+}
+
 // Rows whose message has gone out or is going out: approving their key again sends nothing.
 const sentOrSending: readonly OutboundRow["status"][] = ["delivered", "pending", "delivering", "shadow"];
 
@@ -51,6 +57,23 @@ const sentOrSending: readonly OutboundRow["status"][] = ["delivered", "pending",
 export interface QueueItemDetail extends QueueItem {
   /** Undefined when the event keeps none (an item written by an older version, or a store that lost it). */
   readonly facts: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * The template and catalog versions the item was decided under, as its audit event keeps them: a
+   * draft approved after a deploy that changed its template is still the old version's message.
+   */
+  readonly decidedUnder: Versions;
+}
+
+/** A template version and a catalog version; either is absent when not known. */
+export interface Versions {
+  readonly templateVersion?: string;
+  readonly catalogVersion?: string;
+}
+
+/** What is deployed now: the outbox's catalog version, and the version of each of its templates. */
+export interface DeployedVersions {
+  readonly catalogVersion: string;
+  templateVersion(template: string): string | undefined;
 }
 
 /** How a claim is taken. */
@@ -102,19 +125,36 @@ const waiting: readonly QueueStatus[] = ["open", "claimed"];
  * The typed fields of the escalation that opened `item`, from its audit event: written in the same
  * transaction as the item, at its time, for its ticket.
  */
-async function factsOf(
+async function decisionOf(
   store: Store,
   item: QueueItem,
-): Promise<Readonly<Record<string, unknown>> | undefined> {
+): Promise<Pick<QueueItemDetail, "facts" | "decidedUnder">> {
   const at = { since: item.createdAt, until: item.createdAt + 1 };
   for await (const event of store.queryAudit({ ticketId: item.ticketId, ...at })) {
     if (event.id !== item.auditId) continue;
     const facts = event.data.facts;
-    return typeof facts === "object" && facts !== null && !Array.isArray(facts)
-      ? (facts as Record<string, unknown>)
-      : undefined;
+    return {
+      facts:
+        typeof facts === "object" && facts !== null && !Array.isArray(facts)
+          ? (facts as Record<string, unknown>)
+          : undefined,
+      decidedUnder: versionsIn(event.data),
+    };
   }
-  return undefined;
+  return { facts: undefined, decidedUnder: {} };
+}
+
+const versionShape = /^[0-9a-f]{16}$/;
+
+/** The versions recorded in audit data; a value of another shape (a hand-edited row) is left out. */
+export function versionsIn(data: Readonly<Record<string, unknown>>): Versions {
+  const { templateVersion, catalogVersion } = data;
+  const valid = (value: unknown): value is string => typeof value === "string" && versionShape.test(value);
+  return Object.assign(
+    {},
+    valid(templateVersion) ? { templateVersion } : {},
+    valid(catalogVersion) ? { catalogVersion } : {},
+  );
 }
 
 /**
@@ -128,6 +168,8 @@ export function createQueueOperations(
   mode: "live" | "shadow",
   /** The outbox's contact key: an approved draft's destination is recorded (first contact). */
   contactKey?: KeyObject,
+  /** What the outbox deploys now: an approval records it beside the versions the item was decided under. */
+  deployed?: DeployedVersions,
 ): DetachedQueue {
   const load = async (tx: StoreTransaction, id: string): Promise<QueueItem> => {
     const item = typeof id === "string" ? await tx.getQueueItem(id) : undefined;
@@ -178,11 +220,33 @@ export function createQueueOperations(
       return (await tx.getQueueItem(id)) as QueueItem;
     });
 
+  /**
+   * What an approval's audit event says of versions: decided under one, approved while another is
+   * deployed, and whether the item's template changed in between (its draft is still the old text).
+   */
+  const approvalVersions = (
+    decision: Pick<QueueItemDetail, "decidedUnder">,
+    item: QueueItem,
+  ): Record<string, unknown> => {
+    if (deployed === undefined) return { decidedUnder: decision.decidedUnder };
+    const now = merged(item.template === undefined ? {} : templateVersionOf(deployed, item.template), {
+      catalogVersion: deployed.catalogVersion,
+    });
+    const then = decision.decidedUnder.templateVersion;
+    return {
+      decidedUnder: decision.decidedUnder,
+      deployed: now,
+      ...(then === undefined || item.template === undefined
+        ? {}
+        : { templateChanged: then !== now.templateVersion }),
+    };
+  };
+
   return {
     list: (filter: QueueFilter = {}) => store.listQueue(filter),
     get: async (id: string): Promise<QueueItemDetail | undefined> => {
       const item = await store.getQueueItem(id);
-      return item === undefined ? undefined : merged(item, { facts: await factsOf(store, item) });
+      return item === undefined ? undefined : merged(item, await decisionOf(store, item));
     },
     claim: (id: string, actor: Actor, options: ClaimOptions = {}) =>
       acting(id, actor, async (tx, by) => {
@@ -200,8 +264,12 @@ export function createQueueOperations(
         await audit(tx, item, by, "claim", lapsed && !renewed ? { takenFrom: item.claimedBy } : {});
         return (await tx.getQueueItem(id)) as QueueItem;
       }),
-    release: (id: string, actor: Actor): Promise<ApprovalResult> =>
-      acting(id, actor, async (tx, by) => {
+    release: async (id: string, actor: Actor): Promise<ApprovalResult> => {
+      // The versions the item was decided under, read before the transaction: its decision's audit event
+      // never changes. The approval records them beside what is deployed now.
+      const before = typeof id === "string" ? await store.getQueueItem(id) : undefined;
+      const versions = before === undefined ? {} : approvalVersions(await decisionOf(store, before), before);
+      return acting(id, actor, async (tx, by) => {
         const item = await load(tx, id);
         if (item.status === "approved") {
           const outbound = item.outboundId === undefined ? undefined : await tx.getOutbound(item.outboundId);
@@ -230,6 +298,7 @@ export function createQueueOperations(
             status: existing.status,
             bodySha256: existing.bodySha256,
             sentNow: false,
+            ...versions,
           });
           return {
             item: (await tx.getQueueItem(id)) as QueueItem,
@@ -303,6 +372,7 @@ export function createQueueOperations(
           outboundId,
           bodySha256: outbound?.bodySha256 ?? bodySha256,
           sentNow: true,
+          ...versions,
         });
         return {
           item: (await tx.getQueueItem(id)) as QueueItem,
@@ -310,7 +380,8 @@ export function createQueueOperations(
           keyUsedBefore: false,
           outbound,
         };
-      }),
+      });
+    },
     reject: (id: string, actor: Actor & { readonly note?: string }) =>
       close(id, actor, "reject", {
         status: "rejected",

@@ -165,6 +165,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     if (first !== undefined) decision = merged(decision, { firstContact: { destination: first } });
   }
 
+  decision = withVersions(input, decision);
   const bodySha256 = bodyHash(message);
   const auditId = await tx.appendAudit(
     decisionEvent(input, decision, "decision", auditData(input.data, decision, { bodySha256 })),
@@ -200,13 +201,31 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
 async function escalateOnly(
   tx: StoreTransaction,
   input: Recording,
-  decision: EscalateDecision,
+  made: EscalateDecision,
 ): Promise<Recorded> {
+  const decision = withVersions(input, made);
   const auditId = await tx.appendAudit(
     decisionEvent(input, decision, "decision", auditData(input.data, decision)),
   );
   const queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   return { decision, auditId, outboundId: undefined, queueItemId, duplicate: false, outbound: undefined };
+}
+
+/**
+ * `decision` with the template and catalog versions the catalog stamped on the decision `handle()` made:
+ * an escalation written here (a limit, a suppression, a held send) keeps the versions it was decided under.
+ */
+function withVersions<D extends Decision>(input: Recording, decision: D): D {
+  const { templateVersion, catalogVersion } = input.decision;
+  if (decision.templateVersion === templateVersion && decision.catalogVersion === catalogVersion)
+    return decision;
+  return merged(
+    decision,
+    merged(
+      templateVersion === undefined ? {} : { templateVersion },
+      catalogVersion === undefined ? {} : { catalogVersion },
+    ),
+  ) as D;
 }
 
 /** A send held for a person instead: the same draft, key, values and choices, with why it waits. */
@@ -264,6 +283,9 @@ function auditData(
   data.choices = decision.choices;
   data.values = decision.values;
   if (decision.locale !== undefined) data.locale = decision.locale;
+  // Top-level fields, not facts: a report groups every decision by them, whatever its outcome.
+  if (decision.templateVersion !== undefined) data.templateVersion = decision.templateVersion;
+  if (decision.catalogVersion !== undefined) data.catalogVersion = decision.catalogVersion;
   if (decision.outcome === "escalate") {
     data.detail = decision.detail;
     const facts = escalationFacts(decision);

@@ -12,6 +12,7 @@ import {
 } from "../llm/proposal-schema.js";
 import type { LlmProvider } from "../llm/providers.js";
 import { createTools, type ToolsOptions, type ToolsResult } from "../llm/tools.js";
+import { merged } from "../merged.js";
 import { clip } from "../message/sanitize.js";
 import { type PreviewOptions, previewTicket, type TicketPreview } from "../preview/preview.js";
 import { decisionAttributes, spanNames, tracer, tracing } from "../telemetry.js";
@@ -201,7 +202,19 @@ export function createCatalog<S extends CollectionSchemas>(
     return prepared.ticket;
   };
 
-  const decideOnce = (output: unknown, ticketRecords: unknown): Decision => {
+  const version = catalogVersionOf([...byId.values()], escalationCodes);
+  // Every decision says which catalog made it, and one naming a template which version of it: the audit
+  // log, outbound rows and queue items keep both, so a message is traceable to the text that produced it.
+  const stamped = (decision: Decision): Decision => {
+    const template = decision.template === undefined ? undefined : byId.get(decision.template);
+    const versions = merged(template === undefined ? {} : { templateVersion: template.version }, {
+      catalogVersion: version,
+    });
+    return Object.assign(decision, versions);
+  };
+  const decideOnce = (output: unknown, ticketRecords: unknown): Decision =>
+    stamped(decideUnstamped(output, ticketRecords));
+  const decideUnstamped = (output: unknown, ticketRecords: unknown): Decision => {
     const prepared = prepare(ticketRecords);
     if (!prepared.ok) {
       return escalate({
@@ -225,7 +238,7 @@ export function createCatalog<S extends CollectionSchemas>(
     records,
     templates: [...byId.values()],
     escalationCodes,
-    version: catalogVersionOf([...byId.values()], escalationCodes),
+    version,
     template: (id) => byId.get(id),
     prepare,
     parse: parseOutput,

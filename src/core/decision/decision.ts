@@ -43,6 +43,10 @@ export interface SendDecision {
    * the destination's keyed hash (never the address).
    */
   readonly firstContact?: { readonly destination: string };
+  /** The content version of the template that made the message (set by `catalog.decide`). */
+  readonly templateVersion?: string;
+  /** The version of the catalog that decided (set by `catalog.decide`). */
+  readonly catalogVersion?: string;
 }
 
 /**
@@ -169,6 +173,10 @@ interface EscalationBase<R extends EscalationReason> {
   readonly key?: string;
   /** `approval_required` of a localised template: the locale of the draft, and why. */
   readonly locale?: LocaleChoice;
+  /** The content version of the named template, when the escalation names one (set by `catalog.decide`). */
+  readonly templateVersion?: string;
+  /** The version of the catalog that decided (set by `catalog.decide`). */
+  readonly catalogVersion?: string;
 }
 
 /**
@@ -215,6 +223,8 @@ const common = new Set([
   "values",
   "choices",
   "key",
+  "templateVersion",
+  "catalogVersion",
 ]);
 
 /**
