@@ -100,6 +100,12 @@ export const commands: readonly CommandEntry[] = [
     load: async () => (await import("./preview.js")).registerPreviewCommand,
   },
   {
+    name: "export",
+    operands: "",
+    summary: "the catalog's WhatsApp templates as Meta's and Twilio's template JSON, for approval",
+    load: async () => (await import("./export-whatsapp.js")).registerExportCommand,
+  },
+  {
     name: "diff",
     operands: "",
     summary: "compare two catalogs: templates changed, review items, capacity and escalation rates",
