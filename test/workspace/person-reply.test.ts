@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { createOutbox, memoryStore, memoryTransport } from "../../src/index.js";
 import type { AuditEvent } from "../../src/store/store.js";
-import { Browser, canary, populate, signedIn, useWorkspace, type WorkspaceRig } from "./rig.js";
+import {
+  Browser,
+  canary,
+  populate,
+  refundProposal,
+  shopCatalog,
+  shopTicket,
+  signedIn,
+  useWorkspace,
+  type WorkspaceRig,
+} from "./rig.js";
 
 /** Posts a reply as the reply page's form does, with the session's CSRF token read from the page. */
 async function reply(browser: Browser, id: string, fields: Record<string, string>) {
@@ -186,5 +197,57 @@ describe("sendPersonReply on the outbox", () => {
       message: expect.stringContaining("readable name"),
     });
     expect(rig.transport.sent).toHaveLength(0);
+  });
+});
+
+describe("sendPersonReply in shadow mode and when the transport fails", () => {
+  async function queued(outbox: ReturnType<typeof createOutbox>): Promise<string> {
+    const result = await outbox.handle({ ticketId: "T-1", runId: "run-1", output: refundProposal("T-1") });
+    if (result.queueItemId === undefined) throw new Error("fixture: the refund was not queued");
+    return result.queueItemId;
+  }
+
+  it("records a reply in shadow mode and delivers nothing", async () => {
+    const transport = memoryTransport();
+    const outbox = createOutbox({
+      catalog: shopCatalog,
+      load: shopTicket,
+      store: memoryStore(),
+      transports: { email: transport },
+      mode: "shadow",
+    });
+    const id = await queued(outbox);
+    const result = await outbox.sendPersonReply({ queueItemId: id, text: "Hello.", by: "ana" });
+    expect(result).toMatchObject({ ok: true, sentNow: true, outbound: { status: "shadow" } });
+    expect(transport.sent).toHaveLength(0);
+    await outbox.close();
+  });
+
+  it("hands a reply the transport refused to a person as a failed delivery, and never sends it twice", async () => {
+    let calls = 0;
+    const outbox = createOutbox({
+      catalog: shopCatalog,
+      load: shopTicket,
+      store: memoryStore(),
+      transports: {
+        email: {
+          name: "down",
+          deliver: async () => {
+            calls += 1;
+            throw new Error("the provider is down");
+          },
+        },
+      },
+      retry: { attempts: 1 },
+    });
+    const id = await queued(outbox);
+    const result = await outbox.sendPersonReply({ queueItemId: id, text: "Hello.", by: "ana" });
+    expect(result).toMatchObject({ ok: true, sentNow: true, outbound: { status: "failed" } });
+    const failed = await outbox.queue.list({ reason: "delivery_failed" });
+    expect(failed.items.map((item) => item.draft?.text)).toEqual(["Hello."]);
+    const again = await outbox.sendPersonReply({ queueItemId: id, text: "Hello.", by: "ana" });
+    expect(again).toMatchObject({ ok: true, sentNow: false });
+    expect(calls).toBe(1);
+    await outbox.close();
   });
 });
