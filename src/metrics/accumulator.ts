@@ -1,4 +1,5 @@
 import type { EscalationReason } from "../core/decision/reasons.js";
+import { isContentVersion } from "../core/definition/template-content.js";
 import { isReportableTime } from "./history.js";
 import {
   buildReport,
@@ -23,6 +24,10 @@ export interface DecisionObservation {
   readonly line?: number | undefined;
   /** What the escalation said (the decision's `detail`), shown with its line among the examples. */
   readonly detail?: string | undefined;
+  /** The version of the template the decision named; a value not shaped as a version counts as none. */
+  readonly templateVersion?: unknown;
+  /** The version of the catalog that decided; a value not shaped as a version counts as none. */
+  readonly catalogVersion?: unknown;
 }
 
 /** Options of {@link createMetricsAccumulator}. */
@@ -119,6 +124,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
   const templates = new Groups(maxGroups);
   const tags = new Map<string, Groups>();
   const days = new Groups(maxGroups);
+  const catalogVersions = new Groups(maxGroups);
+  const templateVersions = new Groups(maxGroups);
   const malformed: MalformedLine[] = [];
   const examples = new Map<string, ReasonExample[]>();
   // Decisions arrive mostly in time order: the last day's key is reused instead of formatting a date each time.
@@ -144,6 +151,12 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
         }
       }
       templates.add(observation.template ?? "(none)", isEscalation);
+      const { catalogVersion, templateVersion } = observation;
+      catalogVersions.add(isContentVersion(catalogVersion) ? catalogVersion : "(none)", isEscalation);
+      if (observation.template !== undefined) {
+        const version = isContentVersion(templateVersion) ? templateVersion : "(none)";
+        templateVersions.add(`${observation.template}@${version}`, isEscalation);
+      }
       const at = observation.at;
       // A time no Date can hold has no day: counted as undated rather than failing the whole report.
       if (at === undefined || !isReportableTime(at)) {
@@ -193,6 +206,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
       const truncated = [
         ...(templates.truncated ? ["template"] : []),
         ...(days.truncated ? ["day"] : []),
+        ...(catalogVersions.truncated ? ["catalog version"] : []),
+        ...(templateVersions.truncated ? ["template version"] : []),
         ...(tagNamesTruncated ? ["tag names"] : []),
         ...[...tags].filter(([, groups]) => groups.truncated).map(([name]) => `tag:${name}`),
       ];
@@ -205,6 +220,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
           templates: snapshot(templates),
           tags: new Map([...tags].map(([name, groups]) => [name, snapshot(groups)])),
           days: snapshot(days),
+          catalogVersions: snapshot(catalogVersions),
+          templateVersions: snapshot(templateVersions),
           first,
           last,
           undated,

@@ -36,6 +36,8 @@ export function countAuditEvent(metrics: MetricsAccumulator, event: AuditEvent):
         outcome: event.outcome,
         reason: event.reason,
         tags: tagsOf(event.data),
+        templateVersion: event.data?.templateVersion,
+        catalogVersion: event.data?.catalogVersion,
       });
       return;
     case "duplicate":

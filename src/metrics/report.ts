@@ -67,6 +67,13 @@ export interface EscalationReport {
   /** By UTC day, oldest first; decisions without a time are counted in `period.undated` only. */
   readonly byDay: readonly RateRow[];
   readonly period: {
+  /**
+   * By the catalog version that decided, most decisions first: the rate before and after a deploy.
+   * "(none)" for decisions recorded without one (written by an older version, or a version of the wrong shape).
+   */
+  readonly byCatalogVersion: readonly RateRow[];
+  /** By template and its version, as `template@version`; decisions that named no template are left out. */
+  readonly byTemplateVersion: readonly RateRow[];
     /** The first and last decision's time, ISO 8601. */
     readonly first: string | undefined;
     readonly last: string | undefined;
@@ -108,6 +115,8 @@ export interface ReportCounts {
   readonly first: number | undefined;
   readonly last: number | undefined;
   readonly undated: number;
+  readonly catalogVersions?: ReadonlyMap<string, GroupCounts>;
+  readonly templateVersions?: ReadonlyMap<string, GroupCounts>;
   readonly duplicates: number;
   readonly deliveryFailures: number;
   /** Sends that were the first to their destination (at most the sends). */
@@ -195,6 +204,8 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
       first: counts.first === undefined ? undefined : new Date(counts.first).toISOString(),
       last: counts.last === undefined ? undefined : new Date(counts.last).toISOString(),
       days,
+    byCatalogVersion: sortByVolume(counts.catalogVersions ?? new Map()),
+    byTemplateVersion: sortByVolume(counts.templateVersions ?? new Map()),
       undated: counts.undated,
     },
     duplicates: counts.duplicates,

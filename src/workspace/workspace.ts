@@ -13,6 +13,7 @@ import { listBody } from "./list-page.js";
 import { createTagIndex, createWaitingSnapshot, listFilterOf, listView } from "./list-query.js";
 import { createLiveEvents } from "./live-events.js";
 import { workspacePage } from "./page-shell.js";
+import { createQueueNotifier, type QueueNotifyOptions } from "./queue-notifier.js";
 import { type ReplyOutcome, replyBody, replyOutcome, replyOutcomes } from "./reply-page.js";
 import { createSessions, type Session } from "./sessions.js";
 import { type SignInRefusal, signInBody } from "./sign-in-page.js";
@@ -74,6 +75,11 @@ export interface WorkspaceOptions {
   readonly humanReplies?: boolean;
   /** Largest form body, in bytes; larger is refused with 413. @default 65536 */
   readonly maxBodyBytes?: number;
+  /**
+   * A Standard Webhooks POST to `notify.url` when items arrive or pass the service level: batched, at
+   * most one per `notify.everyMs`, ids and counts only, retried a bounded number of times. Off by default.
+   */
+  readonly notify?: QueueNotifyOptions;
   readonly clock?: () => number;
 }
 
@@ -105,6 +111,12 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     fullEveryMs: 60_000,
     clock,
   });
+  // Made before anything else starts: a bad URL or secret fails at start-up with what to give.
+  const notifier =
+    options.notify === undefined
+      ? undefined
+      : createQueueNotifier(source.queue, { ...options.notify, serviceLevelMs, clock });
+  notifier?.start();
   const live = createLiveEvents(source, {
     pollMs: options.pollMs ?? 1000,
     clock,
@@ -433,5 +445,12 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     refused(c, 500, "The workspace could not answer: nothing is known to have changed."),
   );
 
-  return { fetch: (request) => app.fetch(request), basePath, close: () => live.close() };
+  return {
+    fetch: (request) => app.fetch(request),
+    basePath,
+    close: () => {
+      notifier?.stop();
+      live.close();
+    },
+  };
 }
