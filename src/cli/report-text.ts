@@ -8,12 +8,14 @@ import { CliError, table } from "./output.js";
 export type Grouping = string;
 
 const fixed = ["reason", "template", "tag", "day"];
+// Shown when asked for: a log written by one catalog has one version, and its table says nothing new.
+const onRequest = ["version"];
 
 /** Checks `--by` values, naming the valid ones. */
 export function checkGroupings(groupings: readonly string[]): readonly Grouping[] {
   for (const grouping of groupings) {
-    if (!fixed.includes(grouping) && !/^tag:.+/.test(grouping)) {
-      throw new CliError("--by: give template, reason, day, tag or tag:NAME (e.g. tag:category)");
+    if (!fixed.includes(grouping) && !onRequest.includes(grouping) && !/^tag:.+/.test(grouping)) {
+      throw new CliError("--by: give template, reason, day, tag or tag:NAME (e.g. tag:category), or version");
     }
   }
   return groupings.length === 0 ? fixed : groupings;
@@ -74,6 +76,9 @@ export function formatReport(
       text += rateTable("by template", report.byTemplate, effects);
     } else if (grouping === "day") {
       text += rateTable("by day", report.byDay);
+    } else if (grouping === "version") {
+      text += rateTable("by catalog-version", report.byCatalogVersion);
+      text += rateTable("by template@version", report.byTemplateVersion);
     } else {
       const byName = new Map(report.byTag.map((tag) => [tag.tag, tag.rows]));
       const names = grouping === "tag" ? [...byName.keys()] : [grouping.slice(4)];

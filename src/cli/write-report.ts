@@ -49,7 +49,7 @@ export function reportOptions(command: Command): Command {
   return command
     .option(
       "--by <grouping>",
-      "template, reason, day, tag or tag:NAME (repeatable); all by default",
+      "template, reason, day, version, tag or tag:NAME (repeatable); all but version by default",
       collect,
       [],
     )

@@ -55,6 +55,9 @@ export async function replayHistory(
           reason: decision.outcome === "escalate" ? decision.reason : undefined,
           tags: ticket.tags,
           line,
+          // The replayed decision's versions, never a version field the history line may carry.
+          templateVersion: decision.templateVersion,
+          catalogVersion: decision.catalogVersion,
           ...(decision.outcome === "escalate" ? { detail: decision.detail } : {}),
         });
         // First contact as the outbox would record it, for this history: a destination's first send.

@@ -66,7 +66,6 @@ export interface EscalationReport {
   readonly byTag: readonly TagRows[];
   /** By UTC day, oldest first; decisions without a time are counted in `period.undated` only. */
   readonly byDay: readonly RateRow[];
-  readonly period: {
   /**
    * By the catalog version that decided, most decisions first: the rate before and after a deploy.
    * "(none)" for decisions recorded without one (written by an older version, or a version of the wrong shape).
@@ -74,6 +73,7 @@ export interface EscalationReport {
   readonly byCatalogVersion: readonly RateRow[];
   /** By template and its version, as `template@version`; decisions that named no template are left out. */
   readonly byTemplateVersion: readonly RateRow[];
+  readonly period: {
     /** The first and last decision's time, ISO 8601. */
     readonly first: string | undefined;
     readonly last: string | undefined;
@@ -112,11 +112,11 @@ export interface ReportCounts {
   readonly templates: ReadonlyMap<string, GroupCounts>;
   readonly tags: ReadonlyMap<string, ReadonlyMap<string, GroupCounts>>;
   readonly days: ReadonlyMap<string, GroupCounts>;
+  readonly catalogVersions?: ReadonlyMap<string, GroupCounts>;
+  readonly templateVersions?: ReadonlyMap<string, GroupCounts>;
   readonly first: number | undefined;
   readonly last: number | undefined;
   readonly undated: number;
-  readonly catalogVersions?: ReadonlyMap<string, GroupCounts>;
-  readonly templateVersions?: ReadonlyMap<string, GroupCounts>;
   readonly duplicates: number;
   readonly deliveryFailures: number;
   /** Sends that were the first to their destination (at most the sends). */
@@ -200,12 +200,12 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
     byDay: [...counts.days]
       .sort((a, b) => a[0].localeCompare(b[0]))
       .map(([key, group]) => rateRow(key, group)),
+    byCatalogVersion: sortByVolume(counts.catalogVersions ?? new Map()),
+    byTemplateVersion: sortByVolume(counts.templateVersions ?? new Map()),
     period: {
       first: counts.first === undefined ? undefined : new Date(counts.first).toISOString(),
       last: counts.last === undefined ? undefined : new Date(counts.last).toISOString(),
       days,
-    byCatalogVersion: sortByVolume(counts.catalogVersions ?? new Map()),
-    byTemplateVersion: sortByVolume(counts.templateVersions ?? new Map()),
       undated: counts.undated,
     },
     duplicates: counts.duplicates,

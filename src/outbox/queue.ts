@@ -1,4 +1,5 @@
 import type { KeyObject } from "node:crypto";
+import { isContentVersion } from "../core/definition/template-content.js";
 import { merged } from "../core/merged.js";
 import { actorNameOf } from "../core/visible-name.js";
 import {
@@ -144,16 +145,13 @@ async function decisionOf(
   return { facts: undefined, decidedUnder: {} };
 }
 
-const versionShape = /^[0-9a-f]{16}$/;
-
 /** The versions recorded in audit data; a value of another shape (a hand-edited row) is left out. */
 export function versionsIn(data: Readonly<Record<string, unknown>>): Versions {
   const { templateVersion, catalogVersion } = data;
-  const valid = (value: unknown): value is string => typeof value === "string" && versionShape.test(value);
   return Object.assign(
     {},
-    valid(templateVersion) ? { templateVersion } : {},
-    valid(catalogVersion) ? { catalogVersion } : {},
+    isContentVersion(templateVersion) ? { templateVersion } : {},
+    isContentVersion(catalogVersion) ? { catalogVersion } : {},
   );
 }
 

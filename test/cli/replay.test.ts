@@ -74,6 +74,8 @@ describe("formletter replay", () => {
       "byTemplate",
       "byTag",
       "byDay",
+      "byCatalogVersion",
+      "byTemplateVersion",
       "period",
       "duplicates",
       "deliveryFailures",

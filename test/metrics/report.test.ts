@@ -169,7 +169,7 @@ describe("createMetricsAccumulator", () => {
     expect(report.byTag.find((t) => t.tag === "customer")?.rows.length).toBe(4); // three values and (other); no (none): every decision has it
     expect(report.byTag).toHaveLength(3);
     expect(report.byDay).toHaveLength(4);
-    expect(report.truncated).toEqual(["template", "day", "tag names", "tag:customer"]);
+    expect(report.truncated).toEqual(["template", "day", "template version", "tag names", "tag:customer"]);
     expect(report.overall).toMatchObject({ decided: 10_000, escalated: 2_500 });
   });
 

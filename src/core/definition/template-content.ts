@@ -67,6 +67,17 @@ export function catalogVersionOf(
   );
 }
 
+const versionShape = /^[0-9a-f]{16}$/;
+
+/**
+ * True for a string shaped as a template or catalog version (16 lower-case hex digits). Versions read
+ * back from stored data (audit events, history lines) are checked with it, so an edited row cannot put
+ * markup or an unbounded key into a report or a page.
+ */
+export function isContentVersion(value: unknown): value is string {
+  return typeof value === "string" && versionShape.test(value);
+}
+
 function digest(text: string): string {
   return hash("sha256", text, "hex").slice(0, 16);
 }
