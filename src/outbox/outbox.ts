@@ -31,6 +31,7 @@ import {
   type PersonReplyResult,
   recordPersonReply,
   refusedReply,
+  replySuppressed,
   replyWarning,
 } from "./person-reply.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
@@ -493,6 +494,8 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const id = typeof input.queueItemId === "string" ? input.queueItemId : "";
     const item = await store.getQueueItem(id);
     if (item === undefined) return refusedReply("not_found");
+    // A suppressed destination takes no message, a person's no more than a template's.
+    if (await replySuppressed(store, contactKey, item)) return refusedReply("suppressed");
     const loaded = await loadRecords(options.load, item.ticketId, loadTimeoutMs);
     const reply = await transaction("person_reply", (tx) =>
       recordPersonReply(tx, {

@@ -1,8 +1,16 @@
+import type { KeyObject } from "node:crypto";
 import { hash } from "node:crypto";
 import type { Message } from "../core/decision/decision.js";
 import { scanMessage } from "../core/scan/scan.js";
 import { actorNameOf } from "../core/visible-name.js";
-import { newOutboundRow, type OutboundRow, type QueueItem, type StoreTransaction } from "../store/store.js";
+import {
+  newOutboundRow,
+  type OutboundRow,
+  type QueueItem,
+  type Store,
+  type StoreTransaction,
+} from "../store/store.js";
+import { destinationHash } from "./first-contact.js";
 
 /** What a person's own reply to a queue item's recipient takes. */
 export interface PersonReplyInput {
@@ -26,7 +34,8 @@ export type PersonReplyRefusal =
   | "text_control"
   | "subject_too_long"
   | "subject_control"
-  | "subject_not_for_channel";
+  | "subject_not_for_channel"
+  | "suppressed";
 
 /** What sending a person's reply did. */
 export type PersonReplyResult =
@@ -71,6 +80,8 @@ const messages: Record<PersonReplyRefusal, string> = {
   subject_control:
     "the subject is one line without control or invisible characters: remove line breaks and send again",
   subject_not_for_channel: "only an email has a subject: leave it empty for this recipient",
+  suppressed:
+    "the recipient is suppressed (a hard bounce or a complaint): lift the suppression first if the person asked to be written to again",
 };
 
 export const refusedReply = (refusal: PersonReplyRefusal): PersonReplyResult => ({
@@ -122,6 +133,16 @@ export function replyWarning(item: QueueItem, text: string): ScanWarning | undef
     formatted: draft === undefined ? [] : [draft.to],
     whole: [],
   })?.kind;
+}
+
+/** Whether the draft's recipient is suppressed, as a template's message to it would be refused. */
+export async function replySuppressed(
+  store: Store,
+  key: KeyObject | undefined,
+  item: QueueItem,
+): Promise<boolean> {
+  if (key === undefined || item.draft === undefined) return false;
+  return (await store.getSuppression(destinationHash(key, item.draft))) !== undefined;
 }
 
 /**

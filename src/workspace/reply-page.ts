@@ -51,6 +51,10 @@ export const replyOutcomes = {
     text: "A subject is one line of at most 200 characters, and only an email has one. Nothing was sent.",
     refused: true,
   },
+  reply_suppressed: {
+    text: "The recipient is suppressed (a hard bounce or a complaint): nothing was sent. Lift the suppression first if they asked to hear from you.",
+    refused: true,
+  },
   reply_unavailable: {
     text: "The reply could not be recorded: nothing is known to have been sent. Try again.",
     refused: true,
@@ -77,6 +81,7 @@ const refusals: Record<PersonReplyRefusal, ReplyOutcome | "not_found"> = {
   subject_too_long: "reply_subject_invalid",
   subject_control: "reply_subject_invalid",
   subject_not_for_channel: "reply_subject_invalid",
+  suppressed: "reply_suppressed",
 };
 
 /** The outcome code of a reply's result. */

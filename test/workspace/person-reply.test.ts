@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createOutbox, memoryStore, memoryTransport } from "../../src/index.js";
+import { destinationHash } from "../../src/outbox/first-contact.js";
 import type { AuditEvent } from "../../src/store/store.js";
 import {
   Browser,
@@ -220,6 +221,41 @@ describe("sendPersonReply in shadow mode and when the transport fails", () => {
     const result = await outbox.sendPersonReply({ queueItemId: id, text: "Hello.", by: "ana" });
     expect(result).toMatchObject({ ok: true, sentNow: true, outbound: { status: "shadow" } });
     expect(transport.sent).toHaveLength(0);
+    await outbox.close();
+  });
+
+  it("refuses a reply to a destination suppressed since the draft, and sends nothing", async () => {
+    const transport = memoryTransport();
+    const contactKey = "contact-key-0123456789-abcdefghijklmnopq";
+    const store = memoryStore();
+    const outbox = createOutbox({
+      catalog: shopCatalog,
+      load: shopTicket,
+      store,
+      transports: { email: transport },
+      contactKey,
+    });
+    const id = await queued(outbox);
+    const draft = (await outbox.queue.get(id))?.draft;
+    if (draft === undefined) throw new Error("fixture: no draft");
+    await store.transaction((tx) =>
+      tx.addSuppression({
+        destination: destinationHash(contactKey, draft),
+        channel: "email",
+        cause: "hard_bounce",
+        provider: "test",
+        at: 1,
+        auditId: "1",
+      }),
+    );
+    const result = await outbox.sendPersonReply({ queueItemId: id, text: "Hello.", by: "ana" });
+    expect(result).toMatchObject({
+      ok: false,
+      refusal: "suppressed",
+      message: expect.stringContaining("lift"),
+    });
+    expect(transport.sent).toHaveLength(0);
+    expect((await outbox.queue.get(id))?.status).toBe("open");
     await outbox.close();
   });
 
