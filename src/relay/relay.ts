@@ -103,7 +103,7 @@ export interface RelayOptions {
    */
   readonly deliveryEvents?: DeliveryEventVerifiers;
   /**
-   * Serves the human queue's web workspace at `/queue` (docs/workspace.md): people sign in with an
+   * Serves the human queue's web workspace at `/queue` (docs/queue.md): people sign in with an
    * operator token and work the queue in a browser. Needs `operatorSecret`. `true` takes the defaults.
    * @default undefined (no workspace)
    */
