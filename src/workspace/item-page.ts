@@ -147,6 +147,19 @@ function historyTable(model: ItemModel): string {
   );
 }
 
+/**
+ * The versions the item was decided under: a draft approved after a deploy is still the text of the
+ * template version shown here, whatever is deployed now.
+ */
+function versionsLine(versions: ItemModel["item"]["decidedUnder"] | undefined): string {
+  if (versions === undefined) return "not recorded";
+  const parts = [
+    versions.templateVersion === undefined ? undefined : `template version ${versions.templateVersion}`,
+    versions.catalogVersion === undefined ? undefined : `catalog version ${versions.catalogVersion}`,
+  ].filter((part) => part !== undefined);
+  return parts.length === 0 ? "not recorded" : parts.join(" · ");
+}
+
 /** The item page's body. Every stored value (records, notes, draft) is written as escaped text. */
 export function itemBody(model: ItemModel, context: ItemPageContext): string {
   const { item } = model;
@@ -163,6 +176,7 @@ export function itemBody(model: ItemModel, context: ItemPageContext): string {
 <dt>ticket</dt><dd>${e(item.ticketId)}</dd>
 <dt>run</dt><dd>${e(item.runId)}</dd>
 <dt>template</dt><dd>${e(item.template ?? "-")}</dd>
+<dt>decided under</dt><dd>${e(versionsLine(item.decidedUnder))}</dd>
 <dt>waiting</dt><dd${late ? ' class="late"' : ""}>${e(age(item.createdAt, context.now))} (since ${e(when(item.createdAt))} UTC)${late ? " · past the service level" : ""}</dd>
 <dt>tags</dt><dd>${e(
     Object.entries(model.tags)

@@ -185,7 +185,7 @@ export function createWaitingSnapshot(
     for (const id of changed) {
       const item = await source.queue.get(id);
       if (item !== undefined && (item.status === "open" || item.status === "claimed")) {
-        const { facts: _, ...plain } = item;
+        const { facts: _, decidedUnder: __, ...plain } = item;
         if (current.items.has(id)) current.items.set(id, plain);
       } else current.items.delete(id);
     }

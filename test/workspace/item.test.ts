@@ -37,6 +37,18 @@ describe("an item", () => {
     expect(page).toMatch(/<code>to<\/code>.*customers record C-T-1/);
   });
 
+  it("shows the template and catalog versions the item was decided under", async () => {
+    const { rig } = setup;
+    const id = await populate(rig);
+    const item = await rig.outbox.queue.get(id);
+    const template = rig.outbox.catalog.template(item?.template ?? "");
+    expect(item?.decidedUnder.templateVersion).toBe(template?.version);
+    const page = (await (await signedIn(rig)).request(`/queue/items/${id}`)).text;
+    expect(page).toContain(
+      `<dt>decided under</dt><dd>template version ${template?.version} · catalog version ${rig.outbox.catalog.version}</dd>`,
+    );
+  });
+
   it("writes every record value, note and name as text: no markup from the store reaches the page", async () => {
     const { rig } = setup;
     const id = await populate(rig);
