@@ -1,3 +1,4 @@
+import { deliveryEventCount, formatDeliveryOutcomes } from "../metrics/delivery-outcomes.js";
 import { formatBand } from "../metrics/projection.js";
 import type { EscalationReport, RateRow } from "../metrics/report.js";
 import { percent } from "../metrics/summary.js";
@@ -38,6 +39,7 @@ export function renderHtmlReport(
 <div class="card"><div class="label">decided</div><div class="value">${overall.decided.toLocaleString("en-US")}</div><div class="note">${overall.sent.toLocaleString("en-US")} sent · ${overall.escalated.toLocaleString("en-US")} escalated</div></div>
 <div class="card" id="projection"><div class="label">human decisions</div><div class="value">${e(band)}</div><div class="note">${volume}</div></div>
 ${first.firstContacts > 0 ? `<div class="card" id="first-contacts"><div class="label">first contacts</div><div class="value">${percent(first.rate)}</div><div class="note">${first.firstContacts} of ${first.sends} sends · 95% CI ${percent(first.low)}–${percent(first.high)}</div></div>` : ""}
+${deliveryCard(report)}
 ${report.malformed.count > 0 ? `<div class="card warn"><div class="label">malformed lines</div><div class="value">${report.malformed.count}</div><div class="note">skipped, listed below</div></div>` : ""}
 </section>
 <section>
@@ -299,3 +301,10 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.detail { overflow-wrap: anywhere; }
 .single-day { margin: 0 0 8px; }
 ${chartCss}${narrowScreenCss}`;
+
+/** What the providers reported after the sends, beside the escalation cards; nothing when none reported. */
+function deliveryCard(report: EscalationReport): string {
+  const outcomes = report.deliveryOutcomes;
+  if (outcomes === undefined || deliveryEventCount(outcomes) === 0) return "";
+  return `<div class="card" id="delivery-outcomes"><div class="label">delivery outcomes</div><div class="value">${outcomes.delivered.toLocaleString("en-US")} delivered</div><div class="note">${e(formatDeliveryOutcomes(outcomes))}</div></div>`;
+}

@@ -1,5 +1,6 @@
 import type { EscalationReason } from "../core/decision/reasons.js";
 import { isContentVersion } from "../core/definition/template-content.js";
+import { createDeliveryOutcomeCounter } from "./delivery-outcomes.js";
 import { isReportableTime } from "./history.js";
 import {
   buildReport,
@@ -55,6 +56,8 @@ export interface MetricsAccumulator {
   addDeliveryFailure(): void;
   /** Counts a send that was the first to its destination (first contact), out of the sends counted. */
   addFirstContact(): void;
+  /** Counts one provider delivery event (a `delivery_status` audit event's data). */
+  addDeliveryStatus(data: Readonly<Record<string, unknown>> | undefined): void;
   /** Counts an input line that could not be read; the first `maxMalformed` keep their number and problem. */
   addMalformed(line: number, problem: string): void;
   /** The report of everything counted so far; counting may go on afterwards. */
@@ -116,6 +119,7 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
   let duplicates = 0;
   let deliveryFailures = 0;
   let firstContacts = 0;
+  const deliveryOutcomes = createDeliveryOutcomeCounter();
   let malformedCount = 0;
   let first: number | undefined;
   let last: number | undefined;
@@ -198,6 +202,9 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
     addFirstContact() {
       firstContacts += 1;
     },
+    addDeliveryStatus(data) {
+      deliveryOutcomes.add(data);
+    },
     addMalformed(line, problem) {
       malformedCount += 1;
       if (malformed.length < maxMalformed) malformed.push({ line, problem });
@@ -228,6 +235,7 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
           duplicates,
           deliveryFailures,
           firstContacts,
+          deliveryOutcomes: deliveryOutcomes.snapshot(),
           malformedCount,
           malformed: [...malformed],
           examples: new Map([...examples].map(([reason, kept]) => [reason, [...kept]])),

@@ -46,6 +46,9 @@ export function countAuditEvent(metrics: MetricsAccumulator, event: AuditEvent):
     case "delivery":
       if (event.reason === "delivery_failed") metrics.addDeliveryFailure();
       return;
+    case "delivery_status":
+      metrics.addDeliveryStatus(event.data);
+      return;
     case "first_contact":
       // Of a decision's send (the outbox's); one a person approved is not a decision sent, and not
       // counted against the sends.

@@ -1,3 +1,4 @@
+import { type DeliveryOutcomes, noDeliveryOutcomes } from "./delivery-outcomes.js";
 import { observedDays, type Projection, projectHumanDecisions } from "./projection.js";
 import { wilsonInterval } from "./wilson.js";
 
@@ -96,6 +97,8 @@ export interface EscalationReport {
     readonly low: number;
     readonly high: number;
   };
+  /** What the providers reported after the sends (`delivery_status` events); all zero in a replay. */
+  readonly deliveryOutcomes: DeliveryOutcomes;
   readonly malformed: { readonly count: number; readonly lines: readonly MalformedLine[] };
   /** Human decisions a day at the observed (or given) volume; absent when no decision has a time. */
   readonly projection: Projection | undefined;
@@ -121,6 +124,7 @@ export interface ReportCounts {
   readonly deliveryFailures: number;
   /** Sends that were the first to their destination (at most the sends). */
   readonly firstContacts?: number;
+  readonly deliveryOutcomes?: DeliveryOutcomes;
   readonly malformedCount: number;
   readonly malformed: readonly MalformedLine[];
   /** The first escalations of each reason that came with a line number (a replay's). */
@@ -211,6 +215,7 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
     duplicates: counts.duplicates,
     deliveryFailures: counts.deliveryFailures,
     firstContact: firstContactOf(counts),
+    deliveryOutcomes: counts.deliveryOutcomes ?? noDeliveryOutcomes,
     malformed: { count: counts.malformedCount, lines: counts.malformed },
     projection,
     truncated: counts.truncated,

@@ -1,3 +1,4 @@
+import { deliveryEventCount, formatDeliveryOutcomes } from "./delivery-outcomes.js";
 import { formatBand } from "./projection.js";
 import type { EscalationReport } from "./report.js";
 
@@ -39,6 +40,8 @@ export function formatSummary(report: EscalationReport): string {
       `first contacts: ${first.firstContacts} of ${first.sends} sends (${percent(first.rate)}, 95% ${percent(first.low)}–${percent(first.high)})`,
     );
   }
+  if (report.deliveryOutcomes !== undefined && deliveryEventCount(report.deliveryOutcomes) > 0)
+    lines.push(`delivery outcomes: ${formatDeliveryOutcomes(report.deliveryOutcomes)}`);
   const apart = [
     report.duplicates > 0 ? `${report.duplicates} duplicate(s) not counted as decisions` : "",
     report.deliveryFailures > 0 ? `${report.deliveryFailures} failed deliveries counted apart` : "",
