@@ -77,6 +77,16 @@ describe("exportWhatsapp", () => {
     ]);
   });
 
+  it("never takes an example from a message its approved text reads two ways", () => {
+    // The booking code holds the fixed text between the two variables: the values could be split twice.
+    const ticket = hotelTicket();
+    const hostile = { ...ticket, bookings: [{ id: "B-1", code: "A is ready, your room is B", room: "C" }] };
+    const booking = bookingHandle(hostile);
+    expect(catalog.decide({ template: "room_ready", slots: { booking } }, hostile).outcome).toBe("send");
+    const entry = exportWhatsapp(catalog, { samples: [hostile] }).exported[0];
+    expect(entry?.samples).toBe("tag names");
+  });
+
   it("falls back to the tags' names, and says so, with no sample or an invalid one", () => {
     for (const options of [{}, { samples: [{ ticketId: "T-1", guests: "not a list" }] }]) {
       const entry = exportWhatsapp(catalog, options).exported[0];

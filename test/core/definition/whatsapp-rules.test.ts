@@ -51,6 +51,7 @@ describe("the WhatsApp review rules hold at definition", () => {
       "Room {{room}}, doctor {{doctor}}.",
       [/2 variables and 2 words/, /at least 5 words/],
     ],
+    ["fixed text that is only emoji and punctuation", "🎉🎉 {{room}} 🎉 — {{doctor}} 🎉!", [/0 words/]],
     [
       "right-to-left text too short for its variables",
       "غرفة {{room}} طبيب {{doctor}} اليوم",
