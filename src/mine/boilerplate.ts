@@ -1,4 +1,4 @@
-import { type ClusterState, sharedShare } from "./clusters.js";
+import { type ClusterState, sharedShare, wordCounts } from "./clusters.js";
 import { isPlaceholder } from "./tokens.js";
 
 /**
@@ -16,7 +16,7 @@ export function boilerplateWords(clusters: readonly ClusterState[], minSize: num
     if (cluster.size < minSize) continue;
     counted += 1;
     const group = slotsOf(cluster) ?? `#${cluster.id}`;
-    for (const [word, count] of cluster.words) {
+    for (const [word, count] of wordCounts(cluster)) {
       if (count < 2) continue;
       const held = spread.get(word) ?? { clusters: 0, groups: new Set<string>() };
       spread.set(word, held);
@@ -38,7 +38,7 @@ export function boilerplateWords(clusters: readonly ClusterState[], minSize: num
  */
 function slotsOf(cluster: ClusterState): string | undefined {
   const slots: string[] = [];
-  for (const [word, count] of cluster.words)
+  for (const [word, count] of wordCounts(cluster))
     if (isPlaceholder(word) && count >= sharedShare * cluster.size) slots.push(word);
   return slots.length === 0 ? undefined : slots.sort().join(" ");
 }

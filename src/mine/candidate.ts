@@ -1,4 +1,4 @@
-import type { ClusterState } from "./clusters.js";
+import { type ClusterState, wordCounts } from "./clusters.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { isTypoOf, numberToken, wordKey } from "./tokens.js";
 
@@ -85,7 +85,8 @@ export function candidateOf(
 ): CandidateTemplate {
   const minSize = options.minSize ?? 3;
   const maxResidue = options.maxResidue ?? 0.25;
-  const { size, words } = cluster;
+  const { size } = cluster;
+  const words = wordCounts(cluster);
   const fixed = new Set<string>();
   const choiceWords: { word: string; count: number }[] = [];
   let total = 0;

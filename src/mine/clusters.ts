@@ -49,6 +49,12 @@ export interface ClusterOptions {
   readonly examples?: number;
   /** Distinct words counted per cluster; more are residue. @default 2000 */
   readonly vocabulary?: number;
+  /**
+   * Messages read after which a cluster still of one member keeps no counts of its own: they are read
+   * again from its member when needed, with the same result. Most clusters of a long history are one-off
+   * messages, so this bounds what each costs. @default 2048
+   */
+  readonly idleAfter?: number;
 }
 
 /** What one cluster learned from its members. */
@@ -81,7 +87,39 @@ export interface ClusterState {
   readonly identifiers: Map<string, { readonly kind: IdentifierKind; readonly shown: string; count: number }>;
   /** The ids of the clusters merged into this one at the end of the reading, its own first. */
   readonly merged: number[];
+  /**
+   * Set while a cluster of one member, idle for long, keeps no counts of its own (most clusters of a
+   * history are such: messages no other resembles): its words are read again from its skeleton or its
+   * tokens, its pairs from its tokens (see {@link wordCounts}).
+   */
+  recount?: "skeleton" | "tokens" | undefined;
 }
+
+/** A cluster's words with the number of members holding each, read again from its member if dropped. */
+export function wordCounts(cluster: ClusterState): ReadonlyMap<string, number> {
+  if (cluster.recount === undefined) return cluster.words;
+  const skeleton = cluster.examples[0] ?? "";
+  const tokens =
+    cluster.recount === "skeleton" ? tokensOf(skeleton) : withoutEnds(cluster.sequences[0] ?? []);
+  return new Map([...new Set(tokens)].map((word) => [word, 1]));
+}
+
+/** A cluster's word pairs with the number of members holding each, read again if dropped. */
+export function pairCounts(cluster: ClusterState): ReadonlyMap<string, number> {
+  if (cluster.recount === undefined) return cluster.pairs;
+  return new Map([...pairsOf(withoutEnds(cluster.sequences[0] ?? []))].map((pair) => [pair, 1]));
+}
+
+/** Gives a cluster whose counts were dropped its counts again, before they change. */
+export function restoreCounts(cluster: ClusterState): void {
+  if (cluster.recount === undefined) return;
+  const [words, pairs] = [wordCounts(cluster), pairCounts(cluster)];
+  cluster.recount = undefined;
+  for (const [word, count] of words) cluster.words.set(word, count);
+  for (const [pair, count] of pairs) cluster.pairs.set(pair, count);
+}
+
+const withoutEnds = (tokens: readonly string[]) => tokens.filter((token) => token !== sentenceEnd);
 
 /** Distinct identifiers a cluster keeps by name; the rest are counted by kind. */
 export const maxIdentifiers = 32;
@@ -101,6 +139,9 @@ const maxScored = 6;
  */
 const youngSize = 31;
 const lookedAt = new Set([16, youngSize]);
+
+/** Every so many messages, clusters idle for `idleAfter` messages are looked at. */
+const idleCheckEvery = 256;
 
 /** Token sequences kept per cluster. */
 export const maxSequences = 3;
@@ -122,10 +163,16 @@ export class Clusters {
   private readonly threshold: number;
   private readonly keep: number;
   private readonly vocabulary: number;
+  private readonly idleAfter: number;
   /** Per cluster (by id), how many of its words and pairs each member count has, and how many are shared. */
   private readonly tallies: Tally[] = [];
   /** The members of clusters of at most {@link youngSize}, by cluster id. */
   private readonly young = new Map<number, Member[]>();
+  /** Messages read so far, and when each cluster (by id) was made. */
+  private read = 0;
+  private readonly madeAt: number[] = [];
+  /** Clusters below this id were looked at for dropping their counts. */
+  private idleChecked = 0;
 
   /**
    * `moved` is told of each message (by its `tag`) that moved to another cluster after it was added:
@@ -138,6 +185,7 @@ export class Clusters {
     this.threshold = options.threshold ?? 0.7;
     this.keep = options.examples ?? 5;
     this.vocabulary = options.vocabulary ?? 2000;
+    this.idleAfter = options.idleAfter ?? 2048;
   }
 
   /**
@@ -146,6 +194,8 @@ export class Clusters {
    * closing are not what a message is about).
    */
   add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
+    this.read += 1;
+    if (this.read % Math.min(idleCheckEvery, Math.max(1, this.idleAfter)) === 0) this.dropIdleCounts();
     const withEnds = tokensOf(more.identity ?? skeleton, true);
     const { words, pairs } = countedOf(withEnds);
     const of = signature(words);
@@ -161,6 +211,7 @@ export class Clusters {
     if (best === undefined) {
       best = newCluster(this.all.length, of);
       this.all.push(best);
+      this.madeAt.push(this.read);
       this.tallies.push({ byCount: [], shared: 0 });
       this.index.add(of, best);
     } else if (
@@ -172,6 +223,7 @@ export class Clusters {
       this.index.add(of, best);
     }
     const member: Member = { skeleton, recipient, withEnds, more };
+    restoreCounts(best);
     this.join(best, member, { words, pairs });
     const members = this.young.get(best.id) ?? [];
     if (best.size <= youngSize) {
@@ -208,6 +260,7 @@ export class Clusters {
     const of = signature(countedOf((leaving[0] as Member).withEnds).words);
     const other = newCluster(this.all.length, of);
     this.all.push(other);
+    this.madeAt.push(this.read);
     this.tallies.push({ byCount: [], shared: 0 });
     this.index.add(of, other);
     for (const member of leaving) {
@@ -251,6 +304,24 @@ export class Clusters {
   }
 
   /**
+   * Drops the counts of clusters that have kept one member since `idleAfter` messages were read:
+   * they are read again from the member when needed, the same counts in the same order.
+   */
+  private dropIdleCounts(): void {
+    for (; this.idleChecked < this.all.length; this.idleChecked++) {
+      const cluster = this.all[this.idleChecked] as ClusterState;
+      if ((this.madeAt[cluster.id] as number) > this.read - this.idleAfter) break;
+      const member = this.young.get(cluster.id)?.[0];
+      if (cluster.size !== 1 || member === undefined || cluster.examples[0] !== member.skeleton) continue;
+      if (cluster.sequences[0] !== member.withEnds || cluster.words.size >= this.vocabulary) continue;
+      if (cluster.pairs.size >= this.vocabulary) continue;
+      cluster.recount = member.more.identity === undefined ? "tokens" : "skeleton";
+      cluster.words.clear();
+      cluster.pairs.clear();
+    }
+  }
+
+  /**
    * Dice of the message's words and word pairs with those the cluster shares (all of its own while it
    * has one member); 0 as soon as it cannot reach `needed`, since then it cannot be the best.
    */
@@ -262,11 +333,12 @@ export class Clusters {
   ): number {
     const floor = sharedShare * cluster.size;
     const total = words.size + pairs.size + (this.tallies[cluster.id] as Tally).shared;
+    const [held, heldPairs] = [wordCounts(cluster), pairCounts(cluster)];
     // Past this many items not shared, the score is below `needed` whatever the rest holds.
     const missable = words.size + pairs.size - (needed * total) / 2;
     let missed = 0;
-    for (const word of words) if ((cluster.words.get(word) ?? 0) < floor && ++missed > missable) return 0;
-    for (const pair of pairs) if ((cluster.pairs.get(pair) ?? 0) < floor && ++missed > missable) return 0;
+    for (const word of words) if ((held.get(word) ?? 0) < floor && ++missed > missable) return 0;
+    for (const pair of pairs) if ((heldPairs.get(pair) ?? 0) < floor && ++missed > missable) return 0;
     return (2 * (words.size + pairs.size - missed)) / total;
   }
 }

@@ -1,6 +1,14 @@
 import { align } from "./align.js";
 import { boilerplateWords } from "./boilerplate.js";
-import { addIdentifier, type ClusterState, maxSequences, sharedShare } from "./clusters.js";
+import {
+  addIdentifier,
+  type ClusterState,
+  maxSequences,
+  pairCounts,
+  restoreCounts,
+  sharedShare,
+  wordCounts,
+} from "./clusters.js";
 import { isPlaceholder, isTypoOf, numberToken, sentenceEnd } from "./tokens.js";
 import { variablePlaceGroups } from "./variable-places.js";
 
@@ -138,10 +146,10 @@ function mergePass(
 function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
   const floor = sharedShare * cluster.size;
   const core = new Set<string>();
-  for (const [word, count] of cluster.words) if (count >= floor) core.add(word);
+  for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.add(word);
   const shared = [...core].filter((word) => !boilerplate.has(word));
   const identity = [...shared];
-  for (const [pair, count] of cluster.pairs) {
+  for (const [pair, count] of pairCounts(cluster)) {
     if (count < floor) continue;
     const [first = "", second = ""] = pair.split(" ");
     if (!boilerplate.has(first) && !boilerplate.has(second)) identity.push(pair);
@@ -285,8 +293,9 @@ function absorb(into: ClusterState, from: ClusterState, keep: number, vocabulary
   into.resolved += from.resolved;
   for (const [source, count] of from.recipients)
     into.recipients.set(source, (into.recipients.get(source) ?? 0) + count);
-  addCounts(into.words, from.words, vocabulary);
-  addCounts(into.pairs, from.pairs, vocabulary);
+  restoreCounts(into);
+  addCounts(into.words, wordCounts(from), vocabulary);
+  addCounts(into.pairs, pairCounts(from), vocabulary);
   for (const example of from.examples) if (into.examples.length < keep) into.examples.push(example);
   for (const sequence of from.sequences)
     if (into.sequences.length < maxSequences) into.sequences.push(sequence);

@@ -327,6 +327,33 @@ describe("grouping", () => {
     expect(new Set(groups).size).toBe(1);
   });
 
+  it("gives the same groups whether one-member clusters keep their counts or read them again", () => {
+    // One-off lines early, lines like them much later: a cluster of one read again must score, merge and
+    // absorb as it did with its counts kept.
+    const words = [
+      "amber",
+      "birch",
+      "cedar",
+      "delta",
+      "ember",
+      "fjord",
+      "grove",
+      "heron",
+      "inlet",
+      "juniper",
+    ];
+    const lines: string[] = [];
+    for (let n = 0; n < 300; n++) {
+      const [a, b, c] = [words[n % 10], words[(n * 3) % 10], words[(n * 7) % 10]];
+      lines.push(`note ${a} ${b} about the ${c} shipment, see you on the ${b} dock`);
+      lines.push(`the ${a} order ${n} left the ${b} depot today and reaches the ${c} hub soon`);
+      if (n % 50 === 0) lines.push(`Invalid user ${a}${b} from 10.0.${n}.1`);
+    }
+    const kept = clusterLines(lines, { idleAfter: Number.POSITIVE_INFINITY });
+    expect(clusterLines(lines, { idleAfter: 1 })).toEqual(kept);
+    expect(new Set(kept).size).toBeGreaterThan(3);
+  });
+
   it("gives the same groups for the same lines", () => {
     const lines = Array.from({ length: 60 }, (_, n) =>
       n % 3 === 0
