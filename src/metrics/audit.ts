@@ -1,3 +1,4 @@
+import { recordedVersions } from "../core/definition/template-content.js";
 import type { AuditEvent } from "../store/store.js";
 import { type AccumulatorOptions, createMetricsAccumulator, type MetricsAccumulator } from "./accumulator.js";
 import type { EscalationReport, ReportOptions } from "./report.js";
@@ -30,15 +31,18 @@ export function countAuditEvent(metrics: MetricsAccumulator, event: AuditEvent):
   switch (event.type) {
     case "decision":
       if (event.outcome !== "send" && event.outcome !== "escalate") return;
-      metrics.add({
-        at: event.at,
-        template: event.template,
-        outcome: event.outcome,
-        reason: event.reason,
-        tags: tagsOf(event.data),
-        templateVersion: event.data?.templateVersion,
-        catalogVersion: event.data?.catalogVersion,
-      });
+      metrics.add(
+        Object.assign(
+          {
+            at: event.at,
+            template: event.template,
+            outcome: event.outcome,
+            reason: event.reason,
+            tags: tagsOf(event.data),
+          },
+          recordedVersions(event.data),
+        ),
+      );
       return;
     case "duplicate":
       metrics.addDuplicate();

@@ -1,5 +1,5 @@
 import type { KeyObject } from "node:crypto";
-import { isContentVersion } from "../core/definition/template-content.js";
+import { recordedVersions, type Versions } from "../core/definition/template-content.js";
 import { merged } from "../core/merged.js";
 import { actorNameOf } from "../core/visible-name.js";
 import {
@@ -65,11 +65,7 @@ export interface QueueItemDetail extends QueueItem {
   readonly decidedUnder: Versions;
 }
 
-/** A template version and a catalog version; either is absent when not known. */
-export interface Versions {
-  readonly templateVersion?: string;
-  readonly catalogVersion?: string;
-}
+export type { Versions };
 
 /** What is deployed now: the outbox's catalog version, and the version of each of its templates. */
 export interface DeployedVersions {
@@ -139,20 +135,10 @@ async function decisionOf(
         typeof facts === "object" && facts !== null && !Array.isArray(facts)
           ? (facts as Record<string, unknown>)
           : undefined,
-      decidedUnder: versionsIn(event.data),
+      decidedUnder: recordedVersions(event.data),
     };
   }
   return { facts: undefined, decidedUnder: {} };
-}
-
-/** The versions recorded in audit data; a value of another shape (a hand-edited row) is left out. */
-export function versionsIn(data: Readonly<Record<string, unknown>>): Versions {
-  const { templateVersion, catalogVersion } = data;
-  return Object.assign(
-    {},
-    isContentVersion(templateVersion) ? { templateVersion } : {},
-    isContentVersion(catalogVersion) ? { catalogVersion } : {},
-  );
 }
 
 /**

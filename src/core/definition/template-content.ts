@@ -78,6 +78,29 @@ export function isContentVersion(value: unknown): value is string {
   return typeof value === "string" && versionShape.test(value);
 }
 
+/** A template version and a catalog version; either is absent when not known. */
+export interface Versions {
+  readonly templateVersion?: string;
+  readonly catalogVersion?: string;
+}
+
+/**
+ * The versions recorded in stored data (an audit event's `data`): own properties only, each kept only
+ * when shaped as a version, so an edited row or an inherited property is never taken for one.
+ */
+export function recordedVersions(data: unknown): Versions {
+  if (typeof data !== "object" || data === null) return {};
+  const own = (name: string): unknown =>
+    Object.hasOwn(data, name) ? (data as Record<string, unknown>)[name] : undefined;
+  const templateVersion = own("templateVersion");
+  const catalogVersion = own("catalogVersion");
+  return Object.assign(
+    {},
+    isContentVersion(templateVersion) ? { templateVersion } : {},
+    isContentVersion(catalogVersion) ? { catalogVersion } : {},
+  );
+}
+
 function digest(text: string): string {
   return hash("sha256", text, "hex").slice(0, 16);
 }
