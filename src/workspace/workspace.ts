@@ -187,11 +187,13 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     return page(c, status, "Sign in to the queue", signInBody(basePath, form.token, refusal));
   };
 
-  // Reads a posted form: only a form encoding, within the body limit.
+  // Reads a posted form: only a form encoding, within the body limit, each field once. A field sent
+  // twice is refused whole: a parser keeping one of the two would act on a value the page never showed.
   const formOf = async (c: Context): Promise<Record<string, string> | undefined> => {
     const type = c.req.header("content-type") ?? "";
     if (!/^application\/x-www-form-urlencoded\b|^multipart\/form-data\b/i.test(type)) return undefined;
-    const body = await c.req.parseBody();
+    const body = await c.req.parseBody({ all: true });
+    if (Object.values(body).some((value) => Array.isArray(value))) return undefined;
     return Object.fromEntries(
       Object.entries(body).filter((entry): entry is [string, string] => typeof entry[1] === "string"),
     );

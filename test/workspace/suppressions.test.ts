@@ -139,6 +139,21 @@ describe("the suppressions page", () => {
       headers: { "content-type": "application/json" },
     });
     expect(json.status).toBe(415);
+    const fetchedCrossSite = await ana.request("/queue/suppressions/lift", {
+      form: { ...form, csrf: Browser.csrfOf(page.text) },
+      headers: { "sec-fetch-site": "cross-site" },
+    });
+    expect(fetchedCrossSite.status).toBe(403);
+    // The destination twice (a parser that took the last value would lift something else): refused whole.
+    const twice = await ana.request("/queue/suppressions/lift", {
+      body: `csrf=${encodeURIComponent(Browser.csrfOf(page.text))}&destination=${complained.destination}&destination=${bounced.destination}`,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(twice.status).toBe(415);
+    // A GET never lifts.
+    expect((await ana.request(`/queue/suppressions/lift?destination=${bounced.destination}`)).status).toBe(
+      404,
+    );
     expect((await new Browser(rig.url).request("/queue/suppressions/lift", { form })).status).toBe(401);
     expect(await rig.store.getSuppression(bounced.destination)).toBeDefined();
     expect(await liftEvents(rig)).toEqual([]);
