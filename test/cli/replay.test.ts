@@ -80,6 +80,7 @@ describe("formletter replay", () => {
       "duplicates",
       "deliveryFailures",
       "firstContact",
+      "deliveryOutcomes",
       "malformed",
       "projection",
       "truncated",
