@@ -10,7 +10,7 @@ import {
 } from "./template-types.js";
 import type { compileBody } from "./text-parts.js";
 import { type Part, variablePlacement } from "./text-parts.js";
-import { variableDensityProblem } from "./whatsapp-rules.js";
+import { choiceLabelProblem, variableDensityProblem } from "./whatsapp-rules.js";
 
 /**
  * The definition-time checks of a template that look at it whole: limits, the recipient, the tags of its
@@ -217,6 +217,12 @@ export function checkChannel(
       if (broken?.part === "header")
         templateError(id, `the header (subject) is over WhatsApp's ${broken.max} characters`);
       for (const slot of slots) {
+        if (slot.slot.kind === "choice") {
+          for (const [key, label] of Object.entries(slot.slot.choices)) {
+            const problem = choiceLabelProblem(label);
+            if (problem !== undefined) templateError(id, `choice "${key}": its label ${problem}`, slot.name);
+          }
+        }
         if (slot.fields.some((field) => field.format.multiline)) {
           templateError(
             id,

@@ -38,3 +38,14 @@ export function variableDensityProblem(parts: readonly Part[], literal: string):
     return `the body has ${variables} variable${variables === 1 ? "" : "s"} and ${words} word${words === 1 ? "" : "s"} of fixed text; WhatsApp refuses templates with too many variables for their length: write at least ${needed} words of fixed text or use fewer variables`;
   return undefined;
 }
+
+/**
+ * Why a choice label cannot be a WhatsApp variable's value, or undefined. A label is written in code
+ * and shown as a value, so the rule Meta sets for values holds for it: no line break, no tab, not
+ * more than three spaces in a row. Values from records are cleaned of these when decided; a label is not.
+ */
+export function choiceLabelProblem(label: string): string | undefined {
+  if (/[\t\n\r\u000B\u000C\u0085\u2028\u2029]| {4}/.test(label))
+    return "holds a tab, a line break or four spaces in a row, which WhatsApp refuses in a variable; write it with single spaces";
+  return undefined;
+}

@@ -89,6 +89,58 @@ describe("the WhatsApp review rules hold at definition", () => {
     expect(whatsapp(`Hi there ${uses.slice(1).join(" ")} c d.`)).not.toThrow();
   });
 
+  it.each([
+    ["a tab", "late\tby an hour"],
+    ["four spaces in a row", "late    by an hour"],
+  ])("refuses a choice label holding %s, which would be a variable's value", (_name, label) => {
+    const define = (late: string) => () =>
+      defineTemplate(
+        records,
+        config({
+          channel: "whatsapp",
+          to: phoneTo,
+          subject: undefined,
+          body: "Your visit in room {{room}} is running {{why}} today, sorry for the wait.",
+          slots: {
+            room: slot.ref("appointments", { show: "room" }),
+            why: slot.choice({ late, early: "early" }),
+          },
+        }),
+      );
+    const error = thrown(define(label));
+    expect(error.message).toMatch(/choice "late".*four spaces in a row/);
+    expect(error.slot).toBe("why");
+    expect(define("late by an hour")).not.toThrow();
+  });
+
+  it("holds a locale's choice labels to the same rule", () => {
+    const define = () =>
+      defineTemplate(
+        records,
+        config({
+          channel: "whatsapp",
+          to: phoneTo,
+          subject: undefined,
+          body: "Your visit in room {{room}} is running {{why}} today, sorry for the wait.",
+          slots: {
+            room: slot.ref("appointments", { show: "room" }),
+            why: slot.choice({ late: "late", early: "early" }),
+          },
+          locale: {
+            default: "en",
+            from: () => "de",
+            texts: {
+              de: {
+                body: "Ihr Termin in Raum {{room}} ist heute {{why}}, entschuldigen Sie die Wartezeit bitte.",
+                choices: { why: { late: "spät\tdran", early: "früh" } },
+              },
+            },
+          },
+        }),
+      );
+    expect(thrown(define).message).toMatch(/locale "de".*choice "late"/);
+  });
+
   it("holds each locale's text to the same rules", () => {
     const define = () =>
       defineTemplate(
