@@ -161,6 +161,10 @@ export const queueItemDetail = queueItem.extend({
         "The typed fields of the escalation that opened the item (slot, expected, limit, max, count, code…), as its audit event keeps them.",
     })
     .optional(),
+  decidedUnder: z.object({ templateVersion: text.optional(), catalogVersion: text.optional() }).meta({
+    description:
+      "The template and catalog versions of the decision that opened the item: an approved draft is sent as decided under them.",
+  }),
 });
 
 export const queuePage = z.object({
@@ -218,6 +222,12 @@ export const reportReply = z.object({
   byTemplate: z.array(rateRow),
   byTag: z.array(z.object({ tag: text, rows: z.array(rateRow) })),
   byDay: z.array(rateRow),
+  byCatalogVersion: z
+    .array(rateRow)
+    .meta({ description: "By the catalog version that decided; (none) for decisions recorded without one." }),
+  byTemplateVersion: z
+    .array(rateRow)
+    .meta({ description: "By template and its version, as template@version." }),
   period: z.object({
     first: text.optional(),
     last: text.optional(),
