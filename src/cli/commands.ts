@@ -89,7 +89,7 @@ export const commands: readonly CommandEntry[] = [
   },
   {
     name: "mine",
-    operands: "<history>",
+    operands: "[history]",
     summary: "mine a history of free-text messages into candidate templates and their coverage",
     load: async () => (await import("./mine.js")).registerMineCommand,
   },
