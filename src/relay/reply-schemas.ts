@@ -234,6 +234,18 @@ export const reportReply = z.object({
     days: count.optional(),
     undated: count,
   }),
+  deliveryOutcomes: z
+    .object({
+      delivered: count,
+      bounced: z.object({ hard: count, soft: count, unclassified: count }),
+      complained: count,
+      failed: count,
+      unmatched: count,
+    })
+    .meta({
+      description:
+        "What providers reported of sent messages (delivery events); events naming no sent message are unmatched.",
+    }),
   firstContact: z
     .object({ sends: count, firstContacts: count, rate: share, low: share, high: share })
     .meta({ description: "Sends that were the first to their destination, with the 95% Wilson interval." }),
