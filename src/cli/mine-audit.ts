@@ -1,5 +1,5 @@
 import type { CutLine } from "../metrics/line-cutter.js";
-import { personReplyAction } from "../outbox/person-reply.js";
+import { personReplyAction } from "../outbox/index.js";
 import type { AuditEvent, Store } from "../store/index.js";
 
 /** What reading people's replies from an audit log counted besides the lines. */

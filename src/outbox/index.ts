@@ -15,11 +15,12 @@ export type {
   OutboxOptions,
 } from "./outbox.js";
 export { createOutbox } from "./outbox.js";
-export type {
-  PersonReplyInput,
-  PersonReplyRefusal,
-  PersonReplyResult,
-  ScanWarning,
+export {
+  type PersonReplyInput,
+  type PersonReplyRefusal,
+  type PersonReplyResult,
+  personReplyAction,
+  type ScanWarning,
 } from "./person-reply.js";
 export type {
   Actor,
