@@ -130,6 +130,8 @@ const cases: Readonly<Record<string, Case>> = {
   cost: { argv: () => [at("templates/seller.ts"), "--tickets", history] },
   check: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
   diff: { argv: () => ["--base", at("templates/seller.ts"), "--head", at("templates/seller.ts")] },
+  // The catalog holds a template with sections, which is not exported: its own refusal, kept as 1.
+  "export whatsapp": { argv: () => ["--catalog", at("test/fixtures/whatsapp-catalog.ts")], code: 1 },
   checklist: {
     argv: () => [
       "--catalog",
