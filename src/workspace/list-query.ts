@@ -1,6 +1,6 @@
 import { isEscalationReason } from "../core/decision/reasons.js";
 import type { QueueItem } from "../store/index.js";
-import type { WorkspaceSource } from "./source.js";
+import type { WorkspaceQueue, WorkspaceSource } from "./source.js";
 
 /** What the list is filtered by, read from the query string (anything unreadable is left out). */
 export interface ListFilter {
@@ -104,12 +104,12 @@ function tagsOf(value: unknown): Readonly<Record<string, string>> {
 
 /** Every waiting item (open or claimed), oldest first, up to the list's reading limit. */
 export async function waitingItems(
-  source: WorkspaceSource,
+  queue: Pick<WorkspaceQueue, "list">,
 ): Promise<{ items: QueueItem[]; truncated: boolean }> {
   const items: QueueItem[] = [];
   let cursor: string | undefined;
   do {
-    const page = await source.queue.list({
+    const page = await queue.list({
       status: ["open", "claimed"],
       limit: 500,
       ...(cursor === undefined ? {} : { cursor }),
@@ -155,7 +155,7 @@ export function createWaitingSnapshot(
   let reading: Promise<Waiting> | undefined;
 
   const full = async (now: number) => {
-    const read = await waitingItems(source);
+    const read = await waitingItems(source.queue);
     state = {
       items: new Map(read.items.map((item) => [item.id, item])),
       truncated: read.truncated,

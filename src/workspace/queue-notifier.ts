@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { FormletterError } from "../core/errors.js";
 import type { QueueItem } from "../store/index.js";
 import { signWebhookBody, webhookSecretKey } from "../transport/webhook-signature.js";
+import { waitingItems } from "./list-query.js";
 import type { WorkspaceQueue } from "./source.js";
 
 /**
@@ -36,8 +37,6 @@ export type NotifyResult =
 
 // The ids a batch names, at most; the counts are always whole.
 const maxIds = 100;
-// The queue is read up to this many waiting items, as the list page reads it.
-const maxRead = 50_000;
 
 function checkedUrl(url: string): URL {
   let parsed: URL | undefined;
@@ -94,20 +93,7 @@ export function createQueueNotifier(
   let checking: Promise<NotifyResult> | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  const waiting = async (): Promise<QueueItem[]> => {
-    const items: QueueItem[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await queue.list({
-        status: ["open", "claimed"],
-        limit: 500,
-        ...(cursor === undefined ? {} : { cursor }),
-      });
-      items.push(...page.items);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined && items.length < maxRead);
-    return items;
-  };
+  const waiting = async (): Promise<QueueItem[]> => (await waitingItems(queue)).items;
 
   const deliver = async (body: string): Promise<number | undefined> => {
     const id = `flq_${randomBytes(12).toString("hex")}`;
