@@ -6,7 +6,7 @@ import {
   bodyText,
   type EventVerifier,
   field,
-  fresh,
+  freshTimestamp,
   malformed,
   signatureRefused,
   verified,
@@ -52,7 +52,7 @@ export function resendEvents(options: ResendEventsOptions): EventVerifier {
       const text = bodyText(request.body);
       if (id === undefined || timestamp === undefined || signatures === undefined || text === undefined)
         return signatureRefused;
-      if (!/^\d{1,12}$/.test(timestamp) || !fresh(Number(timestamp), now, tolerance)) return signatureRefused;
+      if (!freshTimestamp(timestamp, now, tolerance)) return signatureRefused;
       const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${text}`).digest();
       const matches = signatures.split(" ").some((entry) => {
         const [version, signature] = entry.split(",", 2);

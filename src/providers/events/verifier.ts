@@ -61,7 +61,10 @@ export function field(value: unknown, name: string): unknown {
     : undefined;
 }
 
-/** True when `seconds` (a Unix time) is within `tolerance` seconds of `now` (milliseconds), either way. */
-export function fresh(seconds: number, now: number, tolerance: number): boolean {
-  return Number.isFinite(seconds) && Math.abs(now / 1000 - seconds) <= tolerance;
+/**
+ * True when a signed timestamp header holds a Unix time in whole seconds within `tolerance` seconds of
+ * `now` (milliseconds), either way: a captured request replayed later is refused.
+ */
+export function freshTimestamp(header: string, now: number, tolerance: number): boolean {
+  return /^\d{1,12}$/.test(header) && Math.abs(now / 1000 - Number(header)) <= tolerance;
 }
