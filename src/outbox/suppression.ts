@@ -2,6 +2,7 @@ import type { KeyObject } from "node:crypto";
 import type { Decision, Message } from "../core/decision/decision.js";
 import { FormletterError } from "../core/errors.js";
 import { actorNameOf, visibleNameRule } from "../core/visible-name.js";
+import { eventWithoutTicket } from "../store/operator-event.js";
 import type { Store, StoreTransaction, Suppression } from "../store/store.js";
 import { destinationHash, destinationShown } from "./first-contact.js";
 
@@ -59,17 +60,8 @@ export async function liftSuppression(
   return transaction(async (tx) => {
     const suppression = await tx.removeSuppression(destination);
     if (suppression === undefined) return { lifted: false, suppression: undefined, auditId: undefined };
-    const auditId = await tx.appendAudit({
-      at: now,
-      type: "suppression",
-      ticketId: undefined,
-      runId: undefined,
-      template: undefined,
-      outcome: undefined,
-      reason: undefined,
-      key: undefined,
-      actor: by,
-      data: {
+    const auditId = await tx.appendAudit(
+      eventWithoutTicket(now, "suppression", by, {
         action: "lifted",
         destination: destinationShown(destination),
         channel: suppression.channel,
@@ -77,8 +69,8 @@ export async function liftSuppression(
         provider: suppression.provider,
         suppressedBy: suppression.auditId,
         ...(note === undefined ? {} : { note }),
-      },
-    });
+      }),
+    );
     return { lifted: true, suppression, auditId };
   });
 }

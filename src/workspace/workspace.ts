@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { escapeForPage as e } from "../cli/html-page.js";
 import { actorNameOf } from "../core/visible-name.js";
 import { createAuditSampler } from "../relay/audit-sample.js";
+import { eventWithoutTicket } from "../store/operator-event.js";
 import { type ActionName, actionNames, isOutcome, outcomes, runAction } from "./actions.js";
 import { type CookieNames, clearedCookie, sessionCookie, sessionIdOf } from "./cookies.js";
 import { csrfMatches, sameOrigin, signInCookieOf, signInToken } from "./csrf.js";
@@ -167,18 +168,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   const sampleRefusal = createAuditSampler({ full: 20, every: 100, windowMs: 60_000 }, clock);
   const audit = (actor: string, data: Record<string, unknown>) =>
     source.audit
-      .append({
-        at: clock(),
-        type: "access",
-        ticketId: undefined,
-        runId: undefined,
-        template: undefined,
-        outcome: undefined,
-        reason: undefined,
-        key: undefined,
-        actor,
-        data: { via: "workspace", ...data },
-      })
+      .append(eventWithoutTicket(clock(), "access", actor, { via: "workspace", ...data }))
       .catch(() => undefined);
 
   const signInPage = (c: Context, status: number, refusal?: SignInRefusal) => {
