@@ -92,6 +92,7 @@ ${report.byTag
   .join("\n")}
 <h2>By day</h2>
 ${rateTable("day-table", "day (UTC)", report.byDay)}
+${versionTables(report)}
 </section>
 ${malformed(report)}
 <section class="definition">
@@ -110,6 +111,20 @@ function rateTable(id: string, heading: string, rows: readonly RateRow[], effect
   return `<table id="${id}"><thead><tr><th>${heading}</th>${effects === undefined ? "" : "<th>effect</th>"}<th class="n">decided</th><th class="n">sent</th><th class="n">escalated</th><th class="n">rate</th><th class="n">95% CI</th></tr></thead><tbody>
 ${rows.map((row) => `<tr><td>${e(row.key)}</td>${effect(row.key)}<td class="n">${row.decided}</td><td class="n">${row.sent}</td><td class="n">${row.escalated}</td><td class="n">${percent(row.rate)}</td><td class="n">${percent(row.low)}–${percent(row.high)}</td></tr>`).join("\n")}
 </tbody></table>`;
+}
+
+/**
+ * The rate by the catalog version that decided and by `template@version`: a log that spans a deploy shows
+ * the rate before and after it. Versions are read back from the log only in a version's shape, but a
+ * template id is whatever was recorded: every key is escaped like the other tables'.
+ */
+function versionTables(report: EscalationReport): string {
+  if (report.byCatalogVersion.length === 0 && report.byTemplateVersion.length === 0)
+    return `<h2>By version</h2>\n<p id="version-none">No decision recorded a catalog version.</p>`;
+  return `<h2>By catalog version</h2>
+${rateTable("catalog-version-table", "catalog version", report.byCatalogVersion)}
+<h2>By template version</h2>
+${rateTable("template-version-table", "template@version", report.byTemplateVersion)}`;
 }
 
 /** The first escalations of each reason with their history line (a replay's report only), as a table like the others. */
