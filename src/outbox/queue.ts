@@ -250,9 +250,11 @@ export function createQueueOperations(
       }),
     release: async (id: string, actor: Actor): Promise<ApprovalResult> => {
       // The versions the item was decided under, read before the transaction: its decision's audit event
-      // never changes. The approval records them beside what is deployed now.
+      // never changes. The approval records them beside what is deployed now, and a new outbound row
+      // carries them: its message is the draft decided then.
       const before = typeof id === "string" ? await store.getQueueItem(id) : undefined;
-      const versions = before === undefined ? {} : approvalVersions(await decisionOf(store, before), before);
+      const decided = before === undefined ? undefined : await decisionOf(store, before);
+      const versions = before === undefined || decided === undefined ? {} : approvalVersions(decided, before);
       return acting(id, actor, async (tx, by) => {
         const item = await load(tx, id);
         if (item.status === "approved") {
@@ -311,6 +313,8 @@ export function createQueueOperations(
               status: mode === "shadow" ? "shadow" : "pending",
               createdAt: at,
               bodySha256,
+              templateVersion: decided?.decidedUnder.templateVersion,
+              catalogVersion: decided?.decidedUnder.catalogVersion,
             }),
           );
           if (prior === undefined) {

@@ -187,6 +187,8 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       createdAt: at,
       leaseUntil: input.mode === "shadow" ? undefined : input.leaseUntil,
       bodySha256,
+      templateVersion: decision.templateVersion,
+      catalogVersion: decision.catalogVersion,
     });
     outboundId = await tx.addOutbound(row);
     if (input.mode === "live") outbound = merged(row, { id: outboundId });

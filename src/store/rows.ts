@@ -38,6 +38,9 @@ export function outboundFromRow(row: Row | undefined, json: JsonColumn): Outboun
     deliveredAt: optionalTime(row.delivered_at),
     receiptId: optional(row.receipt_id),
     bodySha256: row.body_sha256 as string,
+    // Null in rows written before the columns were (migration 9 of SQLite, 7 of Postgres).
+    templateVersion: optional(row.template_version),
+    catalogVersion: optional(row.catalog_version),
   };
 }
 

@@ -68,6 +68,14 @@ export interface OutboundRow {
   readonly receiptId: string | undefined;
   /** SHA-256 of the message text, as recorded in the audit log. */
   readonly bodySha256: string;
+  /**
+   * The version of the template that produced the message, and of the catalog that decided it: for an
+   * approved draft, those it was decided under, not those deployed at approval. Undefined for a message
+   * no catalog template produced (a person's own reply) and for rows written by an older formletter.
+   * Set when the row is written, never changed.
+   */
+  readonly templateVersion: string | undefined;
+  readonly catalogVersion: string | undefined;
 }
 
 /** What an audit event records. */
@@ -226,7 +234,10 @@ export interface StoreTransaction {
   appendAudit(event: New<AuditEvent>): Promise<string>;
   addOutbound(row: New<OutboundRow>): Promise<string>;
   getOutbound(id: string): Promise<OutboundRow | undefined>;
-  updateOutbound(id: string, change: Partial<Omit<OutboundRow, "id" | "key" | "message">>): Promise<void>;
+  updateOutbound(
+    id: string,
+    change: Partial<Omit<OutboundRow, "id" | "key" | "message" | "templateVersion" | "catalogVersion">>,
+  ): Promise<void>;
   addQueueItem(item: New<QueueItem>): Promise<string>;
   getQueueItem(id: string): Promise<QueueItem | undefined>;
   updateQueueItem(id: string, change: Partial<Omit<QueueItem, "id">>): Promise<void>;
@@ -290,16 +301,24 @@ export function minuteOf(at: number): number {
   return Math.floor(at / 60_000);
 }
 
-/** What a new outbound row needs; attempts, delivery and receipt start empty. */
+/** What a new outbound row needs; attempts, delivery, receipt and versions not given start empty. */
 export type NewOutboundRow = Pick<
   OutboundRow,
   "key" | "ticketId" | "runId" | "template" | "message" | "status" | "createdAt" | "bodySha256"
 > &
-  Partial<Pick<OutboundRow, "leaseUntil">>;
+  Partial<Pick<OutboundRow, "leaseUntil" | "templateVersion" | "catalogVersion">>;
 
 /** A new outbound row, not yet tried. */
 export function newOutboundRow(row: NewOutboundRow): Omit<OutboundRow, "id"> {
-  return { attempts: 0, leaseUntil: undefined, deliveredAt: undefined, receiptId: undefined, ...row };
+  return {
+    attempts: 0,
+    leaseUntil: undefined,
+    deliveredAt: undefined,
+    receiptId: undefined,
+    templateVersion: undefined,
+    catalogVersion: undefined,
+    ...row,
+  };
 }
 
 /** What opening a queue item needs; everything a human does to it later starts empty. */

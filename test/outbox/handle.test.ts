@@ -63,6 +63,8 @@ describe.each(storeKinds)("handle() on the %s store", (kind) => {
       deliveredAt: t0,
       receiptId: "mem-1",
       bodySha256: sha256(expected.message.text),
+      templateVersion: expected.templateVersion,
+      catalogVersion: propertyCatalog.version,
     });
 
     const events = await auditOf(outbox);

@@ -3,6 +3,7 @@
  * writes, and a draft approved after a deploy that changed its template.
  */
 import { expect, it } from "vitest";
+import { merged } from "../../src/core/merged.js";
 import { createCatalog, defineTemplate, format } from "../../src/index.js";
 import type { Store } from "../../src/store/store.js";
 import {
@@ -119,6 +120,38 @@ export function versionScenarios(ctx: { readonly store: Store }): void {
         catalogVersion: redeployed.version,
       },
       templateChanged: true,
+    });
+  });
+
+  it("a draft approved after a deploy that changed its template goes out on a row holding the versions it was decided under", async () => {
+    const before = outboxOver(ctx.store);
+    const waiting = await before.outbox.handle({
+      ticketId: "T-1",
+      output: proposal("T-1", "payment_release"),
+      runId: "r1",
+    });
+    const after = outboxOver(ctx.store, { catalog: redeployed as typeof propertyCatalog });
+    const approved = await after.outbox.queue.approve(waiting.queueItemId as string, {
+      by: "ana@example.com",
+    });
+    const decidedUnder = { templateVersion: paymentRelease.version, catalogVersion: propertyCatalog.version };
+    expect(approved.outbound).toMatchObject(decidedUnder);
+    const row = await ctx.store.getOutbound(approved.outbound?.id as string);
+    expect(row).toMatchObject(merged({ status: "delivered" }, decidedUnder));
+    expect(row?.templateVersion).not.toBe(redeployed.template("payment_release")?.version);
+    expect(row?.catalogVersion).not.toBe(redeployed.version);
+  });
+
+  it("a delivered message's row holds the versions its decision's audit event records", async () => {
+    const { outbox } = outboxOver(ctx.store);
+    const sent = await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "r1" });
+    const row = await ctx.store.getOutbound(sent.outboundId as string);
+    expect(row?.status).toBe("delivered");
+    const decision = (await auditOf(outbox, { type: "decision" }))[0];
+    expect(decision?.data.templateVersion).toBe(completionCheck.version);
+    expect(row).toMatchObject({
+      templateVersion: decision?.data.templateVersion,
+      catalogVersion: decision?.data.catalogVersion,
     });
   });
 

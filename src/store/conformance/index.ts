@@ -56,6 +56,8 @@ export function outboundRow(overrides: Partial<Omit<OutboundRow, "id">> = {}): O
     deliveredAt: undefined,
     receiptId: undefined,
     bodySha256: "0".repeat(64),
+    templateVersion: undefined,
+    catalogVersion: undefined,
     ...overrides,
   };
 }
@@ -774,6 +776,8 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
           attempts: 2,
           leaseUntil: t0 + 1,
           receiptId: undefined,
+          templateVersion: "0123456789abcdef",
+          catalogVersion: "fedcba9876543210",
         });
         const draft: Message = {
           template: "sms_notice",
@@ -800,6 +804,39 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         expect(await store.getQueueItem(ids.item)).toEqual({ ...item, id: ids.item });
         expect(await store.getOutbound("999999")).toBeUndefined();
         expect(await store.getQueueItem("999999")).toBeUndefined();
+      });
+
+      it("keep the template and catalog versions a row was written with through updates, claims and receipts; a row without them reads back without them", async () => {
+        const versions = { templateVersion: "0123456789abcdef", catalogVersion: "fedcba9876543210" };
+        const ids = await store.transaction(async (tx) => ({
+          versioned: await tx.addOutbound(outboundRow({ key: "fl_versioned", ...versions })),
+          bare: await tx.addOutbound(outboundRow({ key: "fl_bare" })),
+        }));
+        const claimed = await store.claimDue({ now: t0, leaseUntil: t0 + 1000, limit: 10 });
+        expect(claimed.map((row) => [row.key, row.templateVersion, row.catalogVersion])).toEqual([
+          ["fl_versioned", versions.templateVersion, versions.catalogVersion],
+          ["fl_bare", undefined, undefined],
+        ]);
+        await store.transaction((tx) =>
+          tx.updateOutbound(ids.versioned, { status: "delivered", receiptId: "r-versioned", attempts: 1 }),
+        );
+        const byReceipt = await store.transaction((tx) => tx.findOutboundByReceipt("r-versioned"));
+        expect(byReceipt).toMatchObject(versions);
+        expect(await store.getOutbound(ids.versioned)).toMatchObject(versions);
+        expect(await store.getOutbound(ids.bare)).toMatchObject({
+          templateVersion: undefined,
+          catalogVersion: undefined,
+        });
+        // What produced a message never changes once it is written.
+        for (const field of ["templateVersion", "catalogVersion"]) {
+          await expect(
+            store.transaction((tx) =>
+              tx.updateOutbound(ids.versioned, { [field]: "0000000000000000" } as never),
+            ),
+            field,
+          ).rejects.toMatchObject({ code: "store_invalid" });
+        }
+        expect(await store.getOutbound(ids.versioned)).toMatchObject(versions);
       });
 
       it("updates change only the given fields; undefined clears one", async () => {

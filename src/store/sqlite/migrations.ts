@@ -190,6 +190,13 @@ ${hourTriggers("spend", "spend_hourly", ["group_name", "currency"], "units")}
   `
   SELECT 1;
   `,
+  // 9: each outbound row records the template and catalog versions that produced its message. Null in
+  // rows written before, and in rows a process that opened the file at version 8 still writes (its
+  // inserts name their columns); a formletter at version 8 or earlier refuses to open a file at this one.
+  `
+  ALTER TABLE outbound ADD COLUMN template_version TEXT;
+  ALTER TABLE outbound ADD COLUMN catalog_version TEXT;
+  `,
 ];
 
 /**

@@ -300,8 +300,8 @@ export function openSqliteStore(
     },
     addOutbound: async (row) => {
       const info = statement(
-        `INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256, template_version, catalog_version)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         row.key,
         row.ticketId,
@@ -315,6 +315,8 @@ export function openSqliteStore(
         row.deliveredAt ?? null,
         row.receiptId ?? null,
         row.bodySha256,
+        row.templateVersion ?? null,
+        row.catalogVersion ?? null,
       );
       const id = String(info.lastInsertRowid);
       outboundMessages.set(id, row.message);

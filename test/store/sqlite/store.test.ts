@@ -396,6 +396,64 @@ describe("sqliteStore", () => {
     });
   });
 
+  it("migrates a version 8 file in place: its outbound rows read back with no versions, new rows keep theirs, and a formletter at 8 would refuse it", async () => {
+    const db = new Database(file);
+    for (const migration of migrations.slice(0, 8)) db.exec(migration);
+    db.pragma("user_version = 8");
+    const oldRow = outboundRow({ key: "fl_v8", receiptId: "r-v8" });
+    const columns =
+      "key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256";
+    const insert = (into: Database.Database, row: typeof oldRow) =>
+      into
+        .prepare(`INSERT INTO outbound (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(
+          row.key,
+          row.ticketId,
+          row.runId,
+          row.template,
+          JSON.stringify(row.message),
+          row.status,
+          row.attempts,
+          row.createdAt,
+          null,
+          null,
+          row.receiptId ?? null,
+          row.bodySha256,
+        );
+    const oldId = String(insert(db, oldRow).lastInsertRowid);
+    db.close();
+
+    const store = sqliteStore(file);
+    try {
+      expect(await store.getOutbound(oldId)).toEqual({ ...oldRow, id: oldId });
+      expect(await store.transaction((tx) => tx.findOutboundByReceipt("r-v8"))).toMatchObject({
+        id: oldId,
+        templateVersion: undefined,
+        catalogVersion: undefined,
+      });
+      const versions = { templateVersion: "0123456789abcdef", catalogVersion: "fedcba9876543210" };
+      const newId = await store.transaction((tx) =>
+        tx.addOutbound(outboundRow({ key: "fl_v9", ...versions })),
+      );
+      expect(await store.getOutbound(newId)).toMatchObject(versions);
+      // A process that opened the file at version 8 keeps writing rows as it did: they read back without versions.
+      const older = new Database(file);
+      const olderId = String(insert(older, outboundRow({ key: "fl_older" })).lastInsertRowid);
+      older.close();
+      expect(await store.getOutbound(olderId)).toMatchObject({
+        key: "fl_older",
+        templateVersion: undefined,
+        catalogVersion: undefined,
+      });
+    } finally {
+      await store.close();
+    }
+    // The file is past 8: a formletter at 8 refuses it ("newer than this formletter's") rather than
+    // opening it without knowing of the columns.
+    expect(schemaVersion).toBeGreaterThan(8);
+    expect(inspect((db2) => db2.pragma("user_version", { simple: true }))).toBe(schemaVersion);
+  });
+
   it("keeps every committed write when the file is reopened", async () => {
     const first = sqliteStore(file);
     const ids = await first.transaction(async (tx) => {
