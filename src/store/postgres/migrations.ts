@@ -21,10 +21,6 @@ export const migrations: readonly ((schema: string) => string)[] = [
   (schema) => {
     const s = quoteIdentifier(schema);
     const lock = decisionLock(schema);
-    const applyParameters =
-      "p_keys text[], p_audit json, p_outbound json, p_queue json, p_reservations json, p_updates jsonb, " +
-      "p_expected json";
-    const applyArguments = "p_keys, p_audit, p_outbound, p_queue, p_reservations, p_updates, p_expected";
     return `
   CREATE SEQUENCE ${s}.ids INCREMENT BY 512;
 
@@ -160,79 +156,7 @@ export const migrations: readonly ((schema: string) => string)[] = [
   END
   $fn$;
 
-  -- Writes reach the database in batches (see Pending): everything one transaction wrote since its last
-  -- read that needs them, as JSON arrays of rows, applied set-wise in one call. Audit events and queue
-  -- items first: their ids are this instance's own, so no other transaction waits for them. Then, under
-  -- the decision lock, the checks of what was answered without reading, outbound rows (their keys are
-  -- unique: inserted under the lock, two instances never wait on each other's key) and reservations.
-  -- Updates last, each row once (Pending merges them): nothing read the rows in between, and an update
-  -- may be of a row inserted in the same batch.
-  CREATE FUNCTION ${s}.apply(${applyParameters}) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
-  DECLARE
-    updated bigint;
-    more bigint;
-    missing text;
-  BEGIN
-    -- json columns are read as json (kept exactly as sent), through json_value (see Pending).
-    IF p_audit IS NOT NULL THEN
-      INSERT INTO ${s}.audit (id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data)
-      SELECT id, at, type, "ticketId", "runId", template, outcome, reason, key, actor, ${s}.json_value(data)
-      FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, "ticketId" text, "runId" text,
-        template text, outcome text, reason text, key text, actor text, data json);
-    END IF;
-    IF p_queue IS NOT NULL THEN
-      INSERT INTO ${s}.queue (id, status, reason, ticket_id, run_id, template, detail, key, draft, note,
-        created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
-      SELECT id, status, reason, "ticketId", "runId", template, detail, key, ${s}.json_value(draft), note,
-        "createdAt", "claimedBy", "claimedAt", "closedBy", "closedAt", resolution, "closeNote", "auditId",
-        "outboundId"
-      FROM json_to_recordset(p_queue) AS r(id bigint, status text, reason text, "ticketId" text, "runId" text,
-        template text, detail text, key text, draft json, note text, "createdAt" bigint, "claimedBy" text,
-        "claimedAt" bigint, "closedBy" text, "closedAt" bigint, resolution text, "closeNote" text,
-        "auditId" text, "outboundId" text);
-    END IF;
-    -- Everything that writes reservations or outbound rows holds the decision lock: while a transaction
-    -- holds it, the keys and counts it relies on cannot change but by its own writes.
-    IF p_keys IS NOT NULL OR p_expected IS NOT NULL OR p_outbound IS NOT NULL OR p_reservations IS NOT NULL THEN
-      PERFORM ${lock};
-      PERFORM ${s}.expect_new(p_keys);
-      PERFORM ${s}.expect_counts(p_expected);
-    END IF;
-    IF p_outbound IS NOT NULL THEN
-      INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
-        lease_until, delivered_at, receipt_id, body_sha256)
-      SELECT id, key, "ticketId", "runId", template, ${s}.json_value(message), status, attempts, "createdAt",
-        "leaseUntil", "deliveredAt", "receiptId", "bodySha256"
-      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, "ticketId" text, "runId" text, template text,
-        message json, status text, attempts integer, "createdAt" bigint, "leaseUntil" bigint,
-        "deliveredAt" bigint, "receiptId" text, "bodySha256" text);
-    END IF;
-    IF p_reservations IS NOT NULL THEN
-      WITH reserved AS (
-        INSERT INTO ${s}.reservations (key, template, ticket_id, run_id, at, result)
-        SELECT key, template, "ticketId", "runId", at, ${s}.json_value(result)
-        FROM json_to_recordset(p_reservations) AS r(key text, template text, "ticketId" text, "runId" text,
-          at bigint, result json)
-        RETURNING template, at
-      )
-      INSERT INTO ${s}.send_counts AS counts (template, minute, n)
-      SELECT template, floor(at / 60000.0)::bigint, count(*) FROM reserved GROUP BY 1, 2
-      ON CONFLICT (template, minute) DO UPDATE SET n = counts.n + excluded.n;
-    END IF;
-    IF p_updates IS NOT NULL THEN
-      -- A field the change names is set (to null when it is null); a field it leaves out is kept.
-${updateRows(s, "outbound", outboundUpdatable, "updated")}
-${updateRows(s, "queue", queueUpdatable, "more")}
-      IF updated + more <> jsonb_array_length(p_updates) THEN
-        SELECT (value->>'t') || ' row ' || (value->>'id') INTO missing FROM jsonb_array_elements(p_updates)
-        WHERE NOT EXISTS (SELECT FROM ${s}.outbound o WHERE value->>'t' = 'outbound' AND o.id = (value->>'id')::bigint)
-          AND NOT EXISTS (SELECT FROM ${s}.queue q WHERE value->>'t' = 'queue' AND q.id = (value->>'id')::bigint)
-        LIMIT 1;
-        RAISE EXCEPTION 'postgresStore: no %', missing USING ERRCODE = 'no_data_found';
-      END IF;
-    END IF;
-  END
-  $fn$;
+${applyFunction(schema, "CREATE", outboundInsert(s, 1))}
 
   -- The reads a transaction makes. Keys and counts come with the keys to check, not the writes: the
   -- transaction adds its own unwritten reservations to the counts (see Pending), so its many small writes
@@ -528,7 +452,124 @@ ${updateRows(s, "queue", queueUpdatable, "more")}
   );
   `;
   },
+  // 7: each outbound row records the template and catalog versions that produced its message, and `apply`
+  // writes them. The columns are nullable: rows written before hold null, and so do rows an instance still
+  // running version 6's code writes during a rolling upgrade (it calls this `apply`, and its JSON has no
+  // versions). Every reader names its columns, so such an instance reads the table as before; one at
+  // version 6 opening the schema afresh refuses it.
+  (schema) => {
+    const s = quoteIdentifier(schema);
+    return `
+  ALTER TABLE ${s}.outbound ADD COLUMN template_version text, ADD COLUMN catalog_version text;
+${applyFunction(schema, "CREATE OR REPLACE", outboundInsert(s, 7))}
+  `;
+  },
 ];
+
+// The parameters of `apply`, and the functions of migration 1 that call it with theirs.
+const applyParameters =
+  "p_keys text[], p_audit json, p_outbound json, p_queue json, p_reservations json, p_updates jsonb, " +
+  "p_expected json";
+const applyArguments = "p_keys, p_audit, p_outbound, p_queue, p_reservations, p_updates, p_expected";
+
+/**
+ * The `apply` function (see migration 1) as `CREATE` or `CREATE OR REPLACE`, with `outbound` the statement
+ * that inserts a batch's outbound rows (`outboundInsert`). Migration 1's text is exactly as released.
+ */
+function applyFunction(schema: string, create: "CREATE" | "CREATE OR REPLACE", outbound: string): string {
+  const s = quoteIdentifier(schema);
+  const lock = decisionLock(schema);
+  return `  -- Writes reach the database in batches (see Pending): everything one transaction wrote since its last
+  -- read that needs them, as JSON arrays of rows, applied set-wise in one call. Audit events and queue
+  -- items first: their ids are this instance's own, so no other transaction waits for them. Then, under
+  -- the decision lock, the checks of what was answered without reading, outbound rows (their keys are
+  -- unique: inserted under the lock, two instances never wait on each other's key) and reservations.
+  -- Updates last, each row once (Pending merges them): nothing read the rows in between, and an update
+  -- may be of a row inserted in the same batch.
+  ${create} FUNCTION ${s}.apply(${applyParameters}) RETURNS void LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+  DECLARE
+    updated bigint;
+    more bigint;
+    missing text;
+  BEGIN
+    -- json columns are read as json (kept exactly as sent), through json_value (see Pending).
+    IF p_audit IS NOT NULL THEN
+      INSERT INTO ${s}.audit (id, at, type, ticket_id, run_id, template, outcome, reason, key, actor, data)
+      SELECT id, at, type, "ticketId", "runId", template, outcome, reason, key, actor, ${s}.json_value(data)
+      FROM json_to_recordset(p_audit) AS r(id bigint, at bigint, type text, "ticketId" text, "runId" text,
+        template text, outcome text, reason text, key text, actor text, data json);
+    END IF;
+    IF p_queue IS NOT NULL THEN
+      INSERT INTO ${s}.queue (id, status, reason, ticket_id, run_id, template, detail, key, draft, note,
+        created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id)
+      SELECT id, status, reason, "ticketId", "runId", template, detail, key, ${s}.json_value(draft), note,
+        "createdAt", "claimedBy", "claimedAt", "closedBy", "closedAt", resolution, "closeNote", "auditId",
+        "outboundId"
+      FROM json_to_recordset(p_queue) AS r(id bigint, status text, reason text, "ticketId" text, "runId" text,
+        template text, detail text, key text, draft json, note text, "createdAt" bigint, "claimedBy" text,
+        "claimedAt" bigint, "closedBy" text, "closedAt" bigint, resolution text, "closeNote" text,
+        "auditId" text, "outboundId" text);
+    END IF;
+    -- Everything that writes reservations or outbound rows holds the decision lock: while a transaction
+    -- holds it, the keys and counts it relies on cannot change but by its own writes.
+    IF p_keys IS NOT NULL OR p_expected IS NOT NULL OR p_outbound IS NOT NULL OR p_reservations IS NOT NULL THEN
+      PERFORM ${lock};
+      PERFORM ${s}.expect_new(p_keys);
+      PERFORM ${s}.expect_counts(p_expected);
+    END IF;
+${outbound}    IF p_reservations IS NOT NULL THEN
+      WITH reserved AS (
+        INSERT INTO ${s}.reservations (key, template, ticket_id, run_id, at, result)
+        SELECT key, template, "ticketId", "runId", at, ${s}.json_value(result)
+        FROM json_to_recordset(p_reservations) AS r(key text, template text, "ticketId" text, "runId" text,
+          at bigint, result json)
+        RETURNING template, at
+      )
+      INSERT INTO ${s}.send_counts AS counts (template, minute, n)
+      SELECT template, floor(at / 60000.0)::bigint, count(*) FROM reserved GROUP BY 1, 2
+      ON CONFLICT (template, minute) DO UPDATE SET n = counts.n + excluded.n;
+    END IF;
+    IF p_updates IS NOT NULL THEN
+      -- A field the change names is set (to null when it is null); a field it leaves out is kept.
+${updateRows(s, "outbound", outboundUpdatable, "updated")}
+${updateRows(s, "queue", queueUpdatable, "more")}
+      IF updated + more <> jsonb_array_length(p_updates) THEN
+        SELECT (value->>'t') || ' row ' || (value->>'id') INTO missing FROM jsonb_array_elements(p_updates)
+        WHERE NOT EXISTS (SELECT FROM ${s}.outbound o WHERE value->>'t' = 'outbound' AND o.id = (value->>'id')::bigint)
+          AND NOT EXISTS (SELECT FROM ${s}.queue q WHERE value->>'t' = 'queue' AND q.id = (value->>'id')::bigint)
+        LIMIT 1;
+        RAISE EXCEPTION 'postgresStore: no %', missing USING ERRCODE = 'no_data_found';
+      END IF;
+    END IF;
+  END
+  $fn$;`;
+}
+
+/**
+ * The statement of `apply` that inserts a batch's outbound rows: as migration 1 wrote it, or from
+ * migration 7 on with the template and catalog versions (null when a row has none, as an older
+ * instance's rows have).
+ */
+function outboundInsert(s: string, version: 1 | 7): string {
+  const [columns, fields, types] =
+    version === 1
+      ? ["", "", ""]
+      : [
+          ", template_version, catalog_version",
+          ', "templateVersion", "catalogVersion"',
+          ', "templateVersion" text, "catalogVersion" text',
+        ];
+  return `    IF p_outbound IS NOT NULL THEN
+      INSERT INTO ${s}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at,
+        lease_until, delivered_at, receipt_id, body_sha256${columns})
+      SELECT id, key, "ticketId", "runId", template, ${s}.json_value(message), status, attempts, "createdAt",
+        "leaseUntil", "deliveredAt", "receiptId", "bodySha256"${fields}
+      FROM json_to_recordset(p_outbound) AS r(id bigint, key text, "ticketId" text, "runId" text, template text,
+        message json, status text, attempts integer, "createdAt" bigint, "leaseUntil" bigint,
+        "deliveredAt" bigint, "receiptId" text, "bodySha256" text${types});
+    END IF;
+`;
+}
 
 /** Columns `apply` may update whose type is not text. */
 const columnTypes: Readonly<Record<string, string>> = {

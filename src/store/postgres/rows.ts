@@ -11,7 +11,7 @@ import {
 import type { AuditEvent, OutboundRow, QueueItem } from "../store.js";
 
 export const outboundColumns =
-  "id, key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256";
+  "id, key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256, template_version, catalog_version";
 
 export const queueColumns =
   "id, seq, status, reason, ticket_id, run_id, template, detail, key, draft, note, created_at, claimed_by, claimed_at, closed_by, closed_at, resolution, close_note, audit_id, outbound_id";

@@ -510,6 +510,47 @@ describe.skipIf(!available)("postgresStore", () => {
       }
     });
 
+    it("migrates a version 6 schema: its outbound rows read back with no versions, and rows an instance at 6 writes through apply after the migration hold none", async () => {
+      const schema = freshSchema("v6");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 6))
+        await admin.query((migration as (schema: string) => string)(schema));
+      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4), (5), (6)`);
+      // What an instance at version 6 sends apply: its rows as JSON, with no versions. Ids far above the
+      // sequence's, so the store's own never meet them.
+      const applyAsVersion6 = (id: number, key: string) =>
+        admin.query(`SELECT ${schema}.apply(NULL, NULL, $1::json, NULL, NULL, NULL, NULL)`, [
+          JSON.stringify([{ id, ...outboundRow({ key, receiptId: `r-${key}` }) }]),
+        ]);
+      await applyAsVersion6(900_000_001, "fl_v6");
+      const store = open(schema);
+      try {
+        expect(await store.getOutbound("900000001")).toEqual({
+          ...outboundRow({ key: "fl_v6", receiptId: "r-fl_v6" }),
+          id: "900000001",
+          key: "fl_v6",
+        });
+        const stamped = { templateVersion: "0123456789abcdef", catalogVersion: "fedcba9876543210" };
+        const newId = await store.transaction((tx) =>
+          tx.addOutbound(outboundRow({ key: "fl_v7", ...stamped })),
+        );
+        expect(await store.getOutbound(newId)).toMatchObject(stamped);
+        await applyAsVersion6(900_000_002, "fl_still_v6");
+        expect(await store.transaction((tx) => tx.findOutboundByReceipt("r-fl_still_v6"))).toMatchObject({
+          id: "900000002",
+          templateVersion: undefined,
+          catalogVersion: undefined,
+        });
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+        expect(schemaVersion).toBeGreaterThan(6);
+      } finally {
+        await store.close();
+      }
+    });
+
     it("refuses a schema a newer formletter wrote, saying to upgrade, and leaves it as it was", async () => {
       const schema = freshSchema("newer");
       const store = open(schema);
