@@ -186,6 +186,14 @@ const outbound = z.object({
   deliveredAt: epochMs.optional(),
   receiptId: text.optional(),
   bodySha256: text,
+  templateVersion: text.optional().meta({
+    description:
+      "The version of the template that produced the message; for an approved draft, the one it was decided under. Absent for a person's own reply and for messages written by an older formletter.",
+  }),
+  catalogVersion: text.optional().meta({
+    description:
+      "The version of the catalog that decided the message, as its decision's audit event records it.",
+  }),
 });
 
 export const approvalReply = z.object({
