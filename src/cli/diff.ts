@@ -75,7 +75,7 @@ async function loadSide(spec: string, exportName: string | undefined, materialis
   if (!isGitModule(spec)) return loadCatalog(spec, exportName);
   const module = await materialiseGitModule(spec);
   materialised.push(module);
-  return loadCatalog(module.file, exportName, module.alias);
+  return loadCatalog(module.file, exportName, { alias: module.alias, tsconfig: module.tsconfig });
 }
 
 async function runReview(

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync 
 import { tmpdir } from "node:os";
 import { join, posix, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeCommitTsconfig } from "./git-tsconfig.js";
 import { CliError } from "./output.js";
 
 /** A catalog module read from git: the file to load, and the folder to remove once it is loaded. */
@@ -14,6 +15,8 @@ export interface GitModule {
    * with one library, as they do where it is an installed package. Other aliases keep the commit's.
    */
   readonly alias: Readonly<Record<string, string>>;
+  /** The commit's path aliases, `formletter` names mapped as in `alias`: see `writeCommitTsconfig`. */
+  readonly tsconfig: string;
   readonly commit: string;
   dispose(): void;
 }
@@ -32,7 +35,7 @@ const revision = /^[A-Za-z0-9_][A-Za-z0-9._/~^@{}+-]{0,199}$/;
  * and materialises that commit's tree with `git archive` into a folder under the repository's
  * `node_modules/.cache`, so the module's relative imports find the files they had at that commit and
  * its bare imports (zod, formletter) resolve to the installed packages, as the head's do; path aliases
- * are the commit's tsconfig.json's, but for the library itself (see `alias`). Git is run
+ * are the commit's tsconfig.json's, but for the library itself (see `alias` and `tsconfig`). Git is run
  * without a shell, each argument passed as it is and the revision after `--end-of-options`.
  */
 export async function materialiseGitModule(spec: string, cwd: string = process.cwd()): Promise<GitModule> {
@@ -75,7 +78,8 @@ export async function materialiseGitModule(spec: string, cwd: string = process.c
     const real = existsSync(file) ? realpathSync(file) : "";
     if (!real.startsWith(realpathSync(folder) + sep))
       throw new CliError(`${shown(spec)}: ${normal} is not a file inside the tree of ${ref}`);
-    return { file, commit, alias: runningLibrary(), dispose };
+    const alias = runningLibrary();
+    return { file, commit, alias, tsconfig: writeCommitTsconfig(folder, file, alias), dispose };
   } catch (error) {
     dispose();
     throw error;

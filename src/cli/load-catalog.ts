@@ -37,11 +37,19 @@ export function isCatalog(value: unknown): value is Catalog {
 export async function loadCatalog(
   file: string,
   exportName?: string,
-  alias?: Readonly<Record<string, string>>,
+  resolution?: ModuleResolution,
 ): Promise<LoadedCatalog> {
-  const { path, module } = await importModule(file, alias);
+  const { path, module } = await importModule(file, resolution);
   const [name, catalog] = pick(file, module, exportName);
   return { catalog, file: path, exportName: name };
+}
+
+/** How a module's imports resolve when not as its own tsconfig.json says: a module read from git. */
+export interface ModuleResolution {
+  /** Module names to load from given files, when no path alias names them. */
+  readonly alias?: Readonly<Record<string, string>>;
+  /** The tsconfig.json whose path aliases apply, instead of the one nearest the module. */
+  readonly tsconfig?: string;
 }
 
 /**
@@ -55,18 +63,20 @@ export async function loadCatalog(
  */
 export async function importModule(
   file: string,
-  /** Module names to load from given files whatever the module's tsconfig.json says. */
-  alias?: Readonly<Record<string, string>>,
+  resolution: ModuleResolution = {},
 ): Promise<{ path: string; module: Record<string, unknown> }> {
+  const { alias, tsconfig: given } = resolution;
   const path = resolve(file);
   if (!existsSync(path)) throw new CliError(`no catalog module at ${file}`);
   // Through a symbolic link, the module's imports (and its tsconfig) are those of the file it points at,
   // as Node resolves them; jiti would look next to the link, and find nothing there.
   const real = realpathSync(path);
-  const tsconfig = nearestTsconfig(dirname(real));
+  const tsconfig = given ?? nearestTsconfig(dirname(real));
   const jiti = createJiti(import.meta.url, {
     ...(tsconfig !== undefined ? { tsconfigPaths: tsconfig } : {}),
     ...(alias !== undefined ? { alias: { ...alias } } : {}),
+    // A tree written out for one run is never loaded again: caching its files would only fill the disk.
+    ...(given !== undefined ? { fsCache: false } : {}),
   });
   try {
     return { path, module: (await jiti.import(real)) as Record<string, unknown> };

@@ -58,7 +58,10 @@ describe("git:REF:path", () => {
   it("resolves the commit's own path aliases to the commit's files, not today's", async () => {
     const module = await materialiseGitModule("git:main~1:catalog/aliased.ts", repo);
     try {
-      const then = await loadCatalog(module.file, undefined, module.alias);
+      const then = await loadCatalog(module.file, undefined, {
+        alias: module.alias,
+        tsconfig: module.tsconfig,
+      });
       const note = then.catalog.templates.find((template) => template.id === "order_note");
       expect(note?.source.body).toContain("totals");
       expect(module.alias).toHaveProperty("formletter");

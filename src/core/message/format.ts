@@ -599,5 +599,20 @@ export const format = {
 
 /** A format helper whose formats carry how they were built, which a template's version hashes. */
 function described<A extends unknown[]>(name: string, build: (...args: A) => Format): (...args: A) => Format {
-  return (...args) => merged(build(...args), { spec: canonicalText([name, ...args]) });
+  return (...args) => withSpec(build(...args), [name, ...args]);
+}
+
+/**
+ * The format with its spec, and the same for each locale it is localised to: a localised format's
+ * functions are the library's own code, whose source changes with how the library was built (from
+ * source, bundled), so without a spec one template would have another version under each build.
+ */
+function withSpec(format: Format, how: readonly unknown[]): Format {
+  const localize = format.localize;
+  if (localize === undefined) return merged(format, { spec: canonicalText(how) });
+  return merged(format, {
+    spec: canonicalText(how),
+    localize: (locale: FormatLocale) =>
+      withSpec(localize(locale), [...how, { in: locale.tag, dates: locale.dates?.code ?? null }]),
+  });
 }

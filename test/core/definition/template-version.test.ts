@@ -1,3 +1,4 @@
+import { de as germanDates } from "date-fns/locale";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createCatalog, defineRecords, defineTemplate, format, readableBy } from "../../../src/index.js";
@@ -182,6 +183,38 @@ describe("template content version", () => {
     );
     expect(a.locales?.variants.get("de")?.version).toBe(a.version);
     expect(b.version).not.toBe(a.version);
+  });
+
+  it("hashes a format localised for a locale by how it was built, never by the library's own code", () => {
+    // The library's code reads differently from source and bundled: a version must not depend on it.
+    const localised = (dates: readonly (typeof germanDates)[]) =>
+      defineTemplate(
+        records,
+        config({
+          locale: {
+            default: "en",
+            from: () => "de",
+            dates,
+            texts: {
+              de: {
+                subject: "Bestellung {{order.number}}",
+                body: "{{order.placed}} {{reason}}",
+                choices: { reason: { late: "spät", lost: "verloren" } },
+              },
+            },
+          },
+          body: "{{order.placed}} {{reason}}",
+        }),
+      );
+    const template = localised([germanDates]);
+    const formats =
+      template.locales?.variants
+        .get("de")
+        ?.resolveOrder.flatMap((slot) => slot.fields.map((field) => field.format)) ?? [];
+    expect(formats.length).toBeGreaterThan(1);
+    for (const format of formats) expect(format.spec).toBeDefined();
+    expect(formats.find((format) => format.kind === "date")?.spec).toContain('{"dates":"de","in":"de"}');
+    expect(localised([]).version).not.toBe(template.version);
   });
 
   it("gives the catalog a version from its templates' versions in id order", () => {
