@@ -148,7 +148,11 @@ export function createBatcher(store: Store, options: BatcherOptions = {}): Batch
     if (!committed) settleAtCommit(group, results, durableAlready);
     durable?.resolve();
     await turn;
-    for (const [index, job] of group.entries()) if (!job.atCommit) job.resolve(results[index]);
+    // Index loops: `entries()` makes an array a job.
+    for (let index = 0; index < group.length; index++) {
+      const job = group[index] as Job;
+      if (!job.atCommit) job.resolve(results[index]);
+    }
   };
 
   const enqueue = (job: Job) => {
@@ -179,7 +183,8 @@ export function createBatcher(store: Store, options: BatcherOptions = {}): Batch
 
 /** Hands the jobs that asked for it their result at commit, with the group's durability. */
 function settleAtCommit(group: readonly Job[], results: readonly unknown[], durable: Promise<void>): void {
-  for (const [index, job] of group.entries()) {
+  for (let index = 0; index < group.length; index++) {
+    const job = group[index] as Job;
     if (job.atCommit) job.resolve({ value: results[index], durable } satisfies Committed<unknown>);
   }
 }

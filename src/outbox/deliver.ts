@@ -46,27 +46,31 @@ export const inDoubtDetail =
  * Tries to deliver a row, retrying retryable failures with exponential backoff and jitter, inside a
  * span naming the template, channel and transport, and how it ended: never the message or recipient.
  */
-export async function deliverRow(
+export function deliverRow(
   row: OutboundRow,
   transport: Transport,
   retry: Required<RetryOptions>,
   clock: () => number,
 ): Promise<DeliveryOutcome> {
-  const attributes = {
+  const attributes = () => ({
     "formletter.template": row.template,
     "formletter.channel": row.message.channel,
     "formletter.transport": transport.name,
-  };
-  return inSpan(spanNames.delivery, attributes, "the delivery threw", async (span) => {
-    const outcome = await tryDelivery(row, transport, retry, clock);
-    span.setAttributes({
-      "formletter.delivery.status": outcome.status,
-      "formletter.delivery.attempts": outcome.attempts,
+  });
+  return inSpan(spanNames.delivery, attributes, "the delivery threw", (span) => {
+    const trying = tryDelivery(row, transport, retry, clock);
+    // Untraced, the attempt's own promise: nothing to add to a span that records nothing.
+    if (!span.isRecording()) return trying;
+    return trying.then((outcome) => {
+      span.setAttributes({
+        "formletter.delivery.status": outcome.status,
+        "formletter.delivery.attempts": outcome.attempts,
+      });
+      // The transport's error text may quote the address or the message: the status says only that it failed.
+      if (outcome.status !== "delivered")
+        span.setStatus({ code: errorStatus, message: `delivery ${outcome.status}` });
+      return outcome;
     });
-    // The transport's error text may quote the address or the message: the status says only that it failed.
-    if (outcome.status !== "delivered")
-      span.setStatus({ code: errorStatus, message: `delivery ${outcome.status}` });
-    return outcome;
   });
 }
 
@@ -108,27 +112,6 @@ export async function settleDelivery(
   transport: string,
   resentInDoubt = false,
 ): Promise<string | undefined> {
-  const data = {
-    outboundId: row.id,
-    transport,
-    attempts: outcome.attempts,
-    ms: outcome.ms,
-    errors: outcome.errors,
-    ...(resentInDoubt ? { resentInDoubt: true } : {}),
-  };
-  // Built whole, not spread: see merged() for what a spread followed by fields costs on Node 20.
-  const event = (outcome: "send" | "escalate", reason: EscalationReason | undefined, extra: object) => ({
-    at,
-    type: "delivery" as const,
-    ticketId: row.ticketId,
-    runId: row.runId,
-    template: row.template,
-    outcome,
-    reason,
-    key: row.key,
-    actor: "outbox",
-    data: Object.assign(data, extra),
-  });
   if (outcome.status === "delivered") {
     await tx.updateOutbound(row.id, {
       status: "delivered",
@@ -137,15 +120,40 @@ export async function settleDelivery(
       receiptId: outcome.receiptId,
       leaseUntil: undefined,
     });
-    await tx.appendAudit(
-      event("send", undefined, {
-        status: "delivered",
-        receiptId: outcome.receiptId,
-        bodySha256: row.bodySha256,
-      }),
-    );
+    // The data built whole, in one literal: it is what every delivery keeps in the audit log.
+    const data = resentInDoubt
+      ? {
+          outboundId: row.id,
+          transport,
+          attempts: outcome.attempts,
+          ms: outcome.ms,
+          errors: outcome.errors,
+          resentInDoubt: true,
+          status: "delivered",
+          receiptId: outcome.receiptId,
+          bodySha256: row.bodySha256,
+        }
+      : {
+          outboundId: row.id,
+          transport,
+          attempts: outcome.attempts,
+          ms: outcome.ms,
+          errors: outcome.errors,
+          status: "delivered",
+          receiptId: outcome.receiptId,
+          bodySha256: row.bodySha256,
+        };
+    await tx.appendAudit(deliveryEvent(row, at, "send", undefined, data));
     return undefined;
   }
+  const data = {
+    outboundId: row.id,
+    transport,
+    attempts: outcome.attempts,
+    ms: outcome.ms,
+    errors: outcome.errors,
+    ...(resentInDoubt ? { resentInDoubt: true } : {}),
+  };
   const status = outcome.status;
   await tx.updateOutbound(row.id, { status, attempts: outcome.attempts, leaseUntil: undefined });
   const failed = escalate({
@@ -162,7 +170,13 @@ export async function settleDelivery(
     draft: row.message,
   });
   const auditId = await tx.appendAudit(
-    event("escalate", failed.reason, { status, facts: escalationFacts(failed) }),
+    deliveryEvent(
+      row,
+      at,
+      "escalate",
+      failed.reason,
+      Object.assign(data, { status, facts: escalationFacts(failed) }),
+    ),
   );
   return tx.addQueueItem(
     openQueueItem({
@@ -178,6 +192,28 @@ export async function settleDelivery(
       outboundId: row.id,
     }),
   );
+}
+
+/** The audit event of a delivery's outcome. Built whole, not spread: see merged(). */
+function deliveryEvent(
+  row: OutboundRow,
+  at: number,
+  outcome: "send" | "escalate",
+  reason: EscalationReason | undefined,
+  data: Readonly<Record<string, unknown>>,
+) {
+  return {
+    at,
+    type: "delivery" as const,
+    ticketId: row.ticketId,
+    runId: row.runId,
+    template: row.template,
+    outcome,
+    reason,
+    key: row.key,
+    actor: "outbox",
+    data,
+  };
 }
 
 function backoff(retry: number, options: Required<RetryOptions>): number {

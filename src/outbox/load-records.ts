@@ -16,34 +16,54 @@ const maxValues = 500_000;
  * What the loader returned is read exactly once, into a plain copy that decide() then reads: a getter
  * that throws, a revoked Proxy, a Proxy whose traps lie or throw, or a getter that answers differently
  * on each read can make the copy fail (a problem) but cannot make decide() throw, nor make what was
- * checked differ from what is sent.
+ * checked differ from what is sent. Records the loader returns as they are (not a promise) are given
+ * back at once, not in a promise: await the result either way.
  */
-export async function loadRecords(
+export function loadRecords(
   load: (ticketId: string) => unknown,
   ticketId: string,
   timeoutMs = 30_000,
-): Promise<Loaded> {
+): Loaded | Promise<Loaded> {
   let loaded: unknown;
-  let timer: NodeJS.Timeout | undefined;
+  let waiting: Promise<unknown> | undefined;
   try {
     loaded = load(ticketId);
     // Only a real promise is waited for, and never longer than the timeout (it may be adopting a
-    // thenable that never settles). Anything else is the records themselves: a thenable returned as
-    // they are is data with a function in it, refused by the copy.
-    if (loaded instanceof Promise) {
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`no answer within ${timeoutMs} ms (loadTimeoutMs)`)),
-          timeoutMs,
-        );
-      });
-      loaded = await Promise.race([loaded, timeout]);
-    }
+    // thenable that never settles). Anything else is the records themselves, read at once (no promise
+    // nor turn of the event loop of their own): a thenable returned as they are is data with a function
+    // in it, refused by the copy. (`instanceof` asks a Proxy's trap, which may throw.)
+    if (loaded instanceof Promise) waiting = loaded;
   } catch (error) {
-    return { ok: false, problem: `the record loader threw: ${snippet(describe(error), 200)}` };
+    return threw(error);
+  }
+  return waiting === undefined ? checked(loaded, ticketId) : awaitLoaded(waiting, ticketId, timeoutMs);
+}
+
+async function awaitLoaded(loading: Promise<unknown>, ticketId: string, timeoutMs: number): Promise<Loaded> {
+  let timer: NodeJS.Timeout | undefined;
+  let loaded: unknown;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`no answer within ${timeoutMs} ms (loadTimeoutMs)`)),
+        timeoutMs,
+      );
+    });
+    loaded = await Promise.race([loading, timeout]);
+  } catch (error) {
+    return threw(error);
   } finally {
     clearTimeout(timer);
   }
+  return checked(loaded, ticketId);
+}
+
+function threw(error: unknown): Loaded {
+  return { ok: false, problem: `the record loader threw: ${snippet(describe(error), 200)}` };
+}
+
+/** What the loader gave, read once into a plain copy and checked to be `ticketId`'s. */
+function checked(loaded: unknown, ticketId: string): Loaded {
   let records: unknown;
   try {
     records = plainCopy(loaded);
@@ -71,14 +91,16 @@ export async function loadRecords(
  */
 function plainCopy(value: unknown): unknown {
   let values = 0;
-  const path = new Set<object>();
+  // The objects being copied, outermost first: an array, as the path is short (a Set would give each
+  // object an identity hash, stored on it).
+  const path: object[] = [];
   const copy = (item: unknown, depth: number): unknown => {
     if (++values > maxValues) throw new Error(`more than ${maxValues} values`);
     if (typeof item === "function") throw new Error("a function where data was expected");
     if (typeof item !== "object" || item === null) return item;
     if (depth > maxDepth) throw new Error(`nested more than ${maxDepth} levels deep`);
-    if (path.has(item)) throw new Error("the records refer to themselves (a cycle)");
-    path.add(item);
+    if (path.includes(item)) throw new Error("the records refer to themselves (a cycle)");
+    path.push(item);
     try {
       if (item instanceof Date) return new Date(Date.prototype.getTime.call(item));
       if (item instanceof Map) {
@@ -119,7 +141,7 @@ function plainCopy(value: unknown): unknown {
       }
       return out;
     } finally {
-      path.delete(item);
+      path.pop();
     }
   };
   return copy(value, 0);

@@ -3,6 +3,7 @@ import type { Attributes } from "@opentelemetry/api";
 import type { Catalog } from "../core/decision/catalog.js";
 import { type Decision, escalate } from "../core/decision/decision.js";
 import { type ParsedOutput, parseProposal } from "../core/decision/proposal.js";
+import { type Deferred, deferred } from "../core/deferred.js";
 import type { CollectionSchemas } from "../core/definition/define-records.js";
 import { tagsProblem } from "../core/definition/tags.js";
 import type { Template } from "../core/definition/template-types.js";
@@ -35,7 +36,7 @@ import {
   replyWarning,
 } from "./person-reply.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
-import { type Recorded, recordDecision } from "./record-decision.js";
+import { type Recorded, type Recording, recordDecision } from "./record-decision.js";
 import { type LiftResult, liftSuppression, suppressionFor } from "./suppression.js";
 
 /** A ticket's records as the outbox loads them, or why there are none. */
@@ -169,6 +170,12 @@ export interface Outbox {
 
 const maxRawOutput = 8_192;
 
+/** How a delivery ended, and the queue item a failed one opened. */
+interface Delivered {
+  readonly outcome: DeliveryOutcome;
+  readonly queueItemId: string | undefined;
+}
+
 /**
  * Creates the outbox: `handle()` loads a ticket's records, decides, then in one transaction applies
  * idempotency and limits and writes the audit event and the outbound row or queue item; only then does
@@ -197,8 +204,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const transports = options.transports ?? {};
   // Calls in progress: close() waits for them, so no accepted work meets a closed store; the batcher
   // syncs a call's commits on the event loop only while it is alone (see BatcherOptions.alone).
-  const inFlight = new Set<Promise<unknown>>();
-  const batcher = createBatcher(store, { alone: () => inFlight.size <= 1 });
+  // A count, not a set of the calls' promises: a promise more a call to tell when it settled.
+  let inFlight = 0;
+  let drained: Deferred | undefined;
+  const batcher = createBatcher(store, { alone: () => inFlight <= 1 });
   const contactKey = contactKeyOf(options);
   const holdsFirst = (template: Template) => (template.firstContact ?? options.firstContact) === "hold";
   const operations = createQueueOperations(store, batcher, clock, mode, contactKey, {
@@ -210,13 +219,16 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const track = <T>(work: () => Promise<T>): Promise<T> => {
     if (closing) return Promise.reject(new FormletterError("outbox_invalid", "the outbox is closed"));
     const running = work();
-    const settled = running.then(
-      () => undefined,
-      () => undefined,
-    );
-    inFlight.add(settled);
-    void settled.then(() => inFlight.delete(settled));
+    inFlight++;
+    running.then(settled, settled);
     return running;
+  };
+  const settled = () => {
+    inFlight--;
+    if (inFlight === 0 && drained !== undefined) {
+      drained.resolve();
+      drained = undefined;
+    }
   };
 
   /**
@@ -228,12 +240,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const deliver = async (
     row: OutboundRow,
     call: string,
-    {
-      inDoubt,
-      auditId,
-      markAtCommit = false,
-    }: { inDoubt: boolean; auditId?: string; markAtCommit?: boolean },
-  ): Promise<DeliveryOutcome & { queueItemId: string | undefined }> => {
+    inDoubt: boolean,
+    auditId?: string,
+    markAtCommit = false,
+  ): Promise<Delivered> => {
     // A row another catalog (or an earlier version of this one) wrote may be on a channel this outbox has
     // no transport for: it fails to a person, with the message attached, rather than failing flush().
     const transport = transports[row.message.channel] as Transport | undefined;
@@ -254,17 +264,21 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       outcome = await deliverRow(row, transport, retry, clock);
     }
     const resentInDoubt = inDoubt && outcome.status !== "in_doubt";
-    const writes: OutboxWrites = {
-      decision: "written",
-      delivery:
-        transport !== undefined && (outcome.status === "delivered" || outcome.status === "failed")
-          ? outcome.status
-          : "not_attempted",
-      outcome: "not_written",
-      ...(auditId !== undefined ? { auditId } : {}),
-      outboundId: row.id,
-      key: row.key,
-      ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
+    // What the call wrote and sent, for an error only: built when one is thrown.
+    const writes = (): OutboxWrites => {
+      const written: { -readonly [K in keyof OutboxWrites]: OutboxWrites[K] } = {
+        decision: "written",
+        delivery:
+          transport !== undefined && (outcome.status === "delivered" || outcome.status === "failed")
+            ? outcome.status
+            : "not_attempted",
+        outcome: "not_written",
+      };
+      if (auditId !== undefined) written.auditId = auditId;
+      written.outboundId = row.id;
+      written.key = row.key;
+      if (outcome.status === "delivered") written.receiptId = outcome.receiptId;
+      return written;
     };
     const settle = (tx: StoreTransaction) =>
       settleDelivery(tx, row, outcome, clock(), transport?.name ?? "none", resentInDoubt);
@@ -274,14 +288,12 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     try {
       const queueItemId = await recordWithRetry(
         () =>
-          atCommit
-            ? markCommitted(settle, `${call} (outbound ${row.id})`, writes)
-            : transaction("settle_delivery", settle),
+          atCommit ? markCommitted(settle, call, row.id, writes) : transaction("settle_delivery", settle),
         recordRetryMs,
       );
-      return merged(outcome, { queueItemId });
+      return { outcome, queueItemId };
     } catch (error) {
-      throw outageError(error, call, writes);
+      throw outageError(error, call, writes());
     }
   };
 
@@ -300,18 +312,25 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const markCommitted = (
     settle: (tx: StoreTransaction) => Promise<string | undefined>,
     call: string,
-    writes: OutboxWrites,
+    outboundId: string,
+    writes: () => OutboxWrites,
   ): Promise<string | undefined> =>
     transactionSpan("settle_delivery", async () => {
       const { value, durable } = await batcher.runCommitted(settle);
-      const synced: Promise<void> = durable
-        .catch((error: unknown) => {
-          markFailure ??= outageError(error, call, writes);
-        })
-        .finally(() => unsyncedMarks.delete(synced));
-      unsyncedMarks.add(synced);
+      // One watch a group: its marks share one promise of durability, and the first mark's watch, set
+      // first, is the one whose failure was reported when each mark had its own.
+      if (!watchedDurables.has(durable)) {
+        watchedDurables.add(durable);
+        const synced: Promise<void> = durable
+          .catch((error: unknown) => {
+            markFailure ??= outageError(error, `${call} (outbound ${outboundId})`, writes());
+          })
+          .finally(() => unsyncedMarks.delete(synced));
+        unsyncedMarks.add(synced);
+      }
       return value;
     });
+  const watchedDurables = new WeakSet<Promise<void>>();
   /** Waits for the delivered marks handed back so far before their sync; throws (once) if one failed. */
   const marksSynced = async (): Promise<void> => {
     if (unsyncedMarks.size > 0) await Promise.all(unsyncedMarks);
@@ -320,13 +339,24 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     if (failure !== undefined) throw failure;
   };
 
-  const handle = async (input: HandleInput): Promise<HandleResult> => {
-    const { ticketId, runId, tags } = checkInput(input);
+  // The spans' attributes, made once: each is the same for every call.
+  const handleAttributes: Attributes = { "formletter.mode": mode };
+  const transactionAttributes = new Map<string, Attributes>();
+  const handle = (input: HandleInput): Promise<HandleResult> => {
+    let checked: ReturnType<typeof checkInput>;
+    try {
+      checked = checkInput(input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     return track(() =>
-      inSpan(spanNames.handle, { "formletter.mode": mode }, "handle failed", async (span) => {
-        const result = await handleChecked(input, ticketId, runId, tags);
-        if (span.isRecording()) span.setAttributes(resultAttributes(result));
-        return result;
+      inSpan(spanNames.handle, handleAttributes, "handle failed", (span) => {
+        const handling = handleChecked(input, checked);
+        if (!span.isRecording()) return handling;
+        return handling.then((result) => {
+          span.setAttributes(resultAttributes(result));
+          return result;
+        });
       }),
     );
   };
@@ -338,19 +368,27 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   const transactionSpan = <T>(operation: string, run: () => Promise<T>): Promise<T> =>
     inSpan(
       spanNames.transaction,
-      { "formletter.store": store.name, "formletter.store.operation": operation },
+      () => transactionAttributesOf(operation),
       "the store transaction failed",
       run,
     );
+  const transactionAttributesOf = (operation: string): Attributes => {
+    let attributes = transactionAttributes.get(operation);
+    if (attributes === undefined) {
+      attributes = { "formletter.store": store.name, "formletter.store.operation": operation };
+      transactionAttributes.set(operation, attributes);
+    }
+    return attributes;
+  };
 
   const handleChecked = async (
     input: HandleInput,
-    ticketId: string,
-    runId: string,
-    tags: Record<string, string>,
+    { ticketId, runId, tags }: { ticketId: string; runId: string; tags: Record<string, string> },
   ): Promise<HandleResult> => {
     const started = clock();
-    const loaded = await loadRecords(options.load, ticketId, loadTimeoutMs);
+    // Records the loader returns as they are come back at once: no await, no turn of the queue.
+    const loading = loadRecords(options.load, ticketId, loadTimeoutMs);
+    const loaded = loading instanceof Promise ? await loading : loading;
     const loadMs = clock() - started;
     // Parsed once, by the catalog: decide() takes the parsed output, the audit log a note-free copy. A
     // catalog of an older copy of formletter has no parse(): it is handed the output as it came.
@@ -365,6 +403,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         });
     const decided = clock();
     const templateId = decision.template;
+    const template = templateId === undefined ? undefined : catalog.template(templateId);
     const notWritten = (error: unknown) =>
       outageError(error, "handle", {
         decision: "not_written",
@@ -372,23 +411,21 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         outcome: "not_applicable",
         ...(decision.key !== undefined ? { key: decision.key } : {}),
       });
-    const suppressed = await suppressionFor(store, contactKey, decision).catch((error: unknown) => {
-      throw notWritten(error);
-    });
-    const recorded: Recorded = await transaction("record_decision", (tx) =>
-      recordDecision(tx, {
+    let recorded: Recorded;
+    try {
+      // Without a contact key no destination is known to the store: nothing to read, nor to wait for.
+      const suppressed =
+        contactKey === undefined ? undefined : await suppressionFor(store, contactKey, decision);
+      const recording: { -readonly [K in keyof Recording]: Recording[K] } = {
         suppressed,
         decision,
-        template: templateId === undefined ? undefined : catalog.template(templateId),
+        template,
         ticketId,
         runId,
         at: decided,
         mode,
         maxPerRun,
         leaseUntil: decided + leaseMs,
-        ...(contactKey === undefined || templateId === undefined
-          ? {}
-          : { contacts: { key: contactKey, hold: holdsFirst(catalog.template(templateId) as Template) } }),
         data: {
           tags,
           output: rawOutput(input.output),
@@ -396,43 +433,40 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
           catalogVersion: catalog.version,
           timings: { loadMs, decideMs: decided - started - loadMs },
         },
-      }),
-    ).catch((error: unknown) => {
+      };
+      if (contactKey !== undefined && template !== undefined)
+        recording.contacts = { key: contactKey, hold: holdsFirst(template) };
+      recorded = await transaction("record_decision", (tx) => recordDecision(tx, recording));
+    } catch (error) {
       throw notWritten(error);
-    });
-    // Built whole each time, not spread from a shared part: see merged().
-    const result = (queueItemId: string | undefined, delivery?: HandleResult["delivery"]): HandleResult => ({
-      decision: recorded.decision,
-      duplicate: recorded.duplicate,
-      auditId: recorded.auditId,
-      ...(queueItemId !== undefined ? { queueItemId } : {}),
-      ...(recorded.outboundId !== undefined ? { outboundId: recorded.outboundId } : {}),
-      ...(delivery !== undefined ? { delivery } : {}),
-    });
+    }
     if (recorded.outbound !== undefined) {
-      const outcome = await deliver(recorded.outbound, "handle", {
-        inDoubt: false,
-        auditId: recorded.auditId,
-        markAtCommit: true,
-      });
-      return result(outcome.queueItemId ?? recorded.queueItemId, {
+      const { outcome, queueItemId } = await deliver(
+        recorded.outbound,
+        "handle",
+        false,
+        recorded.auditId,
+        true,
+      );
+      const delivery: { -readonly [K in keyof DeliveryStatus]: DeliveryStatus[K] } = {
         status: outcome.status,
         attempts: outcome.attempts,
-        ...(outcome.status === "delivered" ? { receiptId: outcome.receiptId } : {}),
-      });
+      };
+      if (outcome.status === "delivered") delivery.receiptId = outcome.receiptId;
+      return handleResult(recorded, queueItemId ?? recorded.queueItemId, delivery);
     }
     if (recorded.outboundId !== undefined) {
       // A duplicate: where the first message stands. The store may be gone again; the decision stands.
       const row = await store.getOutbound(recorded.outboundId).catch(() => undefined);
       if (row !== undefined) {
-        return result(recorded.queueItemId, {
+        return handleResult(recorded, recorded.queueItemId, {
           status: row.status,
           attempts: row.attempts,
           ...(row.receiptId ? { receiptId: row.receiptId } : {}),
         });
       }
     }
-    return result(recorded.queueItemId);
+    return handleResult(recorded, recorded.queueItemId, undefined);
   };
 
   const { release, ...shared } = operations;
@@ -474,7 +508,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         throw outageError(error, call, writes);
       });
     if (row === undefined) return written;
-    const outcome = await deliver(row, call, { inDoubt: row.status === "delivering" });
+    const { outcome } = await deliver(row, call, row.status === "delivering");
     const outbound = await store.getOutbound(row.id).catch(() => undefined);
     return (
       outbound ??
@@ -522,7 +556,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
   return {
     handle,
     catalog: catalog as unknown as Catalog,
-    records: (ticketId) => loadRecords(options.load, ticketId, loadTimeoutMs),
+    records: async (ticketId) => loadRecords(options.load, ticketId, loadTimeoutMs),
     queue,
     sendPersonReply: (input) => track(() => sendPersonReply(input)),
     flush: () =>
@@ -546,16 +580,14 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
           // Every row of the batch is delivered and its outcome recorded (or reported) before an error
           // from one of them ends the flush: no outcome is dropped unrecorded for another row's failure.
           const settled = await Promise.allSettled(
-            due.map((row) =>
-              deliver(row, `flush (outbound ${row.id})`, { inDoubt: row.status === "delivering" }),
-            ),
+            due.map((row) => deliver(row, `flush (outbound ${row.id})`, row.status === "delivering")),
           );
           const rejected = settled.find((result) => result.status === "rejected");
           if (rejected !== undefined) throw rejected.reason;
           const outcomes = settled.map(
             (result) => (result as PromiseFulfilledResult<Awaited<ReturnType<typeof deliver>>>).value,
           );
-          for (const outcome of outcomes) outcome.status === "delivered" ? delivered++ : failed++;
+          for (const { outcome } of outcomes) outcome.status === "delivered" ? delivered++ : failed++;
         }
         return { delivered, failed };
       }),
@@ -584,7 +616,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     close() {
       closed ??= (async () => {
         closing = true;
-        while (inFlight.size > 0) await Promise.all(inFlight);
+        while (inFlight > 0) {
+          drained ??= deferred();
+          await drained.promise;
+        }
         await batcher.idle();
         const unsynced = await marksSynced().then(
           () => undefined,
@@ -704,6 +739,23 @@ function auditedProposal(parsed: ParsedOutput): unknown {
   const proposal = parsed.proposal;
   if (proposal.kind === "escalate") return { escalate: proposal.code };
   return { template: proposal.template, slots: Object.fromEntries(proposal.slots) };
+}
+
+/** What `handle()` returns: the fields it has, in a fixed order, none of them undefined. */
+function handleResult(
+  recorded: Recorded,
+  queueItemId: string | undefined,
+  delivery: DeliveryStatus | undefined,
+): HandleResult {
+  const result: { -readonly [K in keyof HandleResult]: HandleResult[K] } = {
+    decision: recorded.decision,
+    duplicate: recorded.duplicate,
+    auditId: recorded.auditId,
+  };
+  if (queueItemId !== undefined) result.queueItemId = queueItemId;
+  if (recorded.outboundId !== undefined) result.outboundId = recorded.outboundId;
+  if (delivery !== undefined) result.delivery = delivery;
+  return result;
 }
 
 /** A handled proposal's span attributes: the decision's, and where its message stands. No content. */

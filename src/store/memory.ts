@@ -40,7 +40,8 @@ export function memoryStore(): Store {
   const reservations = new Map<string, Reservation>();
   // Counters kept beside the reservations, so limits cost the same at the millionth send as at the first
   // (the day count reads at most 59 minutes and the hours since: see MinuteSeries).
-  const perTicket = new Map<string, number>();
+  // Sends per ticket, by template then ticket: no key string to build (and hash) for each look-up.
+  const perTicket = new Map<string, Map<string, number>>();
   const perRun = new Map<string, number>();
   const perMinute = new Map<string, MinuteSeries>();
   // Value ceilings: units per (group, currency), per minute.
@@ -73,7 +74,7 @@ export function memoryStore(): Store {
         findResult: async (key) => reservations.get(key)?.result,
         countSends: async ({ template, ticketId, runId, since }) => {
           return {
-            ticket: perTicket.get(`${template}\u0000${ticketId}`) ?? 0,
+            ticket: perTicket.get(template)?.get(ticketId) ?? 0,
             day: perMinute.get(template)?.sumFrom(minuteOf(since)) ?? 0,
             run: perRun.get(runId) ?? 0,
           };
@@ -84,11 +85,12 @@ export function memoryStore(): Store {
           if (reservations.has(entry.key))
             throw new Error(`memoryStore: key ${entry.key} is already reserved`);
           reservations.set(entry.key, entry);
-          const ticketKey = `${entry.template}\u0000${entry.ticketId}`;
+          const tickets = perTicket.get(entry.template) ?? new Map<string, number>();
+          perTicket.set(entry.template, tickets);
           const minute = minuteOf(entry.at);
           const minutes = perMinute.get(entry.template) ?? new MinuteSeries();
           perMinute.set(entry.template, minutes);
-          bump(perTicket, ticketKey, 1);
+          bump(tickets, entry.ticketId, 1);
           bump(perRun, entry.runId, 1);
           minutes.add(minute, 1);
           for (const { group, currency, units } of entry.spend ?? []) {
@@ -100,7 +102,7 @@ export function memoryStore(): Store {
           }
           undo.push(() => {
             reservations.delete(entry.key);
-            bump(perTicket, ticketKey, -1);
+            bump(tickets, entry.ticketId, -1);
             bump(perRun, entry.runId, -1);
             minutes.add(minute, -1);
           });
