@@ -1,6 +1,10 @@
 import type { EscalationReason } from "../core/decision/reasons.js";
-import { isContentVersion } from "../core/definition/template-content.js";
-import { createDeliveryOutcomeCounter } from "./delivery-outcomes.js";
+import { isContentVersion, recordedVersions } from "../core/definition/template-content.js";
+import {
+  createDeliveryOutcomeCounter,
+  createDeliveryOutcomeGroups,
+  isSentMessageOutcome,
+} from "./delivery-outcomes.js";
 import { isReportableTime } from "./history.js";
 import {
   buildReport,
@@ -56,8 +60,11 @@ export interface MetricsAccumulator {
   addDeliveryFailure(): void;
   /** Counts a send that was the first to its destination (first contact), out of the sends counted. */
   addFirstContact(): void;
-  /** Counts one provider delivery event (a `delivery_status` audit event's data). */
-  addDeliveryStatus(data: Readonly<Record<string, unknown>> | undefined): void;
+  /**
+   * Counts one provider delivery event (a `delivery_status` audit event's data, and the template of its
+   * message): overall, and under the catalog version and `template@version` the data records, if any.
+   */
+  addDeliveryStatus(data: Readonly<Record<string, unknown>> | undefined, template?: string): void;
   /** Counts an input line that could not be read; the first `maxMalformed` keep their number and problem. */
   addMalformed(line: number, problem: string): void;
   /** The report of everything counted so far; counting may go on afterwards. */
@@ -120,6 +127,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
   let deliveryFailures = 0;
   let firstContacts = 0;
   const deliveryOutcomes = createDeliveryOutcomeCounter();
+  const deliveryByCatalogVersion = createDeliveryOutcomeGroups(maxGroups);
+  const deliveryByTemplateVersion = createDeliveryOutcomeGroups(maxGroups);
   let malformedCount = 0;
   let first: number | undefined;
   let last: number | undefined;
@@ -202,8 +211,15 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
     addFirstContact() {
       firstContacts += 1;
     },
-    addDeliveryStatus(data) {
+    addDeliveryStatus(data, template) {
       deliveryOutcomes.add(data);
+      if (data === undefined || !isSentMessageOutcome(data)) return;
+      // Only versions the event records: a message written by an older version, or a person's own
+      // reply, is counted overall and in no version's group.
+      const { catalogVersion, templateVersion } = recordedVersions(data);
+      if (catalogVersion !== undefined) deliveryByCatalogVersion.add(catalogVersion, data);
+      if (templateVersion !== undefined && typeof template === "string")
+        deliveryByTemplateVersion.add(`${template}@${templateVersion}`, data);
     },
     addMalformed(line, problem) {
       malformedCount += 1;
@@ -213,8 +229,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
       const truncated = [
         ...(templates.truncated ? ["template"] : []),
         ...(days.truncated ? ["day"] : []),
-        ...(catalogVersions.truncated ? ["catalog version"] : []),
-        ...(templateVersions.truncated ? ["template version"] : []),
+        ...(catalogVersions.truncated || deliveryByCatalogVersion.truncated ? ["catalog version"] : []),
+        ...(templateVersions.truncated || deliveryByTemplateVersion.truncated ? ["template version"] : []),
         ...(tagNamesTruncated ? ["tag names"] : []),
         ...[...tags].filter(([, groups]) => groups.truncated).map(([name]) => `tag:${name}`),
       ];
@@ -236,6 +252,8 @@ export function createMetricsAccumulator(options: AccumulatorOptions = {}): Metr
           deliveryFailures,
           firstContacts,
           deliveryOutcomes: deliveryOutcomes.snapshot(),
+          deliveryByCatalogVersion: deliveryByCatalogVersion.snapshot(),
+          deliveryByTemplateVersion: deliveryByTemplateVersion.snapshot(),
           malformedCount,
           malformed: [...malformed],
           examples: new Map([...examples].map(([reason, kept]) => [reason, [...kept]])),

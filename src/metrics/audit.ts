@@ -51,7 +51,7 @@ export function countAuditEvent(metrics: MetricsAccumulator, event: AuditEvent):
       if (event.reason === "delivery_failed") metrics.addDeliveryFailure();
       return;
     case "delivery_status":
-      metrics.addDeliveryStatus(event.data);
+      metrics.addDeliveryStatus(event.data, event.template);
       return;
     case "first_contact":
       // Of a decision's send (the outbox's); one a person approved is not a decision sent, and not

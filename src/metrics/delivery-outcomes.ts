@@ -33,6 +33,51 @@ export const noDeliveryOutcomes: DeliveryOutcomes = {
   unmatched: 0,
 };
 
+/**
+ * Whether a `delivery_status` event's data is an outcome of a message sent: a known status, recorded as
+ * matched to its outbound row. Only such an event can say which version's message it is about.
+ */
+export function isSentMessageOutcome(data: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (typeof data !== "object" || data === null || data.matched !== true) return false;
+  const { status } = data;
+  return status === "delivered" || status === "bounced" || status === "complained" || status === "failed";
+}
+
+/** Delivery outcomes counted per group (a catalog version, a `template@version`). */
+export interface DeliveryOutcomeGroups {
+  /** Counts one event's data under `key`; once `cap` groups exist, a new key counts under "(other)". */
+  add(key: string, data: Readonly<Record<string, unknown>>): void;
+  /** True once a key was counted under "(other)". */
+  readonly truncated: boolean;
+  snapshot(): ReadonlyMap<string, DeliveryOutcomes>;
+}
+
+export function createDeliveryOutcomeGroups(cap: number): DeliveryOutcomeGroups {
+  const groups = new Map<string, DeliveryOutcomeCounter>();
+  let truncated = false;
+  return {
+    add(key, data) {
+      let counter = groups.get(key);
+      if (counter === undefined) {
+        if (groups.size >= cap) {
+          truncated = true;
+          key = "(other)";
+          counter = groups.get(key);
+        }
+        if (counter === undefined) {
+          counter = createDeliveryOutcomeCounter();
+          groups.set(key, counter);
+        }
+      }
+      counter.add(data);
+    },
+    get truncated() {
+      return truncated;
+    },
+    snapshot: () => new Map([...groups].map(([key, counter]) => [key, counter.snapshot()])),
+  };
+}
+
 export function createDeliveryOutcomeCounter(): DeliveryOutcomeCounter {
   let delivered = 0;
   let hard = 0;

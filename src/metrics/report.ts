@@ -14,6 +14,12 @@ export interface RateRow {
   /** The 95% Wilson interval of the rate. */
   readonly low: number;
   readonly high: number;
+  /**
+   * On a version's row only: what providers reported of the messages sent under that version (delivery
+   * events matched to an outbound row that records it). Absent when none came in. A version whose
+   * messages were decided before the period has a row with no decisions, to hold them.
+   */
+  readonly deliveryOutcomes?: DeliveryOutcomes;
 }
 
 /** The rows of one tag: one per value the tag took. */
@@ -125,6 +131,9 @@ export interface ReportCounts {
   /** Sends that were the first to their destination (at most the sends). */
   readonly firstContacts?: number;
   readonly deliveryOutcomes?: DeliveryOutcomes;
+  /** Delivery outcomes by the catalog version and the `template@version` of the message's outbound row. */
+  readonly deliveryByCatalogVersion?: ReadonlyMap<string, DeliveryOutcomes>;
+  readonly deliveryByTemplateVersion?: ReadonlyMap<string, DeliveryOutcomes>;
   readonly malformedCount: number;
   readonly malformed: readonly MalformedLine[];
   /** The first escalations of each reason that came with a line number (a replay's). */
@@ -204,8 +213,8 @@ export function buildReport(counts: ReportCounts, options: ReportOptions = {}): 
     byDay: [...counts.days]
       .sort((a, b) => a[0].localeCompare(b[0]))
       .map(([key, group]) => rateRow(key, group)),
-    byCatalogVersion: sortByVolume(counts.catalogVersions ?? new Map()),
-    byTemplateVersion: sortByVolume(counts.templateVersions ?? new Map()),
+    byCatalogVersion: versionRows(counts.catalogVersions, counts.deliveryByCatalogVersion),
+    byTemplateVersion: versionRows(counts.templateVersions, counts.deliveryByTemplateVersion),
     period: {
       first: counts.first === undefined ? undefined : new Date(counts.first).toISOString(),
       last: counts.last === undefined ? undefined : new Date(counts.last).toISOString(),
@@ -242,6 +251,24 @@ function rateRow(key: string, group: GroupCounts): RateRow {
     low,
     high,
   };
+}
+
+/**
+ * A version grouping's rows, most decisions first, each with the delivery outcomes of its messages; then
+ * versions that decided nothing in the period but whose messages' outcomes came in, by key.
+ */
+function versionRows(
+  groups: ReadonlyMap<string, GroupCounts> = new Map(),
+  outcomes: ReadonlyMap<string, DeliveryOutcomes> = new Map(),
+): RateRow[] {
+  const withOutcomes = (row: RateRow): RateRow => {
+    const delivered = outcomes.get(row.key);
+    return delivered === undefined ? row : Object.assign(row, { deliveryOutcomes: delivered });
+  };
+  const rows = sortByVolume(groups).map(withOutcomes);
+  const undecided = [...outcomes.keys()].filter((key) => !groups.has(key)).sort();
+  for (const key of undecided) rows.push(withOutcomes(rateRow(key, { decided: 0, escalated: 0 })));
+  return rows;
 }
 
 function sortByVolume(groups: ReadonlyMap<string, GroupCounts>): RateRow[] {

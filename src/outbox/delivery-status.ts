@@ -14,6 +14,12 @@ export interface DeliveryEventOutcome {
   readonly outboundId: string | undefined;
   /** True when this event suppressed its destination (a hard bounce or a complaint, first of its kind). */
   readonly suppressed: boolean;
+  /**
+   * The template and catalog versions of the message the event is about, from its outbound row, as the
+   * `delivery_status` audit event records them: undefined when unmatched, or when the row holds none.
+   */
+  readonly templateVersion: string | undefined;
+  readonly catalogVersion: string | undefined;
 }
 
 /** Whether the event's provider delivers on `channel` (an unknown provider delivers on none). */
@@ -33,7 +39,8 @@ export function suppressionCauseOf(event: DeliveryEvent): SuppressionCause | und
 
 /**
  * Records one verified delivery event, in one transaction: its event id once, a `delivery_status` audit
- * event tied to the outbound row whose receipt is its message id (or marked unmatched), and, for a hard
+ * event tied to the outbound row whose receipt is its message id, with the row's template and catalog
+ * versions (or marked unmatched), and, for a hard
  * bounce or a complaint on a matched row, the destination's suppression (its keyed hash) with a
  * `suppression` audit event. Without a contact key nothing can be suppressed: events are still recorded.
  */
@@ -44,7 +51,14 @@ export async function recordDeliveryEvent(
   now: number,
 ): Promise<DeliveryEventOutcome> {
   if (!(await tx.addDeliveryEvent({ id: `${event.provider}:${event.eventId}`, at: now })))
-    return { outcome: "replayed", auditId: undefined, outboundId: undefined, suppressed: false };
+    return {
+      outcome: "replayed",
+      auditId: undefined,
+      outboundId: undefined,
+      suppressed: false,
+      templateVersion: undefined,
+      catalogVersion: undefined,
+    };
   const found = await tx.findOutboundByReceipt(event.messageId);
   const row = found !== undefined && carries(event, found.message.channel) ? found : undefined;
   const auditId = await tx.appendAudit({
@@ -67,6 +81,9 @@ export async function recordDeliveryEvent(
       messageId: event.messageId,
       matched: row !== undefined,
       ...(row === undefined ? {} : { outboundId: row.id, channel: row.message.channel }),
+      // Top-level fields, as a decision's event has them: a report groups outcomes by the version sent.
+      ...(row?.templateVersion === undefined ? {} : { templateVersion: row.templateVersion }),
+      ...(row?.catalogVersion === undefined ? {} : { catalogVersion: row.catalogVersion }),
     },
   });
   const cause = suppressionCauseOf(event);
@@ -103,5 +120,12 @@ export async function recordDeliveryEvent(
       });
     }
   }
-  return { outcome: row === undefined ? "unmatched" : "recorded", auditId, outboundId: row?.id, suppressed };
+  return {
+    outcome: row === undefined ? "unmatched" : "recorded",
+    auditId,
+    outboundId: row?.id,
+    suppressed,
+    templateVersion: row?.templateVersion,
+    catalogVersion: row?.catalogVersion,
+  };
 }

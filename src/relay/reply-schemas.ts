@@ -203,6 +203,14 @@ export const approvalReply = z.object({
   outbound: outbound.optional(),
 });
 
+const deliveryOutcomes = z.object({
+  delivered: count,
+  bounced: z.object({ hard: count, soft: count, unclassified: count }),
+  complained: count,
+  failed: count,
+  unmatched: count,
+});
+
 const rateRow = z.object({
   key: text,
   decided: count,
@@ -211,6 +219,12 @@ const rateRow = z.object({
   rate: share,
   low: share,
   high: share,
+  deliveryOutcomes: deliveryOutcomes
+    .meta({
+      description:
+        "On a version's row only: what providers reported of the messages sent under that version. Absent when none came in.",
+    })
+    .optional(),
 });
 
 export const reportReply = z.object({
@@ -242,18 +256,10 @@ export const reportReply = z.object({
     days: count.optional(),
     undated: count,
   }),
-  deliveryOutcomes: z
-    .object({
-      delivered: count,
-      bounced: z.object({ hard: count, soft: count, unclassified: count }),
-      complained: count,
-      failed: count,
-      unmatched: count,
-    })
-    .meta({
-      description:
-        "What providers reported of sent messages (delivery events); events naming no sent message are unmatched.",
-    }),
+  deliveryOutcomes: deliveryOutcomes.meta({
+    description:
+      "What providers reported of sent messages (delivery events); events naming no sent message are unmatched.",
+  }),
   firstContact: z
     .object({ sends: count, firstContacts: count, rate: share, low: share, high: share })
     .meta({ description: "Sends that were the first to their destination, with the 95% Wilson interval." }),

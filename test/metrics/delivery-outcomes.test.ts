@@ -67,6 +67,52 @@ describe("delivery outcomes in the report", () => {
     expect(report.deliveryOutcomes).toMatchObject({ complained: 0, bounced: { hard: 0 }, unmatched: 2 });
   });
 
+  it("counts a matched outcome under the catalog version and template@version its event records, and no other", async () => {
+    const v1 = { catalogVersion: "0000000000000001", templateVersion: "00000000000000a1" };
+    const v2 = { catalogVersion: "0000000000000002", templateVersion: "00000000000000a2" };
+    const report = await reportFromAudit([
+      event("decision", { outcome: "send", data: v1 }),
+      event("decision", { outcome: "escalate", reason: "record_not_found", data: v1 }),
+      status({ status: "delivered", ...v1 }),
+      status({ status: "bounced", bounce: "hard", ...v1 }),
+      // Decided before the period: its version has a row of its own, with no decisions.
+      status({ status: "complained", ...v2 }),
+      // Not tied to a message, written by an older version, or a forged version: counted overall only.
+      status({ status: "delivered", matched: false, ...v1 }),
+      status({ status: "delivered" }),
+      status({ status: "delivered", catalogVersion: "<b>x</b>", templateVersion: 7 }),
+    ]);
+    const none = {
+      delivered: 0,
+      bounced: { hard: 0, soft: 0, unclassified: 0 },
+      complained: 0,
+      failed: 0,
+      unmatched: 0,
+    };
+    expect(report.byCatalogVersion).toEqual([
+      expect.objectContaining({
+        key: v1.catalogVersion,
+        decided: 2,
+        deliveryOutcomes: { ...none, delivered: 1, bounced: { ...none.bounced, hard: 1 } },
+      }),
+      expect.objectContaining({
+        key: v2.catalogVersion,
+        decided: 0,
+        deliveryOutcomes: { ...none, complained: 1 },
+      }),
+    ]);
+    expect(
+      report.byTemplateVersion.map((row) => [row.key, row.decided, row.deliveryOutcomes?.delivered]),
+    ).toEqual([
+      [`pickup_ready@${v1.templateVersion}`, 2, 1],
+      [`pickup_ready@${v2.templateVersion}`, 0, 0],
+    ]);
+    expect(report.deliveryOutcomes).toMatchObject({ delivered: 3, unmatched: 1, complained: 1 });
+    // A version no provider reported on has no outcomes on its row.
+    const quiet = await reportFromAudit([event("decision", { outcome: "send", data: v1 })]);
+    expect(quiet.byCatalogVersion[0]).not.toHaveProperty("deliveryOutcomes");
+  });
+
   it("shows them in the text, the JSON and the HTML report, and nothing when no provider reported", async () => {
     const report = await reportFromAudit(events);
     const line =

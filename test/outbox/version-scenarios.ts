@@ -3,8 +3,11 @@
  * writes, and a draft approved after a deploy that changed its template.
  */
 import { expect, it } from "vitest";
+import { recordedVersions } from "../../src/core/definition/template-content.js";
 import { merged } from "../../src/core/merged.js";
 import { createCatalog, defineTemplate, format } from "../../src/index.js";
+import { reportFromAudit } from "../../src/metrics/index.js";
+import { deliveryEvent } from "../../src/providers/events/delivery-event.js";
 import type { Store } from "../../src/store/store.js";
 import {
   completionCheck,
@@ -153,6 +156,41 @@ export function versionScenarios(ctx: { readonly store: Store }): void {
       templateVersion: decision?.data.templateVersion,
       catalogVersion: decision?.data.catalogVersion,
     });
+  });
+
+  it("a provider's report of a delivered message records the versions of its row, and the report counts it under them", async () => {
+    const { outbox } = outboxOver(ctx.store);
+    const sent = await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "r1" });
+    const [outcome] = await outbox.recordDeliveryEvents([
+      deliveryEvent({
+        provider: "ses",
+        eventId: "e-1",
+        messageId: sent.delivery?.receiptId as string,
+        status: "delivered",
+      }),
+    ]);
+    const versions = { templateVersion: completionCheck.version, catalogVersion: propertyCatalog.version };
+    expect(outcome).toMatchObject(merged({ outcome: "recorded", outboundId: sent.outboundId }, versions));
+    const status = (await auditOf(outbox, { type: "delivery_status" }))[0];
+    const decision = (await auditOf(outbox, { type: "decision" }))[0];
+    expect(status?.data).toMatchObject(versions);
+    expect(recordedVersions(status?.data)).toEqual(recordedVersions(decision?.data));
+
+    const report = await reportFromAudit(outbox.audit.query({}));
+    const delivered = { delivered: 1, bounced: { hard: 0, soft: 0, unclassified: 0 }, complained: 0 };
+    expect(report.byCatalogVersion).toEqual([
+      expect.objectContaining({
+        key: propertyCatalog.version,
+        decided: 1,
+        deliveryOutcomes: expect.objectContaining(delivered),
+      }),
+    ]);
+    expect(report.byTemplateVersion).toEqual([
+      expect.objectContaining({
+        key: `completion_check@${completionCheck.version}`,
+        deliveryOutcomes: expect.objectContaining(delivered),
+      }),
+    ]);
   });
 
   it("an approval under the same deploy says the template did not change", async () => {

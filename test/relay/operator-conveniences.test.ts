@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { deliveryEvent } from "../../src/providers/events/delivery-event.js";
 import { createRelayClient } from "../../src/relay/index.js";
 import type { QueueItem } from "../../src/store/index.js";
+import { propertyCatalog, proposal } from "../fixtures/property.js";
 import { call, type RelayRig, useRelay } from "./harness.js";
 
 /** One escalation through the agent endpoint: an open queue item and one decision in the audit log. */
@@ -71,6 +73,35 @@ describe("GET /v1/report?since=", () => {
     const bad = await call(rig.url, "/v1/report?since=7days", { token });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toContain("7d");
+  });
+});
+
+describe("GET /v1/report by version", () => {
+  const setup = useRelay();
+
+  it("holds the delivery outcomes of each version's messages on its row, as the document describes", async () => {
+    const { rig } = setup;
+    const agent = await rig.relay.mintTaskToken({ ticketId: "T-1", runId: "run-1" });
+    const sent = await call(rig.url, "/v1/proposals", { token: agent, json: { output: proposal("T-1") } });
+    expect(sent.body).toEqual({ outcome: "send" });
+    await rig.outbox.recordDeliveryEvents([
+      deliveryEvent({
+        provider: "ses",
+        eventId: "e-1",
+        messageId: rig.transport.sent[0]?.id as string,
+        status: "delivered",
+      }),
+    ]);
+    const token = await rig.relay.mintOperatorToken({ operator: "ana@example.com" });
+    const report = await call(rig.url, "/v1/report", { token });
+    expect(report.status).toBe(200);
+    expect(report.body.byCatalogVersion).toEqual([
+      expect.objectContaining({
+        key: propertyCatalog.version,
+        decided: 1,
+        deliveryOutcomes: expect.objectContaining({ delivered: 1 }),
+      }),
+    ]);
   });
 });
 

@@ -29,7 +29,9 @@ export type DeliveryEventStatus = "delivered" | "bounced" | "complained" | "fail
 
 /**
  * One delivery event. `messageId` is the receipt the transport returned for the message (the provider's
- * message id); `eventId` is unique per event at its provider, so a replay is counted once.
+ * message id); `eventId` is unique per event at its provider, so a replay is counted once. It names no
+ * template or catalog version (the provider knows none): recording it ties it to the outbound row of its
+ * message, and the `delivery_status` audit event takes that row's versions.
  */
 export interface DeliveryEvent {
   readonly provider: EventProvider;
