@@ -1,6 +1,6 @@
 import type { DiffReview } from "../review/diff-review.js";
 import { changeHeading, changeParts, messageCounts, ratesLine, runsHtml } from "./diff-runs.js";
-import { countsLine, type ReviewSources } from "./diff-text.js";
+import { changeLines, countsLine, type ReviewSources, renamedIds } from "./diff-text.js";
 import { escapeForPage, htmlPage, narrowScreenCss } from "./html-page.js";
 
 const e = escapeForPage;
@@ -48,21 +48,35 @@ export function reviewHtml(review: DiffReview, sources: ReviewSources, generated
         `<p>The default text changed in these parts; the locale's own text did not.</p><ul id="translations">${review.translations.map((entry) => `<li><strong>${e(entry.template)}</strong> ${e(entry.locale)}: ${e(entry.parts.join(", "))}</li>`).join("")}</ul>`,
       ),
     );
+  const renamed = renamedIds(review);
   const rows = [
-    ...review.added.map((side) => [e("added"), e(side.id), "", e(side.version), ""]),
-    ...review.removed.map((side) => [e("removed"), e(side.id), e(side.version), "", ""]),
+    ...review.renamed.map((pair) => [
+      e("renamed"),
+      `${e(pair.from)} → ${e(pair.to)}`,
+      e(pair.version),
+      e(pair.version),
+      "",
+      "",
+    ]),
+    ...review.added
+      .filter((side) => !renamed.has(side.id))
+      .map((side) => [e("added"), e(side.id), "", e(side.version), "", ""]),
+    ...review.removed
+      .filter((side) => !renamed.has(side.id))
+      .map((side) => [e("removed"), e(side.id), e(side.version), "", "", ""]),
     ...review.changed.map((change) => [
       e("changed"),
       e(change.id),
       e(change.base),
       e(change.head),
       e(change.parts.join(", ")),
+      changeLines(change).map(e).join("<br>"),
     ]),
   ];
   sections.push(
     section(
       "Templates",
-      `<p>${e(countsLine(review))}</p>${rows.length === 0 ? "" : table(["change", "template", "base", "head", "parts"], rows)}`,
+      `<p>${e(countsLine(review))}</p>${rows.length === 0 ? "" : table(["change", "template", "base", "head", "parts", "settings"], rows)}`,
     ),
   );
   const capacity = review.capacity.map((entry) => [

@@ -11,7 +11,7 @@ import {
   runsHtml,
   translationLines,
 } from "./diff-runs.js";
-import { countsLine, type ReviewSources } from "./diff-text.js";
+import { changeLines, countsLine, type ReviewSources, renamedIds } from "./diff-text.js";
 
 /**
  * The review as markdown for a pull-request comment: review items first, then the counts (templates,
@@ -36,20 +36,29 @@ export function reviewMarkdown(review: DiffReview, sources: ReviewSources): stri
   const capacity = capacityLines(review);
   if (capacity.length > 0) lines.push(`- capacity per message: ${capacity.map(inline).join("; ")}`);
   lines.push("");
+  const renamed = renamedIds(review);
   const rows = [
-    ...review.added.map((side) => `| added | ${inline(side.id)} | | \`${side.version}\` | |`),
-    ...review.removed.map((side) => `| removed | ${inline(side.id)} | \`${side.version}\` | | |`),
+    ...review.renamed.map(
+      (pair) =>
+        `| renamed | ${inline(pair.from)} → ${inline(pair.to)} | \`${pair.version}\` | \`${pair.version}\` | | |`,
+    ),
+    ...review.added
+      .filter((side) => !renamed.has(side.id))
+      .map((side) => `| added | ${inline(side.id)} | | \`${side.version}\` | | |`),
+    ...review.removed
+      .filter((side) => !renamed.has(side.id))
+      .map((side) => `| removed | ${inline(side.id)} | \`${side.version}\` | | | |`),
     ...review.changed.map(
       (change) =>
-        `| changed | ${inline(change.id)} | \`${change.base}\` | \`${change.head}\` | ${change.parts.join(", ")} |`,
+        `| changed | ${inline(change.id)} | \`${change.base}\` | \`${change.head}\` | ${change.parts.join(", ")} | ${changeLines(change).map(inline).join("<br>")} |`,
     ),
   ];
   if (rows.length > 0) {
     lines.push(
       "<details><summary>Templates</summary>",
       "",
-      "| change | template | base | head | parts |",
-      "| --- | --- | --- | --- | --- |",
+      "| change | template | base | head | parts | settings |",
+      "| --- | --- | --- | --- | --- | --- |",
       ...rows,
       "",
       "</details>",

@@ -1,5 +1,5 @@
 import { printableLine } from "../core/message/sanitize.js";
-import type { CatalogComparison } from "../review/compare-catalogs.js";
+import type { CatalogComparison, ChangedTemplate } from "../review/compare-catalogs.js";
 import type { DiffReview } from "../review/diff-review.js";
 import {
   capacityLines,
@@ -32,10 +32,19 @@ export function reviewText(review: DiffReview, sources: ReviewSources): string {
     for (const item of review.items) lines.push(`  ${item.kind}  ${item.template}: ${item.detail}`);
   }
   lines.push("", countsLine(review));
-  for (const side of review.added) lines.push(`  added     ${side.id} (${side.version})`);
-  for (const side of review.removed) lines.push(`  removed   ${side.id} (${side.version})`);
-  for (const change of review.changed)
-    lines.push(`  changed   ${change.id} (${change.base} → ${change.head}): ${change.parts.join(", ")}`);
+  const renamed = renamedIds(review);
+  for (const pair of review.renamed)
+    lines.push(`  renamed   ${printableLine(pair.from)} → ${printableLine(pair.to)} (${pair.version})`);
+  for (const side of review.added)
+    if (!renamed.has(side.id)) lines.push(`  added     ${printableLine(side.id)} (${side.version})`);
+  for (const side of review.removed)
+    if (!renamed.has(side.id)) lines.push(`  removed   ${printableLine(side.id)} (${side.version})`);
+  for (const change of review.changed) {
+    lines.push(
+      `  changed   ${printableLine(change.id)} (${change.base} → ${change.head}): ${change.parts.join(", ")}`,
+    );
+    for (const line of changeLines(change)) lines.push(`    ${line}`);
+  }
   const translations = translationLines(review);
   if (translations.length > 0)
     lines.push(
@@ -65,7 +74,23 @@ export function reviewText(review: DiffReview, sources: ReviewSources): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** "templates: 1 added, 0 removed, 2 changed, 5 unchanged". */
+/** "templates: 1 added, 0 removed, 2 changed, 5 unchanged", and how many of the added were renamed. */
 export function countsLine(comparison: CatalogComparison): string {
-  return `templates: ${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.changed.length} changed, ${comparison.unchanged} unchanged`;
+  const renamed =
+    comparison.renamed.length === 0
+      ? ""
+      : `; ${comparison.renamed.length} renamed (an added and a removed with the same content)`;
+  return `templates: ${comparison.added.length} added, ${comparison.removed.length} removed, ${comparison.changed.length} changed, ${comparison.unchanged} unchanged${renamed}`;
+}
+
+/** The ids of both sides of every rename. */
+export function renamedIds(comparison: CatalogComparison): Set<string> {
+  return new Set(comparison.renamed.flatMap((pair) => [pair.from, pair.to]));
+}
+
+/** "audience: seller → buyer": each setting of a changed template that differs, one line each. */
+export function changeLines(change: ChangedTemplate): string[] {
+  return change.changes.map(
+    (entry) => `${printableLine(entry.what)}: ${printableLine(entry.base)} → ${printableLine(entry.head)}`,
+  );
 }

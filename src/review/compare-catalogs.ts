@@ -1,6 +1,7 @@
 import { canonicalText } from "../core/definition/canonical-text.js";
 import { type ContentPart, templateContent } from "../core/definition/template-content.js";
 import type { Template } from "../core/definition/template-types.js";
+import { type DefinitionChange, definitionChanges } from "./definition-changes.js";
 import { type ReviewItem, reviewItems, sortItems } from "./review-items.js";
 
 /** A template on one side only. */
@@ -15,6 +16,15 @@ export interface ChangedTemplate {
   readonly base: string;
   readonly head: string;
   readonly parts: readonly ContentPart[];
+  /** The settings that changed, each as both versions declare it, and each field read with its label. */
+  readonly changes: readonly DefinitionChange[];
+}
+
+/** A template removed and one added with the same content: a new id for the same messages. */
+export interface RenamedTemplate {
+  readonly from: string;
+  readonly to: string;
+  readonly version: string;
 }
 
 /** What changed between two catalogs, template by template: the definition-level review. */
@@ -24,6 +34,8 @@ export interface CatalogComparison {
   /** In head only. A renamed template is here and in `removed`: its id is what the model names. */
   readonly added: readonly TemplateSide[];
   readonly removed: readonly TemplateSide[];
+  /** Pairs of `removed` and `added` with the same version (a template's version does not hash its id). */
+  readonly renamed: readonly RenamedTemplate[];
   readonly changed: readonly ChangedTemplate[];
   readonly unchanged: number;
   /** The changes a reviewer must look at, in the order of `reviewItemKinds`, then by template id. */
@@ -54,7 +66,13 @@ export function compareCatalogs(base: ComparedCatalog, head: ComparedCatalog): C
     } else if (old.version === template.version) {
       unchanged += 1;
     } else {
-      changed.push({ id, base: old.version, head: template.version, parts: changedParts(old, template) });
+      changed.push({
+        id,
+        base: old.version,
+        head: template.version,
+        parts: changedParts(old, template),
+        changes: definitionChanges(old, template),
+      });
       items.push(...reviewItems(old, template));
     }
   }
@@ -66,6 +84,7 @@ export function compareCatalogs(base: ComparedCatalog, head: ComparedCatalog): C
     head: { version: head.version, templates: head.templates.length },
     added,
     removed,
+    renamed: renames(removed, added),
     changed,
     unchanged,
     items: sortItems(items),
@@ -79,6 +98,19 @@ export function changedParts(base: Template, head: Template): ContentPart[] {
   return (Object.keys(after) as ContentPart[]).filter(
     (part) => canonicalText(before[part]) !== canonicalText(after[part]),
   );
+}
+
+/** Each removed template paired with the first added one of the same version not paired yet, by id. */
+function renames(removed: readonly TemplateSide[], added: readonly TemplateSide[]): RenamedTemplate[] {
+  const unpaired = [...added];
+  const pairs: RenamedTemplate[] = [];
+  for (const side of removed) {
+    const index = unpaired.findIndex((other) => other.version === side.version);
+    if (index === -1) continue;
+    const [to] = unpaired.splice(index, 1);
+    if (to !== undefined) pairs.push({ from: side.id, to: to.id, version: side.version });
+  }
+  return pairs;
 }
 
 function byId(templates: readonly Template[]): Map<string, Template> {

@@ -3,7 +3,9 @@ export {
   type CatalogComparison,
   type ChangedTemplate,
   compareCatalogs,
+  type RenamedTemplate,
   type TemplateSide,
 } from "./compare-catalogs.js";
+export { type DefinitionChange, definitionChanges } from "./definition-changes.js";
 export { failedKinds, parseFailOn } from "./fail-on.js";
 export { type ReviewItem, type ReviewItemKind, reviewItemKinds } from "./review-items.js";

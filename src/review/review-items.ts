@@ -2,6 +2,7 @@ import { canonicalText } from "../core/definition/canonical-text.js";
 import type { PlacedLabel } from "../core/definition/label-tree.js";
 import { type CompiledSlot, type Template, templateEffects } from "../core/definition/template-types.js";
 import type { Format } from "../core/message/format.js";
+import { recipientSource } from "./definition-changes.js";
 
 /** The kinds of change a reviewer must look at whatever else changed, and `--fail-on` can name. */
 export type ReviewItemKind =
@@ -46,11 +47,15 @@ export function reviewItems(base: Template, head: Template): ReviewItem[] {
       `audience changed from "${base.audience}" to "${head.audience}": every field shown now goes to another role`,
     );
   for (const detail of widenedFields(base, head)) add("widened-reading", detail);
-  if (recipientShape(base) !== recipientShape(head))
+  if (recipientShape(base) !== recipientShape(head)) {
+    const [before, after] = [recipientSource(base), recipientSource(head)];
     add(
       "recipient-change",
-      `the recipient is chosen differently: ${recipientText(base)} → ${recipientText(head)}`,
+      before === after
+        ? `the recipient is chosen differently: ${after}, with another where, join or address format`
+        : `the recipient is chosen differently: ${before} → ${after}`,
     );
+  }
   if (templateEffects.indexOf(head.effect) < templateEffects.indexOf(base.effect))
     add("effect-lowered", `effect lowered from ${base.effect} to ${head.effect}`);
   if (base.approval === "human" && head.approval !== "human")
@@ -124,18 +129,4 @@ function recipientShape(template: Template): string {
 
 function formatSpec(format: Format): unknown {
   return format.spec ?? format.kind;
-}
-
-function recipientText(template: Template): string {
-  const slot = template.recipient.slot;
-  const collection = slot.kind === "ref" ? slot.collection : "?";
-  const fields = template.recipient.fields.map((field) => field.field).join(", ");
-  const joins = template.recipient.joins.map((join) => `${join.field} = ${join.slot}.${join.otherField}`);
-  const how =
-    joins.length > 0
-      ? ` where ${joins.join(" and ")}`
-      : template.recipientChoice === "model-chooses"
-        ? " (the model chooses)"
-        : "";
-  return `${collection}.${fields}${how}`;
 }

@@ -191,6 +191,7 @@ describe("formletter diff over a history", () => {
       "head",
       "added",
       "removed",
+      "renamed",
       "changed",
       "unchanged",
       "items",
