@@ -17,16 +17,19 @@ import {
   memoryTransport,
 } from "../../src/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
+import { builtPackage } from "../fixtures/built-package.js";
 
 // `formletter … | head -1`: the reader of the output goes away before the command has written. Each
 // command runs as its own process with the read end of its stdout closed at once, so its first write
-// fails with EPIPE; it must end with 141 (128 + SIGPIPE) and nothing on stderr but its own words.
+// fails with EPIPE; it must end with 141 (128 + SIGPIPE) and nothing on stderr but its own words. The
+// processes run the command line built from the sources, as `npx formletter` runs dist.
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const at = (relative: string) => join(root, relative);
 const secret = "closed-output test secret, 32 bytes or more";
 
 let directory: string;
+let cliEntry: string;
 let db: string;
 let history: string;
 const items = { first: "", second: "", approval: "", otherApproval: "" };
@@ -191,7 +194,7 @@ async function runClosed(
   argv: readonly string[],
   options: { close?: "stdout" | "stderr" | "both"; serves?: number } = {},
 ) {
-  const child = spawn(process.execPath, ["--import", "tsx", at("src/cli/index.ts"), ...argv], {
+  const child = spawn(process.execPath, [cliEntry, ...argv], {
     cwd: root,
     env: { ...process.env, FORMLETTER_SECRET: secret },
     stdio: ["ignore", "pipe", "pipe"],
@@ -228,7 +231,8 @@ beforeAll(async () => {
   await populate(db);
   servePort = await freePort();
   previewPort = await freePort();
-});
+  cliEntry = (await builtPackage()).cli;
+}, 120_000);
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 describe("a command whose output is closed by its reader", () => {

@@ -10,25 +10,25 @@ import {
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { loadCatalog } from "../../src/cli/load-catalog.js";
 import { type PreviewServer, startPreviewServer } from "../../src/cli/preview-server.js";
+import { builtPackage } from "../fixtures/built-package.js";
 import { cli } from "./run.js";
 
 const require = createRequire(import.meta.url);
-const source = (path: string) => JSON.stringify(fileURLToPath(new URL(`../../src/${path}`, import.meta.url)));
 
 /**
  * The installed package, as a team has it: in node_modules (not watched: it changes with an install, not
  * an edit) and plain CommonJS, so a JavaScript catalog imports it natively, and Node caches what it
- * loads as it does for a team. It reaches the TypeScript sources through jiti.
+ * loads as it does for a team. It is the package's CommonJS build, made from the sources.
  */
-const installedPackage = `const jiti = require(${JSON.stringify(require.resolve("jiti"))}).createJiti(__filename);
+const installedPackage = (main: string) => `const formletter = require(${JSON.stringify(main)});
 // Named one by one, so Node finds the names an ES module imports from this CommonJS one.
-exports.createCatalog = jiti(${source("core/decision/catalog.ts")}).createCatalog;
-exports.defineRecords = jiti(${source("core/definition/define-records.ts")}).defineRecords;
-exports.defineTemplate = jiti(${source("core/definition/template.ts")}).defineTemplate;
+exports.createCatalog = formletter.createCatalog;
+exports.defineRecords = formletter.defineRecords;
+exports.defineTemplate = formletter.defineTemplate;
 exports.z = require(${JSON.stringify(require.resolve("zod"))}).z;
 `;
 
@@ -109,12 +109,12 @@ const tickets = { records: [ticket], ids: ["T-1"], skipped: 0 };
 let root: string;
 let count = 0;
 
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "formletter-preview-reload-"));
   mkdirSync(join(root, "node_modules", "fl"), { recursive: true });
   writeFileSync(join(root, "node_modules", "fl", "package.json"), '{ "name": "fl", "main": "index.cjs" }');
-  writeFileSync(join(root, "node_modules", "fl", "index.cjs"), installedPackage);
-});
+  writeFileSync(join(root, "node_modules", "fl", "index.cjs"), installedPackage((await builtPackage()).main));
+}, 120_000);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 /** Writes a shape's catalog and texts into a new folder under the root (so "fl" resolves). */
@@ -159,6 +159,22 @@ function reloads() {
       }
     },
   };
+}
+
+/**
+ * Moves the faked clock on a second at a time, letting the watcher's event and the worker's messages
+ * in between, until `outcome` settles: the server's timers fire as if that much time had passed.
+ */
+async function whileClockRuns<T>(outcome: Promise<T>): Promise<T> {
+  let settled = false;
+  const done = outcome.finally(() => {
+    settled = true;
+  });
+  while (!settled) {
+    await vi.advanceTimersByTimeAsync(1_000);
+    await sleep(10);
+  }
+  return done;
 }
 
 /** Serves the catalog module while `run` runs, telling `run` what the server reports. */
@@ -273,13 +289,20 @@ describe("formletter preview reloads what the catalog module and its imports now
   it("keeps serving when a new version never finishes loading, ends its thread or throws hostile text while loading", async () => {
     const shape = shapes[2] as Shape;
     const files = writeShape(shape, "Steady", "Order");
-    // Long enough for the good version to load on a busy machine; the bad one waits it out, idle.
+    // Long enough for the good version to load on a busy machine; the bad one is given up when the
+    // server's clock passes it, moved on here rather than waited out.
     await withPreview(
       files.catalog,
       async (server, events) => {
         const steady = (await served(server)).version;
-        writeFileSync(files.texts, "setInterval(() => {}, 1000);\nawait new Promise(() => {});\n");
-        const looped = await events.until((outcome) => !outcome.ok);
+        vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+        let looped: Outcome;
+        try {
+          writeFileSync(files.texts, "setInterval(() => {}, 1000);\nawait new Promise(() => {});\n");
+          looped = await whileClockRuns(events.until((outcome) => !outcome.ok));
+        } finally {
+          vi.useRealTimers();
+        }
         expect(looped.ok ? "" : looped.problem).toMatch(
           /cannot load .*catalog\.mjs: it did not finish loading within 30 s/,
         );
