@@ -7,19 +7,31 @@ import { merged } from "../core/merged.js";
  * records lives only in this process meanwhile: giving up too early would leave a delivered message in
  * doubt, giving up never would hold `handle()` for the whole outage. The last error is thrown.
  */
-export async function recordWithRetry<T>(record: () => Promise<T>, withinMs: number): Promise<T> {
+export function recordWithRetry<T>(record: () => Promise<T>, withinMs: number): Promise<T> {
   const started = performance.now();
+  // The first try is handed back as it is: the loop of retries, with its own promises, only once it fails.
+  return record().catch((error: unknown) => retryRecord(record, withinMs, started, error));
+}
+
+async function retryRecord<T>(
+  record: () => Promise<T>,
+  withinMs: number,
+  started: number,
+  first: unknown,
+): Promise<T> {
+  let error = first;
   for (let attempt = 0; ; attempt++) {
+    const left = withinMs - (performance.now() - started);
+    if (!isStoreUnavailable(error) || !error.retryable || left <= 0) throw error;
+    // 100 ms doubling to 2 s, with jitter: instances coming back from one outage do not retry in step.
+    const ceiling = Math.min(2_000, 100 * 2 ** attempt);
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(left, ceiling / 2 + (Math.random() * ceiling) / 2)),
+    );
     try {
       return await record();
-    } catch (error) {
-      const left = withinMs - (performance.now() - started);
-      if (!isStoreUnavailable(error) || !error.retryable || left <= 0) throw error;
-      // 100 ms doubling to 2 s, with jitter: instances coming back from one outage do not retry in step.
-      const ceiling = Math.min(2_000, 100 * 2 ** attempt);
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(left, ceiling / 2 + (Math.random() * ceiling) / 2)),
-      );
+    } catch (next) {
+      error = next;
     }
   }
 }

@@ -315,21 +315,22 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     outboundId: string,
     writes: () => OutboxWrites,
   ): Promise<string | undefined> =>
-    transactionSpan("settle_delivery", async () => {
-      const { value, durable } = await batcher.runCommitted(settle);
-      // One watch a group: its marks share one promise of durability, and the first mark's watch, set
-      // first, is the one whose failure was reported when each mark had its own.
-      if (!watchedDurables.has(durable)) {
-        watchedDurables.add(durable);
-        const synced: Promise<void> = durable
-          .catch((error: unknown) => {
-            markFailure ??= outageError(error, `${call} (outbound ${outboundId})`, writes());
-          })
-          .finally(() => unsyncedMarks.delete(synced));
-        unsyncedMarks.add(synced);
-      }
-      return value;
-    });
+    transactionSpan("settle_delivery", () =>
+      batcher.runCommitted(settle).then(({ value, durable }) => {
+        // One watch a group: its marks share one promise of durability, and the first mark's watch, set
+        // first, is the one whose failure was reported when each mark had its own.
+        if (!watchedDurables.has(durable)) {
+          watchedDurables.add(durable);
+          const synced: Promise<void> = durable
+            .catch((error: unknown) => {
+              markFailure ??= outageError(error, `${call} (outbound ${outboundId})`, writes());
+            })
+            .finally(() => unsyncedMarks.delete(synced));
+          unsyncedMarks.add(synced);
+        }
+        return value;
+      }),
+    );
   const watchedDurables = new WeakSet<Promise<void>>();
   /** Waits for the delivered marks handed back so far before their sync; throws (once) if one failed. */
   const marksSynced = async (): Promise<void> => {
@@ -426,7 +427,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         mode,
         maxPerRun,
         leaseUntil: decided + leaseMs,
-        data: {
+        audit: {
           tags,
           output: rawOutput(input.output),
           proposal: auditedProposal(parsed ?? parseProposal(input.output)),

@@ -35,7 +35,7 @@ export interface Recording {
   /** How long the caller holds a new outbound row (written `delivering`) while it delivers it inline. */
   readonly leaseUntil: number;
   /** Audit data beyond the decision: tags, raw output, proposal, timings, catalog version. */
-  readonly data: Readonly<Record<string, unknown>>;
+  readonly audit: DecisionAudit;
   /**
    * First contact: the key destinations are hashed with, and whether a first message to one waits for
    * a person. Absent (no `contactKey`): destinations are not recorded.
@@ -46,6 +46,20 @@ export interface Recording {
    * a draft) to it escalates `destination_suppressed`, unless the key was decided before (a duplicate).
    */
   readonly suppressed?: Suppression | undefined;
+}
+
+/**
+ * What `handle()` knew beside the decision, for its audit event: the fields come first in the event's
+ * data, in this order (the data is built in one piece, see auditData).
+ */
+export interface DecisionAudit {
+  readonly tags: Readonly<Record<string, string>>;
+  /** The model's output as it came, capped. */
+  readonly output: string;
+  /** The proposal without its note, or null when the output is not one. */
+  readonly proposal: unknown;
+  readonly catalogVersion: string;
+  readonly timings: { readonly loadMs: number; readonly decideMs: number };
 }
 
 /** What the transaction wrote. */
@@ -75,7 +89,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   const prior = await tx.findResult(key);
   if (prior !== undefined) {
     await tx.appendAudit(
-      decisionEvent(input, prior.decision, "duplicate", merged(input.data, { of: prior.auditId })),
+      decisionEvent(input, prior.decision, "duplicate", duplicateData(input.audit, prior.auditId)),
     );
     return merged(prior, { duplicate: true, outbound: undefined });
   }
@@ -168,7 +182,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
   decision = withVersions(input, decision);
   const bodySha256 = bodyHash(message);
   const auditId = await tx.appendAudit(
-    decisionEvent(input, decision, "decision", auditData(input.data, decision, { bodySha256 })),
+    decisionEvent(input, decision, "decision", auditData(input.audit, decision, bodySha256)),
   );
   let outbound: OutboundRow | undefined;
   let outboundId: string | undefined;
@@ -207,7 +221,7 @@ async function escalateOnly(
 ): Promise<Recorded> {
   const decision = withVersions(input, made);
   const auditId = await tx.appendAudit(
-    decisionEvent(input, decision, "decision", auditData(input.data, decision)),
+    decisionEvent(input, decision, "decision", auditData(input.audit, decision, undefined)),
   );
   const queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   return { decision, auditId, outboundId: undefined, queueItemId, duplicate: false, outbound: undefined };
@@ -274,26 +288,45 @@ function decisionEvent(
 /**
  * The audit data of a decision: what `handle()` knew (`base`), then the parts of the decision the audit
  * log keeps: choices, values and, for an escalation, the detail and the reason's typed fields (slot,
- * expected, limit, code, note…), not the message; then `extra`.
+ * expected, limit, code, note…), not the message; then the message's hash, for a send. Built in one
+ * literal, not copied from `base` and grown: the audit log keeps one for every decision.
  */
 function auditData(
-  base: Readonly<Record<string, unknown>>,
+  base: DecisionAudit,
   decision: Decision,
-  extra: Readonly<Record<string, unknown>> = {},
+  bodySha256: string | undefined,
 ): Record<string, unknown> {
-  const data: Record<string, unknown> = Object.assign({}, base);
-  data.choices = decision.choices;
-  data.values = decision.values;
+  const data: Record<string, unknown> = {
+    tags: base.tags,
+    output: base.output,
+    proposal: base.proposal,
+    // Top-level fields, not facts: a report groups every decision by them, whatever its outcome.
+    catalogVersion: decision.catalogVersion ?? base.catalogVersion,
+    timings: base.timings,
+    choices: decision.choices,
+    values: decision.values,
+  };
   if (decision.locale !== undefined) data.locale = decision.locale;
-  // Top-level fields, not facts: a report groups every decision by them, whatever its outcome.
   if (decision.templateVersion !== undefined) data.templateVersion = decision.templateVersion;
-  if (decision.catalogVersion !== undefined) data.catalogVersion = decision.catalogVersion;
   if (decision.outcome === "escalate") {
     data.detail = decision.detail;
     const facts = escalationFacts(decision);
     if (Object.keys(facts).length > 0) data.facts = facts;
   }
-  return Object.assign(data, extra);
+  if (bodySha256 !== undefined) data.bodySha256 = bodySha256;
+  return data;
+}
+
+/** The audit data of a duplicate: what `handle()` knew, and the audit event of the first decision. */
+function duplicateData(base: DecisionAudit, of: string): Record<string, unknown> {
+  return {
+    tags: base.tags,
+    output: base.output,
+    proposal: base.proposal,
+    catalogVersion: base.catalogVersion,
+    timings: base.timings,
+    of,
+  };
 }
 
 function queueItemOf(input: Recording, decision: EscalateDecision, auditId: string) {

@@ -140,13 +140,13 @@ export function memoryStore(): Store {
           return before;
         },
         appendAudit: async (event) => {
-          const stored = merged(event, { id: id() });
+          const stored = storedEvent(event, id());
           audit.push(stored);
           undo.push(() => audit.splice(audit.indexOf(stored), 1));
           return stored.id;
         },
         addOutbound: async (row) => {
-          const stored = merged(row, { id: id() });
+          const stored = storedOutbound(row, id());
           if (outboundKeys.has(row.key))
             throw new Error(`memoryStore: an outbound row with key ${row.key} exists`);
           outbound.set(stored.id, stored);
@@ -162,7 +162,8 @@ export function memoryStore(): Store {
           const before = outbound.get(rowId);
           if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
           refuseUnchangeable("outbound", change, outboundUpdatable);
-          outbound.set(rowId, merged(before, change));
+          // Every field `change` may name is one of the row's: assigned over a copy, none is added.
+          outbound.set(rowId, Object.assign(storedOutbound(before, rowId), change));
           undo.push(() => outbound.set(rowId, before));
         },
         addQueueItem: async (item) => {
@@ -249,6 +250,48 @@ export function memoryStore(): Store {
     close: async () => {
       closed = true;
     },
+  };
+}
+
+/**
+ * The row as the store keeps it: its fields copied one by one in a literal, as the SQL stores keep
+ * their columns (a field the row type does not have is not kept). A literal of known fields costs a
+ * fraction of `merged()`, which adds each field to an empty object in turn.
+ */
+function storedOutbound(row: Omit<OutboundRow, "id">, id: string): OutboundRow {
+  return {
+    attempts: row.attempts,
+    leaseUntil: row.leaseUntil,
+    deliveredAt: row.deliveredAt,
+    receiptId: row.receiptId,
+    templateVersion: row.templateVersion,
+    catalogVersion: row.catalogVersion,
+    key: row.key,
+    ticketId: row.ticketId,
+    runId: row.runId,
+    template: row.template,
+    message: row.message,
+    status: row.status,
+    createdAt: row.createdAt,
+    bodySha256: row.bodySha256,
+    id,
+  };
+}
+
+/** The audit event as the store keeps it: see storedOutbound. */
+function storedEvent(event: Omit<AuditEvent, "id">, id: string): AuditEvent {
+  return {
+    at: event.at,
+    type: event.type,
+    ticketId: event.ticketId,
+    runId: event.runId,
+    template: event.template,
+    outcome: event.outcome,
+    reason: event.reason,
+    key: event.key,
+    actor: event.actor,
+    data: event.data,
+    id,
   };
 }
 
