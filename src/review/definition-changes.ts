@@ -1,4 +1,3 @@
-import { canonicalText } from "../core/definition/canonical-text.js";
 import type { FieldLabel } from "../core/definition/labels.js";
 import type { CompiledSlot, Template } from "../core/definition/template-types.js";
 
@@ -94,8 +93,21 @@ function labelText(label: FieldLabel): string {
     : `untrusted, written by ${label.author}`;
 }
 
+/** "refunds (group refunds): item.amount, EUR 27500 a message, 500000 a day; over: escalate", in minor units. */
 function ceilingsText(template: Template): string {
-  return template.ceilings.length === 0 ? none : canonicalText(template.ceilings);
+  if (template.ceilings.length === 0) return none;
+  return template.ceilings
+    .map((ceiling) => {
+      const max = [...ceiling.max]
+        .map(([currency, windows]) =>
+          Object.entries(windows)
+            .map(([window, units]) => `${currency === "" ? "" : `${currency} `}${units} a ${window}`)
+            .join(", "),
+        )
+        .join("; ");
+      return `${ceiling.name} (group ${ceiling.group}): ${ceiling.values.join(" + ")}, ${max}; over: ${ceiling.over}`;
+    })
+    .join(" | ");
 }
 
 function localesText(template: Template): string {

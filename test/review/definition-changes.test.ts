@@ -1,6 +1,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { compareCatalogs } from "../../src/review/compare-catalogs.js";
+import { definitionChanges } from "../../src/review/definition-changes.js";
 import { cli } from "../cli/run.js";
+import { refundTemplate } from "../fixtures/refunds.js";
 import { ReviewWorkspace } from "./review-workspace.js";
 
 const space = new ReviewWorkspace();
@@ -58,6 +60,22 @@ describe("the settings a changed template lists", () => {
       ["effect", "irreversible", "reversible"],
       ["approval", "human", "(none)"],
     ]);
+  });
+
+  it("writes a ceiling added or raised with its values, maxima and what happens over it", () => {
+    const none = refundTemplate(undefined);
+    const low = refundTemplate({ refunds: { values: ["refund.amount"], max: { EUR: { day: 500 } } } });
+    const high = refundTemplate({ refunds: { values: ["refund.amount"], max: { EUR: { day: 900 } } } });
+    expect(definitionChanges(none, low)).toEqual([
+      {
+        what: "ceilings",
+        base: "(none)",
+        head: expect.stringMatching(/^refunds \(group .+\): refund\.amount, EUR \d+ a day; over: escalate$/),
+      },
+    ]);
+    const [raised] = definitionChanges(low, high);
+    expect(raised?.what).toBe("ceilings");
+    expect(raised?.base).not.toBe(raised?.head);
   });
 
   it("pairs a template removed and one added with the same content as renamed", async () => {

@@ -10,26 +10,59 @@ import { ReviewWorkspace } from "./review-workspace.js";
 const space = new ReviewWorkspace();
 afterAll(() => space.remove());
 
-/** Each single edit, with what the definition-level review must say about it. */
-const edits: Record<string, { options: ReviewCatalogOptions; parts: string[]; items: string[] }> = {
+/** Each single edit, with what the definition-level review must say about it: parts, items, settings. */
+const edits: Record<
+  string,
+  { options: ReviewCatalogOptions; parts: string[]; items: string[]; settings: string[] }
+> = {
   body: {
     options: { noteBody: "Order {{order.number}} is {{order.total}}; paid {{order.amount}}." },
     parts: ["texts"],
     items: [],
+    settings: [],
   },
-  where: { options: { noteWhere: "(order) => order.amount < 300" }, parts: ["slots"], items: [] },
+  where: {
+    options: { noteWhere: "(order) => order.amount < 300" },
+    parts: ["slots"],
+    items: [],
+    settings: [],
+  },
   recipient: {
     options: { recipientField: "backupEmail" },
     parts: ["recipient"],
     items: ["recipient-change"],
+    settings: ["recipient", "field to"],
   },
   approval: {
     options: { refundSpread: `{ effect: "reversible" }` },
     parts: ["effect", "approval"],
     items: ["effect-lowered", "approval-removed"],
+    settings: ["effect", "approval"],
   },
-  widened: { options: { totalReaders: ["seller", "buyer"] }, parts: ["slots"], items: ["widened-reading"] },
-  limit: { options: { perDay: 1000 }, parts: ["limits"], items: ["limit-raised"] },
+  widened: {
+    options: { totalReaders: ["seller", "buyer"] },
+    parts: ["slots"],
+    items: ["widened-reading"],
+    settings: ["field order.total"],
+  },
+  formatReads: {
+    options: { currencyReaders: ["seller", "buyer"] },
+    parts: ["slots"],
+    items: ["widened-reading"],
+    settings: ["field order.amount"],
+  },
+  limit: {
+    options: { perDay: 1000 },
+    parts: ["limits"],
+    items: ["limit-raised"],
+    settings: ["limits.perDay"],
+  },
+  firstContact: {
+    options: { firstContact: "hold" },
+    parts: ["firstContact"],
+    items: [],
+    settings: ["firstContact"],
+  },
 };
 
 let base: Catalog;
@@ -71,6 +104,9 @@ describe("a single edit to a catalog", () => {
           const edit = edits[name] as (typeof edits)[string];
           const comparison = compareCatalogs(base, head);
           expect(comparison.changed.flatMap((change) => change.parts)).toEqual(edit.parts);
+          expect(comparison.changed.flatMap((change) => change.changes.map((entry) => entry.what))).toEqual(
+            edit.settings,
+          );
           expect([...new Set(comparison.items.map((item) => item.kind))].sort()).toEqual(
             [...edit.items].sort(),
           );
