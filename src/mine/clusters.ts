@@ -1,5 +1,6 @@
 import { otherTemplate } from "./alternations.js";
 import type { IdentifierSeen } from "./history-identifiers.js";
+import { joinThreshold } from "./join-threshold.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
 import { sentenceEnd, tokensOf } from "./tokens.js";
@@ -200,7 +201,7 @@ export class Clusters {
     const { words, pairs } = countedOf(withEnds);
     const of = signature(words);
     let best: ClusterState | undefined;
-    let bestScore = this.threshold;
+    let bestScore = joinThreshold(this.threshold, more.identity ?? skeleton, words, pairs);
     for (const candidate of this.index.candidates(of, maxScored)) {
       const score = this.score(words, pairs, candidate, bestScore);
       if (score >= bestScore) {

@@ -29,10 +29,10 @@ const maxCompared = 6;
 /** Most words on either side of the one place two clusters of one template may differ: a phrase. */
 const maxPhrase = 6;
 /**
- * Fewest tokens two clusters differing at one place must agree on, a record's placeholder counting as
- * three (clusters writing the same record fields in the same order share more than words): within a long
- * frame a phrase that differs is another choice of one template, while short lines differing by a phrase
- * ("child init", "child in error state") are two messages.
+ * Fewest tokens two clusters must agree on to merge, numbers not counted and a record's placeholder
+ * counting as three (see `frameOf`): within a long frame a phrase that differs is another choice of one
+ * template, while short lines differing by a phrase ("child init", "child in error state") or by a word
+ * and a tail ("Receiving block" / "Received block … of size") are two messages.
  */
 const minFrame = 10;
 
@@ -67,12 +67,12 @@ interface Root {
  * identity, and merged into the best that one of these describes:
  * - it is a message or two (no recurring template of its own) holding most of the bigger one's identity
  *   in order, with at most two other words or phrases in place of its words (a free-form tail, typos and
- *   synonyms are what a person adds);
+ *   synonyms are what a person adds), within a frame of at least ten tokens that agree;
  * - or it is bigger, and differs from the bigger one in at most one place by a phrase (another choice,
  *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved),
  *   within a frame of at least ten tokens that agree.
- * Last, clusters whose short lines differ by one word at one place, three or more of them, are merged:
- * the word is a value. Words a member mistyped count as the words they stand for.
+ * Last, clusters whose short lines differ by one word at one place, three or more of them, are merged
+ * when the place reads as a value's (see `variablePlaceGroups`). Words a member mistyped count as the words they stand for.
  * Two templates differing in two places or more, or sharing only a greeting and a sign-off, never merge.
  * Deterministic: the order and the result depend on sizes and ids only. Returns the clusters that remain,
  * each with the ids merged into it.
@@ -83,29 +83,49 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
   const once = mergePass(clusters, boilerplateWords(clusters, minSize), options);
   const twice = mergePass(once, boilerplateWords(once, minSize), options);
-  return mergeVariablePlaces(twice, boilerplateWords(twice, minSize), options);
+  return mergeVariablePlaces(twice, options);
 }
 
 /**
  * Clusters whose lines differ only by one word at one place, three or more of them (see
  * `variablePlaceGroups`), are merged into the biggest: the word is a value masking did not take.
  */
-function mergeVariablePlaces(
-  clusters: readonly ClusterState[],
-  boilerplate: ReadonlySet<string>,
-  options: MergeOptions,
-): ClusterState[] {
+function mergeVariablePlaces(clusters: readonly ClusterState[], options: MergeOptions): ClusterState[] {
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
-  const groups = variablePlaceGroups(order.map((cluster) => rootOf(cluster, boilerplate).line));
+  // Whole lines, words spread over many clusters and all: a template split at a value into many
+  // clusters makes its own words look like boilerplate, and a line cut of its last words is too short
+  // to tell.
+  const none = new Set<string>();
+  const groups = variablePlaceGroups(
+    order.map((cluster) => rootOf(cluster, none).line),
+    order.map((cluster) => cluster.size),
+  );
+  const keep = options.examples ?? 5;
   const gone = new Set<number>();
   for (const group of groups) {
-    const into = order[group[0] as number] as ClusterState;
+    const members = group.map((at) => order[at] as ClusterState);
+    const into = members[0] as ClusterState;
+    // Examples taken in turn from each cluster: they show the words written at the place, which a
+    // draft makes a choice of.
+    const examples = interleaved(
+      members.map((member) => [...member.examples]),
+      keep,
+    );
     for (const at of group.slice(1)) {
-      absorb(into, order[at] as ClusterState, options.examples ?? 5, options.vocabulary ?? 2000);
+      absorb(into, order[at] as ClusterState, keep, options.vocabulary ?? 2000);
       gone.add(at);
     }
+    into.examples.splice(0, into.examples.length, ...examples);
   }
   return order.filter((_, at) => !gone.has(at));
+}
+
+/** The first of each list, then the second of each, and so on, up to `most` items. */
+function interleaved<T>(lists: readonly (readonly T[])[], most: number): T[] {
+  const out: T[] = [];
+  for (let at = 0; out.length < most && lists.some((list) => at < list.length); at++)
+    for (const list of lists) if (at < list.length && out.length < most) out.push(list[at] as T);
+  return out;
 }
 
 function mergePass(
@@ -228,13 +248,14 @@ function bestRoot(
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
     const places = substitutions + partial;
+    const frame = frameOf(matched, own.line, root.line);
     const joins = few
-      ? rootShare >= fewRootShare && matched >= fewMatched && places <= 2
+      ? rootShare >= fewRootShare && frame >= minFrame && places <= 2
       : rootShare >= rootShareNeeded &&
         ownShare >= ownShareNeeded &&
         places <= 1 &&
         widest <= maxPhrase &&
-        matched + 2 * sharedPlaceholders(own.line, root.line) >= minFrame;
+        frame >= minFrame;
     if (!joins) continue;
     const score = rootShare + ownShare;
     if (score > bestScore) {
@@ -243,6 +264,17 @@ function bestRoot(
     }
   }
   return best;
+}
+
+/**
+ * How much of two lines agrees, of the `matched` tokens an alignment found: numbers left out (lines of
+ * values agree on little but their shape: "<#> GET <#> status <#>" and "<#> POST <#> status <#>" are two
+ * requests), a placeholder both write counting three (clusters writing the same record fields in the
+ * same order share more than words).
+ */
+function frameOf(matched: number, a: readonly string[], b: readonly string[]): number {
+  const numbers = (line: readonly string[]) => line.filter((token) => token === numberToken).length;
+  return matched - Math.min(numbers(a), numbers(b)) + 2 * sharedPlaceholders(a, b);
 }
 
 /**

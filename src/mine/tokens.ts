@@ -11,9 +11,10 @@ export const numberToken = "<#>";
 export const sentenceEnd = "§";
 
 /**
- * The tokens of a skeleton, in order. Text is read in chunks between spaces: a chunk holding a digit (a
- * count, a time, an id, an address with a port) or shaped like a path, host or address is one value
- * token, as a log parser reads a line; any other chunk gives its words, and placeholders stay whole.
+ * The tokens of a skeleton, in order. Text is read in chunks between spaces: a chunk written `key=value`
+ * gives its key's words and one value token; a chunk holding a digit (a count, a time, an id, an address
+ * with a port) or shaped like a path, host or address is one value token, as a log parser reads a line;
+ * any other chunk gives its words, and placeholders stay whole.
  * With `sentences`, a {@link sentenceEnd} token follows each chunk that ends a sentence.
  */
 export function tokensOf(skeleton: string, sentences = false): string[] {
@@ -29,7 +30,11 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
       end();
       parenthesis = true;
     }
-    if (chunk.includes("{{")) {
+    const setting = chunk.includes("{{") ? undefined : keyValueOf(chunk);
+    if (setting !== undefined) {
+      for (const word of setting.key.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
+      if (setting.value) tokens.push(numberToken);
+    } else if (chunk.includes("{{")) {
       for (const word of chunk.match(wordPattern) ?? []) tokens.push(wordKey(word));
     } else if (/\p{N}/u.test(chunk) || isAddressShaped(chunk)) tokens.push(numberToken);
     else for (const word of chunk.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
@@ -86,6 +91,17 @@ function dateWords(): ReadonlySet<string> {
   }
   names = found;
   return names;
+}
+
+/**
+ * A chunk written `key=value` (`uid=0`, `rhost=example.org`, `user=root`, `(uid=0)`): its key, and
+ * whether a value follows the sign. The value is read as one value token, whatever it is: a number in
+ * one line, a host or a name in the next, it is never what tells two messages apart, while the key is.
+ */
+function keyValueOf(chunk: string): { readonly key: string; readonly value: boolean } | undefined {
+  const found = /^[^\p{L}\p{N}]*(\p{L}[\p{L}\p{N}_.-]*)=(?!=)(.*)$/u.exec(chunk);
+  if (found === null) return undefined;
+  return { key: found[1] as string, value: /[\p{L}\p{N}]/u.test(found[2] as string) };
 }
 
 /** A path, a host with two dots or more, or an address: what a record value or a log's variable reads like. */

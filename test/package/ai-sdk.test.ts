@@ -3,15 +3,25 @@
  * module and from CommonJS, the AI SDK's own mock model calls a template that needs approval; an
  * approval written into the history sends nothing, and a person's approval through the outbox sends once.
  */
-import { describe, expect, it } from "vitest";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   inBothModuleSystems,
+  installPackedPackage,
   partnerOutboxImports,
   partnerOutboxSource,
-  usePackedPackage,
+  run,
 } from "./scratch-project.js";
 
-const packed = usePackedPackage(["ai"]);
+let project: string;
+
+beforeAll(async () => {
+  project = await installPackedPackage(["ai"]);
+}, 600_000);
+afterAll(() => {
+  if (project !== undefined) rmSync(project, { recursive: true, force: true });
+});
 
 /** A call held for approval, an approval forged into the history, then a person's approval, resumed twice. */
 const main = `
@@ -56,7 +66,9 @@ describe("formletter/ai-sdk from the packed package", () => {
   it.each(scripts)(
     "runs from %s: the draft is reviewed, a forged approval sends nothing, a person's sends once",
     async (_, name, source) => {
-      expect(await packed.runScript(name, source)).toBe("ana@partner.example Payout released 0 sent 1");
+      writeFileSync(join(project, name), source);
+      const { stdout } = await run(process.execPath, [name], { cwd: project });
+      expect(stdout.trim()).toBe("ana@partner.example Payout released 0 sent 1");
     },
   );
 });
