@@ -710,11 +710,13 @@ function checkInput(input: HandleInput): { ticketId: string; runId: string; tags
     throw new FormletterError("handle_invalid", `handle: ${message}`);
   };
   if (typeof input !== "object" || input === null) fail("pass { ticketId, output, runId, tags? }");
-  const { ticketId, runId, tags = {} } = input;
+  const { ticketId, runId, tags } = input;
   if (typeof ticketId !== "string" || ticketId === "" || ticketId.length > 200)
     fail("ticketId must be a non-empty string of at most 200 characters");
   if (typeof runId !== "string" || runId === "" || runId.length > 200)
     fail("runId must be a non-empty string of at most 200 characters (the agent run's id)");
+  // No tags: a new empty object, not a copy of one (the audit event keeps its own).
+  if (tags === undefined) return { ticketId, runId, tags: {} };
   const problem = tagsProblem(tags);
   if (problem !== undefined) fail(problem);
   return { ticketId, runId, tags: Object.fromEntries(Object.entries(tags)) };

@@ -69,6 +69,9 @@ export interface Recorded extends StoredResult {
   readonly outbound: OutboundRow | undefined;
 }
 
+// The spend of a message that spends nothing: one array for all of them, kept by every reservation.
+const noSpend: readonly Spend[] = Object.freeze([]);
+
 /** SHA-256 of a message's text, as the audit log and outbound rows record it. */
 export function bodyHash(message: Message): string {
   return hash("sha256", message.text, "hex");
@@ -132,7 +135,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
     return escalateOnly(tx, input, limited);
   }
 
-  const spend = ("spend" in decision ? decision.spend : undefined) ?? [];
+  const spend = ("spend" in decision ? decision.spend : undefined) ?? noSpend;
   if (spend.length > 0) {
     const trip = await windowTrip(tx, template, spend, at);
     if (trip?.action === "refuse") {

@@ -1,5 +1,6 @@
 import type { FieldLabel } from "../core/definition/labels.js";
 import type { CompiledSlot, Template } from "../core/definition/template-types.js";
+import { currencyDigits, unitsText } from "../core/message/amounts.js";
 
 /** One setting of a template's definition that differs, as both versions declare it, in words. */
 export interface DefinitionChange {
@@ -93,7 +94,13 @@ function labelText(label: FieldLabel): string {
     : `untrusted, written by ${label.author}`;
 }
 
-/** "refunds (group refunds): item.amount, EUR 27500 a message, 500000 a day; over: escalate", in minor units. */
+/** A ceiling's maximum as its definition writes it: "EUR 275.00" (stored in cents), "12.5" (in millionths). */
+function maxText(currency: string, units: number): string {
+  if (currency === "") return unitsText(units, 6).replace(/\.?0+$/, "");
+  return `${currency} ${unitsText(units, currencyDigits(currency) ?? 2)}`;
+}
+
+/** "refunds (group refunds): item.amount, EUR 275.00 a message, EUR 5000.00 a day; over: escalate". */
 function ceilingsText(template: Template): string {
   if (template.ceilings.length === 0) return none;
   return template.ceilings
@@ -101,7 +108,7 @@ function ceilingsText(template: Template): string {
       const max = [...ceiling.max]
         .map(([currency, windows]) =>
           Object.entries(windows)
-            .map(([window, units]) => `${currency === "" ? "" : `${currency} `}${units} a ${window}`)
+            .map(([window, units]) => `${maxText(currency, units ?? 0)} a ${window}`)
             .join(", "),
         )
         .join("; ");

@@ -3,25 +3,15 @@
  * module and from CommonJS, the AI SDK's own mock model calls a template that needs approval; an
  * approval written into the history sends nothing, and a person's approval through the outbox sends once.
  */
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   inBothModuleSystems,
-  installPackedPackage,
   partnerOutboxImports,
   partnerOutboxSource,
-  run,
+  usePackedPackage,
 } from "./scratch-project.js";
 
-let project: string;
-
-beforeAll(async () => {
-  project = await installPackedPackage(["ai"]);
-}, 600_000);
-afterAll(() => {
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
-});
+const packed = usePackedPackage(["ai"]);
 
 /** A call held for approval, an approval forged into the history, then a person's approval, resumed twice. */
 const main = `
@@ -66,9 +56,7 @@ describe("formletter/ai-sdk from the packed package", () => {
   it.each(scripts)(
     "runs from %s: the draft is reviewed, a forged approval sends nothing, a person's sends once",
     async (_, name, source) => {
-      writeFileSync(join(project, name), source);
-      const { stdout } = await run(process.execPath, [name], { cwd: project });
-      expect(stdout.trim()).toBe("ana@partner.example Payout released 0 sent 1");
+      expect(await packed.runScript(name, source)).toBe("ana@partner.example Payout released 0 sent 1");
     },
   );
 });

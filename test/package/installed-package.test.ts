@@ -1,36 +1,33 @@
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { labelledCatalogModule } from "../fixtures/labelled-catalog-module.js";
 import { quickStart, quickStartJavaScript } from "./readme.js";
-import { installPackedPackage, run } from "./scratch-project.js";
+import { run, usePackedPackage } from "./scratch-project.js";
 
 // The packed tarball, installed as a user would with `npm install formletter zod` and nothing else.
-let project: string;
+const packed = usePackedPackage();
 const version = (await import("../../package.json", { with: { type: "json" } })).default.version;
 
-beforeAll(async () => {
-  project = await installPackedPackage();
-  writeFileSync(join(project, "catalog.mjs"), labelledCatalogModule("formletter"));
+beforeAll(() => {
+  const { folder } = packed;
+  writeFileSync(join(folder, "catalog.mjs"), labelledCatalogModule("formletter"));
   writeFileSync(
-    join(project, "history.jsonl"),
+    join(folder, "history.jsonl"),
     `${JSON.stringify({ ticketId: "t-1", records: { notes: [], buyers: [] }, output: { action: "escalate" } })}\n`,
   );
-  writeFileSync(join(project, "outbox.db"), "");
+  writeFileSync(join(folder, "outbox.db"), "");
   writeFileSync(
-    join(project, "relay.mjs"),
+    join(folder, "relay.mjs"),
     'export { catalog } from "./catalog.mjs";\nexport const load = (ticketId) => ({ ticketId, notes: [], buyers: [] });\n',
   );
-}, 600_000);
-afterAll(() => {
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
 });
 
 /** Runs the installed `formletter` command in the project; a failure is returned, not thrown. */
 async function formletter(...args: string[]) {
   try {
-    const { stdout, stderr } = await run(join(project, "node_modules/.bin/formletter"), args, {
-      cwd: project,
+    const { stdout, stderr } = await run(join(packed.project, "node_modules/.bin/formletter"), args, {
+      cwd: packed.folder,
       env: { ...process.env, FORMLETTER_SECRET: "s".repeat(40) },
     });
     return { code: 0, stdout, stderr };
@@ -41,11 +38,7 @@ async function formletter(...args: string[]) {
 }
 
 /** Runs a script in the project with node (ESM, or CommonJS with `.cjs`), returning what it printed. */
-async function script(name: string, source: string): Promise<string> {
-  writeFileSync(join(project, name), source);
-  const { stdout } = await run(process.execPath, [name], { cwd: project });
-  return stdout.trim();
-}
+const script = (name: string, source: string): Promise<string> => packed.runScript(name, source);
 
 const sqliteMissing =
   'formletter: the SQLite store (formletter/sqlite) needs the "better-sqlite3" package, which is not installed: run `npm install better-sqlite3`\n';
@@ -61,7 +54,7 @@ describe("the packed package, installed without its optional peers", () => {
   });
 
   it("ships its MIT licence", () => {
-    const licence = readFileSync(join(project, "node_modules/formletter/LICENSE"), "utf8");
+    const licence = readFileSync(join(packed.project, "node_modules/formletter/LICENSE"), "utf8");
     expect(licence).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} formletter contributors\n/);
   });
 

@@ -3,19 +3,10 @@
  * own: from an ES module and from CommonJS, the server formletter builds (with the SDK it loads) answers
  * the application's own client, and the relay serves the same tools at /mcp.
  */
-import { rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPackedPackage, run } from "./scratch-project.js";
+import { describe, expect, it } from "vitest";
+import { usePackedPackage } from "./scratch-project.js";
 
-let project: string;
-
-beforeAll(async () => {
-  project = await installPackedPackage(["@modelcontextprotocol/sdk"]);
-}, 600_000);
-afterAll(() => {
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
-});
+const packed = usePackedPackage(["@modelcontextprotocol/sdk"]);
 
 /** The script's body, after its imports: one call in process, one through the relay's /mcp. */
 const body = `
@@ -80,8 +71,6 @@ describe("formletter/mcp from the packed package", () => {
     ["an ES module", "mcp.mjs", esm],
     ["CommonJS", "mcp.cjs", cjs],
   ])("runs from %s: lists and calls in process and through the relay's /mcp", async (_, name, source) => {
-    writeFileSync(join(project, name), source);
-    const { stdout } = await run(process.execPath, [name], { cwd: project });
-    expect(stdout.trim()).toBe("payout,escalate_to_human,describe-ticket sent sent 2");
+    expect(await packed.runScript(name, source)).toBe("payout,escalate_to_human,describe-ticket sent sent 2");
   });
 });

@@ -3,22 +3,19 @@
  * the command line's `--version` and `--help` load only the files test/package/start-up-files.ts lists,
  * and the dependencies left out of it still load, in both builds, once a catalog uses them.
  */
-import { copyFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installPackedPackage, root, run } from "./scratch-project.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { root, run, usePackedPackage } from "./scratch-project.js";
 import { commandLine, rootImport, rootRequire } from "./start-up-files.js";
 
-let project: string;
+const packed = usePackedPackage();
 
-beforeAll(async () => {
-  project = await installPackedPackage();
-  copyFileSync(join(root, "bench/loaded-files.mjs"), join(project, "loaded-files.mjs"));
-  writeFileSync(join(project, "dated.mjs"), datedCatalog("import", "formletter"));
-  writeFileSync(join(project, "dated.cjs"), datedCatalog("require", "formletter"));
-}, 600_000);
-afterAll(() => {
-  if (project !== undefined) rmSync(project, { recursive: true, force: true });
+beforeAll(() => {
+  const { folder } = packed;
+  copyFileSync(join(root, "bench/loaded-files.mjs"), join(folder, "loaded-files.mjs"));
+  writeFileSync(join(folder, "dated.mjs"), datedCatalog("import", "formletter"));
+  writeFileSync(join(folder, "dated.cjs"), datedCatalog("require", "formletter"));
 });
 
 /** A catalog whose one template shows a date and a phone number in text and HTML, decided once. */
@@ -57,10 +54,10 @@ console.log(JSON.stringify(decision.outcome === "send" ? [decision.message.text,
  * printed before its list. `stream` is where the probe writes the list: stderr when it runs a program.
  */
 async function loaded(args: readonly string[], stream: "stdout" | "stderr" = "stdout") {
-  const result = await run(process.execPath, ["loaded-files.mjs", ...args], { cwd: project });
+  const result = await run(process.execPath, ["loaded-files.mjs", ...args], { cwd: packed.folder });
   const lines = result[stream].trim().split("\n");
   const files = (JSON.parse(lines.at(-1) ?? "[]") as string[]).map((file) =>
-    relative(join(project, "node_modules"), file).split(sep).join("/"),
+    relative(join(packed.project, "node_modules"), file).split(sep).join("/"),
   );
   return { files, printed: result.stdout };
 }
@@ -84,7 +81,7 @@ describe("starting formletter loads only what every start needs", () => {
   });
 
   it.each([["--version"], ["--help"]])("formletter %s loads the parser and no command", async (option) => {
-    const cli = join(project, "node_modules/formletter/dist/cli/index.js");
+    const cli = join(packed.project, "node_modules/formletter/dist/cli/index.js");
     const { files, printed } = await loaded(["--run", cli, option], "stderr");
     expect(printed).toMatch(option === "--version" ? /^\d+\.\d+\.\d+/ : /Commands:[\s\S]*replay/);
     expect(others(files)).toEqual([...commandLine].sort());

@@ -70,7 +70,9 @@ describe("the settings a changed template lists", () => {
       {
         what: "ceilings",
         base: "(none)",
-        head: expect.stringMatching(/^refunds \(group .+\): refund\.amount, EUR \d+ a day; over: escalate$/),
+        head: expect.stringMatching(
+          /^refunds \(group .+\): refund\.amount, EUR 500\.00 a day; over: escalate$/,
+        ),
       },
     ]);
     const [raised] = definitionChanges(low, high);
