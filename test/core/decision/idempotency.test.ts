@@ -10,6 +10,7 @@ import {
   memoryStore,
   memoryTransport,
 } from "../../../src/index.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 
 // A courier firm telling a depot which parcel to hold; a ticket may gain parcels while it is open.
 const records = defineRecords(
@@ -178,7 +179,7 @@ describe("idempotency keys are opaque and cannot collide by concatenation", () =
           expect(idempotencyKey(ticketA, templateA, a)).not.toBe(idempotencyKey(ticketB, templateB, b));
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

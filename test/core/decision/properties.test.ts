@@ -18,6 +18,7 @@ import {
   whyChoices,
 } from "../../fixtures/clinic.js";
 import { invisibleOrControl } from "../../fixtures/expect.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 
 // A fixed seed: every run of the suite checks the same cases (change it to explore others).
 fc.configureGlobal({ seed: 20260302 });
@@ -451,7 +452,7 @@ describe("decide on random output and random records", () => {
             seen.oracle++;
         }
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
     // The run is seeded: these guard against a generator that stops producing sends at all.
     expect(seen.escalate).toBeGreaterThan(0);
@@ -466,7 +467,7 @@ describe("decide on random output and random records", () => {
         decideSafely(output, { ticketId: "T-1", patients: records });
         decideSafely(output, { ticketId: "T-1", appointments: [records] });
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
@@ -512,7 +513,7 @@ describe("well-aimed proposals on clean records", () => {
         expect(decision).toMatchObject({ outcome: "send" });
         if (decision.outcome === "send") checkSend(ticket, decision);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -546,7 +547,7 @@ describe("well-aimed proposals on clean records", () => {
         expect(upper.key).toBe(lower.key);
         expect(other.key).not.toBe(lower.key);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -571,7 +572,7 @@ describe("handles on random ids", () => {
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { FieldLabel } from "../../../src/core/definition/labels.js";
 import { createCatalog, DefinitionError, defineTemplate, readableBy, untrusted } from "../../../src/index.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 import { recordsWith, showField } from "../../fixtures/show-field.js";
 
 /**
@@ -184,7 +185,7 @@ describe("labels under random compositions", () => {
         if (mayRead(label, audience)) expect(error).toBeUndefined();
         else expect(error).toBeInstanceOf(DefinitionError);
       }),
-      { numRuns: 400, seed: 11 },
+      { numRuns: propertyRuns(400), seed: 11 },
     );
   });
 
@@ -227,7 +228,7 @@ describe("labels under random compositions", () => {
         expect(decision.outcome).toBe("send");
         expect(seen.includes(canary)).toBe(mayRead(label, audience));
       }),
-      { numRuns: 400, seed: 12 },
+      { numRuns: propertyRuns(400), seed: 12 },
     );
   });
 });

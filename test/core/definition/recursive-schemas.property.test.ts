@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DefinitionError, untrusted } from "../../../src/index.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 import { growingLazy, growingObject } from "../../fixtures/schema-shapes.js";
 import { recordsWith, showField } from "../../fixtures/show-field.js";
 
@@ -167,7 +168,7 @@ describe("definitions over random recursive schemas", () => {
           expect(caught).toBeUndefined();
         }
       }),
-      { numRuns: 300, seed: 31 },
+      { numRuns: propertyRuns(300), seed: 31 },
     );
   });
 });

@@ -4,6 +4,7 @@ import { noneValue, parseToolCall, toolNames } from "../../../src/core/llm/index
 import { type Decision, type EscalationReason, escalationReasons } from "../../../src/index.js";
 import { catalog, clinicTicket, handleOf } from "../../fixtures/clinic.js";
 import { expectHintHoldsNoRecordContent } from "../../fixtures/expect.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 
 fc.configureGlobal({ seed: 20260302 });
 
@@ -241,7 +242,7 @@ describe("parseToolCall", () => {
           if (decision.outcome === "send") expect(valid.has(String(name).toLowerCase())).toBe(true);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 });

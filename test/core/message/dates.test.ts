@@ -4,6 +4,7 @@ import type { FormatResult } from "../../../src/core/message/format.js";
 import { createCatalog, defineTemplate, format } from "../../../src/index.js";
 import { clinicTicket, handleOf, records } from "../../fixtures/clinic.js";
 import { expectEscalation, expectSend } from "../../fixtures/expect.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 
 function value(result: FormatResult): string {
   if (!result.ok) throw new Error(`expected a value, got: ${result.problem}`);
@@ -108,7 +109,7 @@ describe("format.date: impossible dates are invalid, never rolled over", () => {
           if (result.ok) expect(result.value).toBe(text);
         },
       ),
-      { numRuns: 2000, seed: 20260531 },
+      { numRuns: propertyRuns(2000), seed: 20260531 },
     );
   });
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { sanitizeValue } from "../../../src/core/message/sanitize.js";
 import { hostDotCharacters } from "../../../src/core/scan/characters.js";
 import { type ScanAllowance, scanMessage } from "../../../src/core/scan/scan.js";
+import { propertyRuns } from "../../fixtures/property-runs.js";
 
 // A fixed seed: every run of the suite checks the same cases (change it to explore others).
 fc.configureGlobal({ seed: 20261130 });
@@ -86,7 +87,7 @@ describe("cleaning", () => {
         const once = sanitizeValue(raw, chosen);
         expect(sanitizeValue(once, chosen)).toBe(once);
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -97,7 +98,7 @@ describe("cleaning", () => {
         expect(clean).not.toMatch(hiddenCharacter);
         expect(clean).not.toMatch(controlBut(chosen.multiline ? "\\n" : ""));
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     );
   });
 
@@ -202,7 +203,7 @@ describe("a value holding an address, a phone number or a host comes out defange
         const clean = sanitizeValue(value);
         if (scanned(clean) === undefined) expect(liveHost(clean, token)).toBe(false);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -211,7 +212,7 @@ describe("a value holding an address, a phone number or a host comes out defange
       fc.property(embedded(address), ({ value }) => {
         expect(scanned(sanitizeValue(value))).toBeDefined();
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -220,7 +221,7 @@ describe("a value holding an address, a phone number or a host comes out defange
       fc.property(embedded(phone), ({ value }) => {
         expect(scanned(sanitizeValue(value))).toEqual({ kind: "phone" });
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
@@ -263,7 +264,7 @@ describe("whole-token comparison: a strict substring or superstring of an allowe
           expect(scanMessage(`Reach us: ${other} today`, allowance)).toEqual({ kind });
         },
       ),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });
@@ -287,7 +288,7 @@ describe("a phone number glued to letters is still a phone number", () => {
           expect(scanned(sanitizeValue(glued))).toEqual({ kind: "phone" });
         },
       ),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
@@ -305,7 +306,7 @@ describe("a record value that is only a number is a number", () => {
         const clean = sanitizeValue(number);
         expect(scanned(clean)).toEqual({ kind: "phone" });
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });
@@ -341,7 +342,7 @@ describe("a label of symbols or emoji is a host label, as the URL parser reads i
         const clean = sanitizeValue(`Visit ${host} today`);
         if (scanned(clean) === undefined) expect(clean).not.toContain(`.${top}`);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 
@@ -350,7 +351,7 @@ describe("a label of symbols or emoji is a host label, as the URL parser reads i
       fc.property(letters(1, 8), symbolLabel, letters(2, 10), (local, first, top) => {
         expect(scanned(sanitizeValue(`write to ${local}@${first}.${top} now`))).toEqual({ kind: "email" });
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 });
@@ -374,7 +375,7 @@ describe("base64 secrets are ids; words joined by slashes, dashes or signs are n
         const finding = scanned(`my key is ${secret} keep it safe`);
         expect(finding?.kind === "id" || finding?.kind === "phone").toBe(true);
       }),
-      { numRuns: 1000 },
+      { numRuns: propertyRuns(1000) },
     );
   });
 
@@ -385,7 +386,7 @@ describe("base64 secrets are ids; words joined by slashes, dashes or signs are n
         fc.pre(joined.replace(/\D/g, "").length < 7);
         expect(scanned(`we noted ${joined} for you`)).toBeUndefined();
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
