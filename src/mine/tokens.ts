@@ -30,7 +30,7 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
       end();
       parenthesis = true;
     }
-    const setting = chunk.includes("{{") ? undefined : keyValueOf(chunk);
+    const setting = chunk.includes("=") && !chunk.includes("{{") ? keyValueOf(chunk) : undefined;
     if (setting !== undefined) {
       for (const word of setting.key.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
       if (setting.value) tokens.push(numberToken);
