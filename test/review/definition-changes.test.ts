@@ -62,6 +62,21 @@ describe("the settings a changed template lists", () => {
     ]);
   });
 
+  it("flags an audience changed on a template that shows fields as widened reading", async () => {
+    const readers = { totalReaders: ["seller", "partner"], currencyReaders: ["seller", "partner"] };
+    const base = await space.catalog(readers);
+    const head = await space.catalog({ ...readers, noteAudience: "partner" });
+    const comparison = compareCatalogs(base.catalog, head.catalog);
+    expect(comparison.items).toEqual([
+      {
+        kind: "widened-reading",
+        template: "order_note",
+        detail: 'audience changed from "seller" to "partner": every field shown now goes to another role',
+      },
+    ]);
+    expect(comparison.changed[0]?.changes).toEqual([{ what: "audience", base: "seller", head: "partner" }]);
+  });
+
   it("writes a ceiling added or raised with its values, maxima and what happens over it", () => {
     const none = refundTemplate(undefined);
     const low = refundTemplate({ refunds: { values: ["refund.amount"], max: { EUR: { day: 500 } } } });
