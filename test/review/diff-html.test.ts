@@ -42,6 +42,7 @@ describe("formletter diff --html", () => {
     expect(html).toContain("<del>totals </del><ins>comes to </ins>");
     expect(html).toMatch(/<li><code>approval-removed<\/code> <strong>refund_order<\/strong>/);
     expect(html).toContain("escalation rate: base 0.0%");
+    expect(html).toContain("effect: irreversible → reversible<br>approval: human → (none)");
   });
 
   it("says which file it cannot write, in one line", async () => {
