@@ -1,5 +1,10 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { subpaths } from "../../subpaths.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const entrySources = subpaths.map((subpath) => join(root, subpath.source));
 
 /** What a name exported by an entry point is: something code can call or read at run time, or a type only. */
 export type ExportKind = "value" | "type";
@@ -15,13 +20,7 @@ export function exportKinds(file: string | URL): ReadonlyMap<string, ExportKind>
   const path = typeof file === "string" ? file : fileURLToPath(file);
   const known = seen.get(path);
   if (known !== undefined) return known;
-  const program = ts.createProgram([path], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    noEmit: true,
-    skipLibCheck: true,
-  });
+  const program = programWith(path);
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(path);
   const symbol = source && checker.getSymbolAtLocation(source);
@@ -37,4 +36,29 @@ export function exportKinds(file: string | URL): ReadonlyMap<string, ExportKind>
   }
   seen.set(path, kinds);
   return kinds;
+}
+
+let shared: { readonly program: ts.Program; readonly roots: ReadonlySet<string> } | undefined;
+
+/**
+ * One program over every entry point of the package (and `path`): the entries share most of their
+ * modules, which one checker reads and binds once rather than once an entry.
+ */
+function programWith(path: string): ts.Program {
+  if (shared?.roots.has(path)) return shared.program;
+  const roots = new Set([...(shared?.roots ?? entrySources), path]);
+  const program = ts.createProgram(
+    [...roots],
+    {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      noEmit: true,
+      skipLibCheck: true,
+    },
+    undefined,
+    shared?.program,
+  );
+  shared = { program, roots };
+  return program;
 }
