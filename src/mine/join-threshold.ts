@@ -12,7 +12,7 @@ const sentenceEnds = /\p{L}[.!?]["')\]]*(?=\s|$)/gu;
  * statement holding no placeholder is read as a program writes it, where every word counts: one word in
  * another's place ("VM Paused" / "VM Stopped", "GET" / "POST") changes a third of a five-word line's
  * words and pairs, and is another message. So the share such a line needs rises towards all of it as it
- * gets shorter (what it may miss grows with the square of its length): below about a dozen words, no
+ * gets shorter (what it may miss grows with the square of its length): at ten words or fewer, no
  * word may be another. Lines split so at a word that is a value (a user name, a host) are merged once
  * every line is read (see `variablePlaceGroups`).
  */

@@ -89,6 +89,29 @@ describe("joinThreshold", () => {
     expect(joinThreshold(0.7, prose.replace(".", ","), words(prose), pairs(prose))).toBeGreaterThan(0.85);
   });
 
+  it("never lets a one-statement line of ten words or fewer join a line with one word in another's place", () => {
+    const vocabulary = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike".split(
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(vocabulary, { minLength: 3, maxLength: 11 }),
+        fc.nat(),
+        (chosen, at) => {
+          const [other, ...line] = chosen as [string, ...string[]];
+          const changed = [...line];
+          changed[at % line.length] = other;
+          const [a, b] = [line.join(" "), changed.join(" ")];
+          const shared = [...words(a)].filter((word) => words(b).has(word)).length;
+          const sharedPairs = [...pairs(a)].filter((pair) => pairs(b).has(pair)).length;
+          const dice =
+            (2 * (shared + sharedPairs)) / (words(a).size + pairs(a).size + words(b).size + pairs(b).size);
+          expect(dice).toBeLessThan(joinThreshold(0.7, b, words(b), pairs(b)));
+        },
+      ),
+    );
+  });
+
   it("keeps short lines apart that differ by one word of a few, each written often", () => {
     const states = ["Paused", "Stopped", "Started", "Resumed"];
     const runs = states.map((state) =>
