@@ -1,6 +1,7 @@
 /**
  * `formletter mcp` over stdio, spawned by the SDK's own StdioClientTransport as a desktop client would:
- * with an outbox of its own on a SQLite file, and forwarding to a relay with a task token.
+ * with an outbox of its own on a SQLite file, and forwarding to a relay with a task token. The process
+ * runs the command line built from the sources, as `npx formletter` runs dist.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,10 +10,11 @@ import { join, resolve } from "node:path";
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createOutbox, memoryStore, memoryTransport } from "../../src/index.js";
 import { createRelay } from "../../src/relay/index.js";
 import { cli } from "../cli/run.js";
+import { builtPackage } from "../fixtures/built-package.js";
 import { loadTicket, propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { agentSecret } from "../relay/harness.js";
 
@@ -20,7 +22,11 @@ const root = resolve(import.meta.dirname, "../..");
 const moduleFile = join(root, "test/relay/fixtures/relay-module.ts");
 
 let dir = "";
+let cliEntry = "";
 const clients: Client[] = [];
+beforeAll(async () => {
+  cliEntry = (await builtPackage()).cli;
+}, 120_000);
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "formletter-mcp-"));
 });
@@ -33,7 +39,7 @@ afterEach(async () => {
 async function spawnMcp(args: readonly string[], env: Record<string, string> = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", "tsx", join(root, "src/cli/index.ts"), "mcp", ...args],
+    args: [cliEntry, "mcp", ...args],
     cwd: root,
     env: { ...(process.env as Record<string, string>), ...env },
     stderr: "pipe",
@@ -113,18 +119,7 @@ describe("formletter mcp over stdio, with an outbox of its own", () => {
   it("skips a line that is not JSON, answers the next, and ends cleanly on a line past the size limit", async () => {
     const child = spawn(
       process.execPath,
-      [
-        "--import",
-        "tsx",
-        join(root, "src/cli/index.ts"),
-        "mcp",
-        "--catalog",
-        moduleFile,
-        "--db",
-        join(dir, "raw.db"),
-        "--ticket",
-        "T-1",
-      ],
+      [cliEntry, "mcp", "--catalog", moduleFile, "--db", join(dir, "raw.db"), "--ticket", "T-1"],
       { cwd: root, stdio: ["pipe", "pipe", "pipe"] },
     );
     let stdout = "";
