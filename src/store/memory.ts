@@ -69,6 +69,9 @@ export function memoryStore(): Store {
       if (closed) throw new Error("memoryStore: the store is closed");
       // Writes apply at once and are undone in reverse order if the transaction throws.
       const undo: (() => void)[] = [];
+      // Audit events are only ever appended, and transactions run one at a time: undoing this one's is
+      // cutting the log back to its length now (no step, and no closure, for each event).
+      const auditBefore = audit.length;
       const id = () => String(nextId++);
       const tx: StoreTransaction = {
         findResult: async (key) => reservations.get(key)?.result,
@@ -142,7 +145,6 @@ export function memoryStore(): Store {
         appendAudit: async (event) => {
           const stored = storedEvent(event, id());
           audit.push(stored);
-          undo.push(() => audit.splice(audit.indexOf(stored), 1));
           return stored.id;
         },
         addOutbound: async (row) => {
@@ -185,6 +187,7 @@ export function memoryStore(): Store {
         return await work(tx);
       } catch (error) {
         for (const step of undo.reverse()) step();
+        audit.length = auditBefore;
         throw error;
       }
     };
