@@ -41,29 +41,33 @@ export function align(a: readonly string[], b: readonly string[]): Alignment {
   const width = m + 1;
   // best[state][i][j]: the best score of the suffixes a[i..], b[j..] after a step of `state`
   // (0 matched, 1 skipped a token of a, 2 of b).
-  const cells = (n + 1) * width;
   const best = [afterMatch, afterA, afterB];
+  const cells = (n + 1) * width;
   equal.fill(0, 0, cells);
   // Only the cells this alignment reads are written before they are read: no clearing needed but the end.
-  for (const table of best) table[n * width + m] = 0;
+  const end = n * width + m;
+  afterMatch[end] = 0;
+  afterA[end] = 0;
+  afterB[end] = 0;
+  const none = Number.NEGATIVE_INFINITY;
   for (let i = n; i >= 0; i--) {
+    const token = i < n ? (a[i] as string) : "";
     for (let j = m; j >= 0; j--) {
       const at = i * width + j;
-      if (i === n && j === m) continue;
-      const match = i < n && j < m && same(a[i] as string, b[j] as string);
-      if (match) equal[at] = 1;
-      const matched = match
-        ? 1 + ((best[0] as Float64Array)[at + width + 1] as number)
-        : Number.NEGATIVE_INFINITY;
-      const skippedA = i < n ? ((best[1] as Float64Array)[at + width] as number) : Number.NEGATIVE_INFINITY;
-      const skippedB = j < m ? ((best[2] as Float64Array)[at + 1] as number) : Number.NEGATIVE_INFINITY;
-      for (let state = 0; state < 3; state++) {
-        (best[state] as Float64Array)[at] = Math.max(
-          matched,
-          skippedA - (state === 1 ? 0 : openCost),
-          skippedB - (state === 2 ? 0 : openCost),
-        );
+      if (at === end) continue;
+      let matched = none;
+      if (i < n && j < m && same(token, b[j] as string)) {
+        equal[at] = 1;
+        matched = 1 + (afterMatch[at + width + 1] as number);
       }
+      const skippedA = i < n ? (afterA[at + width] as number) : none;
+      const skippedB = j < m ? (afterB[at + 1] as number) : none;
+      // Opening a place of difference costs; going on with one does not.
+      const openA = skippedA - openCost;
+      const openB = skippedB - openCost;
+      afterMatch[at] = Math.max(matched, openA, openB);
+      afterA[at] = Math.max(matched, skippedA, openB);
+      afterB[at] = Math.max(matched, openA, skippedB);
     }
   }
   // The path: 0 a token of both matched, 1 a token of `a` only, 2 a token of `b` only.

@@ -1,5 +1,7 @@
+import { merged } from "../core/merged.js";
 import { otherTemplate } from "./alternations.js";
 import type { IdentifierSeen } from "./history-identifiers.js";
+import { interned } from "./interned.js";
 import { joinThreshold } from "./join-threshold.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
@@ -94,15 +96,27 @@ export interface ClusterState {
    * tokens, its pairs from its tokens (see {@link wordCounts}).
    */
   recount?: "skeleton" | "tokens" | undefined;
+  /**
+   * While its counts are dropped, the member's distinct words in the order first written (read once
+   * from its skeleton or tokens when they were dropped), and whether its word pairs are all distinct:
+   * what comparing a message with it needs, far smaller than the counts.
+   */
+  oneMember?: { readonly words: readonly string[]; readonly distinctPairs: boolean } | undefined;
 }
 
 /** A cluster's words with the number of members holding each, read again from its member if dropped. */
 export function wordCounts(cluster: ClusterState): ReadonlyMap<string, number> {
   if (cluster.recount === undefined) return cluster.words;
+  return new Map(memberWords(cluster).map((word) => [word, 1]));
+}
+
+/** The distinct words of a cluster of one member whose counts were dropped, in the order first written. */
+function memberWords(cluster: ClusterState): readonly string[] {
+  if (cluster.oneMember !== undefined) return cluster.oneMember.words;
   const skeleton = cluster.examples[0] ?? "";
   const tokens =
     cluster.recount === "skeleton" ? tokensOf(skeleton) : withoutEnds(cluster.sequences[0] ?? []);
-  return new Map([...new Set(tokens)].map((word) => [word, 1]));
+  return [...new Set(tokens)];
 }
 
 /** A cluster's word pairs with the number of members holding each, read again if dropped. */
@@ -116,6 +130,7 @@ export function restoreCounts(cluster: ClusterState): void {
   if (cluster.recount === undefined) return;
   const [words, pairs] = [wordCounts(cluster), pairCounts(cluster)];
   cluster.recount = undefined;
+  cluster.oneMember = undefined;
   for (const [word, count] of words) cluster.words.set(word, count);
   for (const [pair, count] of pairs) cluster.pairs.set(pair, count);
 }
@@ -197,7 +212,7 @@ export class Clusters {
   add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
     this.read += 1;
     if (this.read % Math.min(idleCheckEvery, Math.max(1, this.idleAfter)) === 0) this.dropIdleCounts();
-    const withEnds = tokensOf(more.identity ?? skeleton, true);
+    const withEnds = interned(tokensOf(more.identity ?? skeleton, true));
     const { words, pairs } = countedOf(withEnds);
     const of = signature(words);
     let best: ClusterState | undefined;
@@ -317,8 +332,20 @@ export class Clusters {
       if (cluster.sequences[0] !== member.withEnds || cluster.words.size >= this.vocabulary) continue;
       if (cluster.pairs.size >= this.vocabulary) continue;
       cluster.recount = member.more.identity === undefined ? "tokens" : "skeleton";
+      cluster.oneMember = {
+        words: interned([...cluster.words.keys()]),
+        distinctPairs: cluster.pairs.size === Math.max(0, withoutEnds(member.withEnds).length - 1),
+      };
       cluster.words.clear();
       cluster.pairs.clear();
+      // The words it is compared by are read no more (only whether it had its own is): its text goes.
+      if (member.more.identity !== undefined && member.more.identity !== "")
+        (this.young.get(cluster.id) as Member[])[0] = {
+          skeleton: member.skeleton,
+          recipient: member.recipient,
+          withEnds: member.withEnds,
+          more: merged(member.more, { identity: "" }),
+        };
     }
   }
 
@@ -334,9 +361,24 @@ export class Clusters {
   ): number {
     const floor = sharedShare * cluster.size;
     const total = words.size + pairs.size + (this.tallies[cluster.id] as Tally).shared;
-    const [held, heldPairs] = [wordCounts(cluster), pairCounts(cluster)];
     // Past this many items not shared, the score is below `needed` whatever the rest holds.
     const missable = words.size + pairs.size - (needed * total) / 2;
+    const one = cluster.oneMember;
+    if (one?.distinctPairs) {
+      // One member whose counts were dropped: what it shares is what the message holds of its words and
+      // pairs, read from its own (distinct) words and tokens rather than from counts built again.
+      let shared = 0;
+      for (const word of one.words) if (words.has(word)) shared++;
+      let previous: string | undefined;
+      for (const token of cluster.sequences[0] ?? []) {
+        if (token === sentenceEnd) continue;
+        if (previous !== undefined && pairs.has(`${previous} ${token}`)) shared++;
+        previous = token;
+      }
+      const missed = words.size + pairs.size - shared;
+      return missed > missable ? 0 : (2 * (words.size + pairs.size - missed)) / total;
+    }
+    const [held, heldPairs] = [wordCounts(cluster), pairCounts(cluster)];
     let missed = 0;
     for (const word of words) if ((held.get(word) ?? 0) < floor && ++missed > missable) return 0;
     for (const pair of pairs) if ((heldPairs.get(pair) ?? 0) < floor && ++missed > missable) return 0;

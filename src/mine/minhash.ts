@@ -4,6 +4,8 @@
  * Jaccard similarity; banding them makes similar sets share a bucket with high probability.
  */
 
+import { BandBuckets } from "./band-buckets.js";
+
 /** Positions of a signature; `bands × rows` of the index. */
 export const signatureLength = 64;
 const bands = 32;
@@ -42,11 +44,16 @@ export function similarity(a: Uint32Array, b: Uint32Array): number {
  * integer key (a collision only adds a candidate, which scoring then judges).
  */
 export class SignatureIndex<T> {
-  private readonly buckets = Array.from({ length: bands }, () => new Map<number, number[]>());
+  // A full bucket takes no more: messages that share a band with very many clusters (free text from a
+  // small vocabulary) would otherwise make each look-up, and the whole run, quadratic.
+  private readonly buckets = new BandBuckets(maxBucket);
   private readonly entries: T[] = [];
   private readonly numbers = new Map<T, number>();
   /** Bands shared with the signature being looked up, by entry number; zeroed after each look-up. */
   private shared = new Uint8Array(64);
+  /** The entries met and the nearest of them in the look-up under way: reused, not made per look-up. */
+  private readonly met: number[] = [];
+  private readonly top: number[] = [];
 
   add(of: Uint32Array, entry: T): void {
     let number = this.numbers.get(entry);
@@ -60,15 +67,7 @@ export class SignatureIndex<T> {
         this.shared = grown;
       }
     }
-    for (let band = 0; band < bands; band++) {
-      const key = bandKey(of, band);
-      const buckets = this.buckets[band] as Map<number, number[]>;
-      const bucket = buckets.get(key);
-      if (bucket === undefined) buckets.set(key, [number]);
-      // A full bucket takes no more: messages that share a band with very many clusters (free text
-      // from a small vocabulary) would otherwise make each look-up, and the whole run, quadratic.
-      else if (bucket.length < maxBucket) bucket.push(number);
-    }
+    for (let band = 0; band < bands; band++) this.buckets.add(band, bandKey(of, band), number);
   }
 
   /**
@@ -78,23 +77,32 @@ export class SignatureIndex<T> {
    */
   candidates(of: Uint32Array, limit = Number.POSITIVE_INFINITY): T[] {
     const shared = this.shared;
-    const met: number[] = [];
+    const met = this.met;
+    met.length = 0;
+    const buckets = this.buckets;
     for (let band = 0; band < bands; band++) {
-      const bucket = (this.buckets[band] as Map<number, number[]>).get(bandKey(of, band));
-      if (bucket === undefined) continue;
-      for (const number of bucket) {
+      for (let item = buckets.firstItem(band, bandKey(of, band)); item !== 0; item = buckets.after(item)) {
+        const number = buckets.entryAt(item);
         if (shared[number] === 0) met.push(number);
         shared[number] = (shared[number] as number) + 1;
       }
     }
-    // Stable: equal counts keep the order they were first met in.
-    if (met.length > limit) met.sort((a, b) => (shared[b] as number) - (shared[a] as number));
-    const found: T[] = [];
-    for (const number of met) {
-      if (found.length < limit) found.push(this.entries[number] as T);
-      shared[number] = 0;
-    }
-    return found;
+    // The `limit` sharing the most, as a stable sort by count would give them (equal counts keep the
+    // order they were first met in): chosen by insertion into a short list, with no sort of them all.
+    const top = this.top;
+    top.length = 0;
+    if (met.length <= limit) top.push(...met);
+    else
+      for (const number of met) {
+        const count = shared[number] as number;
+        if (top.length >= limit && count <= (shared[top[top.length - 1] as number] as number)) continue;
+        let at = top.length;
+        while (at > 0 && (shared[top[at - 1] as number] as number) < count) at--;
+        top.splice(at, 0, number);
+        if (top.length > limit) top.pop();
+      }
+    for (const number of met) shared[number] = 0;
+    return top.map((number) => this.entries[number] as T);
   }
 }
 

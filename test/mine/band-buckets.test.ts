@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { BandBuckets } from "../../src/mine/band-buckets.js";
+import { SignatureIndex, signature } from "../../src/mine/minhash.js";
+
+function bucket(buckets: BandBuckets, band: number, key: number): number[] {
+  const entries: number[] = [];
+  for (let item = buckets.firstItem(band, key); item !== 0; item = buckets.after(item))
+    entries.push(buckets.entryAt(item));
+  return entries;
+}
+
+describe("the buckets of the signature index", () => {
+  it("keep each band's keys apart, in the order added, up to their capacity, as they grow", () => {
+    const buckets = new BandBuckets(3);
+    // Far more keys than the first table holds, so it grows several times while buckets fill.
+    for (let entry = 0; entry < 20_000; entry++) buckets.add(0, entry % 5_000, entry);
+    for (let entry = 0; entry < 2_000; entry++) buckets.add(31, entry, -entry);
+    expect(bucket(buckets, 0, 0)).toEqual([0, 5_000, 10_000]);
+    expect(bucket(buckets, 0, 4_008)).toEqual([4_008, 9_008, 14_008]);
+    // The same key in another band is another bucket; a key never added has none.
+    expect(bucket(buckets, 31, 7)).toEqual([-7]);
+    expect(bucket(buckets, 1, 0)).toEqual([]);
+    expect(bucket(buckets, 0, 123_456)).toEqual([]);
+  });
+
+  it("hold an entry added twice under one key twice, as the index counts shared bands", () => {
+    const buckets = new BandBuckets(32);
+    buckets.add(4, 77, 1);
+    buckets.add(4, 77, 2);
+    buckets.add(4, 77, 1);
+    expect(bucket(buckets, 4, 77)).toEqual([1, 2, 1]);
+  });
+});
+
+describe("the signature index's candidates", () => {
+  it("are the ones sharing the most bands when more are met than asked for, else all in the order met", () => {
+    const words = (count: number, from = 0) =>
+      new Set(Array.from({ length: count }, (_, at) => `word${from + at}`));
+    const index = new SignatureIndex<string>();
+    const asked = signature(words(40));
+    index.add(signature(words(40, 30)), "far");
+    index.add(signature(words(40, 4)), "near");
+    index.add(asked, "same");
+    index.add(signature(words(40, 10)), "nearer than far");
+    expect(index.candidates(asked, 2)).toEqual(["same", "near"]);
+    expect(index.candidates(asked, 1)).toEqual(["same"]);
+    // "far" shares no band; the three others are within a limit of three.
+    expect(index.candidates(asked, 3)).toEqual(["near", "same", "nearer than far"]);
+    expect(index.candidates(asked)).toEqual(["near", "same", "nearer than far"]);
+  });
+});

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import type { RecordsDefinition } from "../../src/index.js";
+import { mineHistory } from "../../src/mine/index.js";
+import { generateCorpus } from "../fixtures/corpora/corpus.js";
+
+async function mined(idleAfter: number) {
+  const corpus = generateCorpus({
+    domain: "insurance",
+    style: "mail",
+    seed: 3,
+    messages: 400,
+    languages: ["en", "de"],
+  });
+  const lines = [...corpus.lines()].map(({ line }) => JSON.stringify(line));
+  const clusterOf: number[] = [];
+  const report = await mineHistory(corpus.records as unknown as RecordsDefinition, lines, {
+    idleAfter,
+    onMessage: (line, cluster) => {
+      clusterOf[line] = cluster;
+    },
+  });
+  return { report, clusterOf };
+}
+
+describe("one-off messages kept in their compact form", () => {
+  it("group a mail history exactly as counts kept whole do, greetings and subjects aside", async () => {
+    const kept = await mined(Number.POSITIVE_INFINITY);
+    const compact = await mined(1);
+    expect(compact.clusterOf).toEqual(kept.clusterOf);
+    expect(compact.report).toEqual(kept.report);
+    expect(kept.report.candidates.some((candidate) => candidate.size === 1)).toBe(true);
+  });
+});
