@@ -120,7 +120,8 @@ export async function settleDelivery(
       receiptId: outcome.receiptId,
       leaseUntil: undefined,
     });
-    // The data built whole, in one literal: it is what every delivery keeps in the audit log.
+    // The data built whole, in one literal: it is what every delivery keeps in the audit log, with the
+    // versions that produced the message (a row an older formletter wrote has none).
     const data = resentInDoubt
       ? {
           outboundId: row.id,
@@ -132,6 +133,8 @@ export async function settleDelivery(
           status: "delivered",
           receiptId: outcome.receiptId,
           bodySha256: row.bodySha256,
+          templateVersion: row.templateVersion,
+          catalogVersion: row.catalogVersion,
         }
       : {
           outboundId: row.id,
@@ -142,6 +145,8 @@ export async function settleDelivery(
           status: "delivered",
           receiptId: outcome.receiptId,
           bodySha256: row.bodySha256,
+          templateVersion: row.templateVersion,
+          catalogVersion: row.catalogVersion,
         };
     await tx.appendAudit(deliveryEvent(row, at, "send", undefined, data));
     return undefined;
@@ -153,6 +158,9 @@ export async function settleDelivery(
     ms: outcome.ms,
     errors: outcome.errors,
     ...(resentInDoubt ? { resentInDoubt: true } : {}),
+    // The failed-delivery item is read as decided under these, like the decision that wrote the row.
+    templateVersion: row.templateVersion,
+    catalogVersion: row.catalogVersion,
   };
   const status = outcome.status;
   await tx.updateOutbound(row.id, { status, attempts: outcome.attempts, leaseUntil: undefined });

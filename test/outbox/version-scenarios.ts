@@ -9,6 +9,7 @@ import { createCatalog, defineTemplate, format } from "../../src/index.js";
 import { reportFromAudit } from "../../src/metrics/index.js";
 import { deliveryEvent } from "../../src/providers/events/delivery-event.js";
 import type { Store } from "../../src/store/store.js";
+import { memoryTransport } from "../../src/transport/index.js";
 import {
   completionCheck,
   emergencyCallout,
@@ -156,6 +157,21 @@ export function versionScenarios(ctx: { readonly store: Store }): void {
       templateVersion: decision?.data.templateVersion,
       catalogVersion: decision?.data.catalogVersion,
     });
+  });
+
+  it("a delivery's audit event, and the item a failed delivery opens, record the versions of its row", async () => {
+    const failing = memoryTransport({ failWhen: (message) => /t-2@/i.test(message.to), retryable: false });
+    const { outbox } = outboxOver(ctx.store, { transport: failing });
+    const versions = { templateVersion: completionCheck.version, catalogVersion: propertyCatalog.version };
+    const sent = await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "r1" });
+    expect(sent.delivery?.status).toBe("delivered");
+    const [delivered] = await auditOf(outbox, { type: "delivery" });
+    expect(recordedVersions(delivered?.data)).toEqual(versions);
+
+    const failed = await outbox.handle({ ticketId: "T-2", output: proposal("T-2"), runId: "r1" });
+    expect(failed.delivery?.status).toBe("failed");
+    const item = await outbox.queue.get(failed.queueItemId as string);
+    expect(item).toMatchObject({ reason: "delivery_failed", decidedUnder: versions });
   });
 
   it("a provider's report of a delivered message records the versions of its row, and the report counts it under them", async () => {
