@@ -23,6 +23,16 @@ describe("the outbox's public view, for a service in front of it", () => {
     expect(await throwing.records("T-1")).toMatchObject({ ok: false });
   });
 
+  it("records() answers with a promise whether the loader answers at once or later", async () => {
+    const store = memoryStore();
+    const atOnce = outboxOver(store).outbox.records("T-1");
+    const later = outboxOver(store, { load: async (id: string) => propertyTicket(id) }).outbox.records("T-1");
+    expect(atOnce).toBeInstanceOf(Promise);
+    expect(later).toBeInstanceOf(Promise);
+    expect(await atOnce).toEqual(await later);
+    expect(await atOnce).toEqual({ ok: true, records: propertyTicket("T-1") });
+  });
+
   it("audit.append() writes an event into the same log as the decisions", async () => {
     const { outbox } = outboxOver(memoryStore());
     await outbox.handle({ ticketId: "T-1", output: proposal("T-1"), runId: "r" });
