@@ -8,7 +8,7 @@ import { sqliteStore } from "../../src/store/sqlite/index.js";
 import type { AuditEvent, QueueItem } from "../../src/store/store.js";
 import { recoveryTransport } from "../fixtures/crash-work.js";
 import { loadTicket, propertyCatalog } from "../fixtures/property.js";
-import { completeLines, startWorker, waitUntil } from "./processes.js";
+import { completeLines, prepareWorkers, startWorker, waitUntil } from "./processes.js";
 
 /** The outbox's default lease: how long a deliverer holds a message before recovery may take it. */
 const leaseMs = 300_000;
@@ -45,9 +45,10 @@ function outboundRows(file: string): { id: string; key: string; status: string }
 
 describe("a process killed with SIGKILL while it handles tickets", () => {
   let dir: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "formletter-crash-"));
-  });
+    await prepareWorkers();
+  }, 120_000);
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });

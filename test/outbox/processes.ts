@@ -1,12 +1,28 @@
 /**
- * Child processes for the crash and race tests: TypeScript files run by Node through tsx, their
- * stderr kept for the failure message.
+ * Child processes for the crash and race tests: the `-worker.ts` files of the fixtures folders, run by
+ * Node from their bundles once prepareWorkers() has built them, else through tsx; their stderr kept for
+ * the failure message.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { builtScripts } from "../fixtures/built-package.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
+let bundles: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Bundles every worker with what it imports (once per version of the sources, shared by the test files
+ * and runs that need it), so each start is Node loading one file rather than tsx compiling the sources.
+ */
+export async function prepareWorkers(): Promise<void> {
+  const tests = join(root, "test");
+  const workers = readdirSync(tests, { recursive: true, encoding: "utf8" })
+    .filter((file) => /(^|[\\/])fixtures[\\/][^\\/]+-worker\.ts$/.test(file))
+    .map((file) => join(tests, file));
+  bundles = await builtScripts(workers);
+}
 
 export interface Worker {
   readonly child: ChildProcess;
@@ -15,11 +31,13 @@ export interface Worker {
   stderr(): string;
 }
 
-/** Starts `node --import tsx <file> ...args` from the repository root. */
+/** Starts the worker `file` (relative to this folder) with `args`, from the repository root. */
 export function startWorker(file: string, args: readonly string[]): Worker {
+  const path = fileURLToPath(new URL(file, import.meta.url));
+  const bundle = bundles.get(path);
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", fileURLToPath(new URL(file, import.meta.url)), ...args],
+    [...(bundle === undefined ? ["--import", "tsx", path] : [bundle]), ...args],
     {
       cwd: root,
       stdio: ["ignore", "ignore", "pipe"],

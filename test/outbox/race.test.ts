@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
-import { completeLines, startWorker, waitUntil } from "./processes.js";
+import { completeLines, prepareWorkers, startWorker, waitUntil } from "./processes.js";
 
 interface RaceResult {
   readonly ticketId: string;
@@ -40,9 +40,10 @@ async function race(dir: string, name: string, file: string, tickets: number) {
 
 describe("two processes on one SQLite file", () => {
   let dir: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), "formletter-race-"));
-  });
+    await prepareWorkers();
+  }, 120_000);
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
   });

@@ -13,7 +13,13 @@ import {
   propertyTicket,
   proposal,
 } from "../../fixtures/property.js";
-import { completeLines, startWorker, type Worker, waitUntil } from "../../outbox/processes.js";
+import {
+  completeLines,
+  prepareWorkers,
+  startWorker,
+  type Worker,
+  waitUntil,
+} from "../../outbox/processes.js";
 import { message, outboundRow } from "../conformance.js";
 import { type Cluster, freshSchema, postgresAvailable, startCluster } from "./cluster.js";
 
@@ -44,9 +50,9 @@ describe.skipIf(!available)("several processes on one Postgres database", () => 
   let cluster: Cluster;
   let dir: string;
   beforeAll(async () => {
-    cluster = await startCluster();
+    [cluster] = await Promise.all([startCluster(), prepareWorkers()]);
     dir = mkdtempSync(join(tmpdir(), "formletter-pg-processes-"));
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await cluster?.destroy();
     rmSync(dir, { recursive: true, force: true });
