@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import { quickStartJavaScript, quickStartThroughOutbox } from "./readme.js";
 import { packFormletter, requiredPeers, run, scratchProject } from "./scratch-project.js";
 
@@ -55,46 +55,43 @@ afterAll(() => {
 });
 
 describe("formletter's spans reach the tracer provider the application registers", () => {
-  it.each(cases)(
-    "$name",
-    async ({ install }) => {
-      const project = scratchProject("formletter-otel-");
-      projects.push(project);
-      const tarball = basename(await packFormletter(project));
-      const zod = `zod@${requiredPeers().zod}`;
-      await run(
-        "npm",
-        [
-          "install",
-          "--prefer-offline",
-          "--no-audit",
-          "--no-fund",
-          "--loglevel=error",
-          `./${tarball}`,
-          zod,
-          ...install,
-        ],
-        { cwd: project },
-      );
-      writeFileSync(join(project, "main.mjs"), tracingScript);
-      const { stdout } = await run(process.execPath, ["main.mjs"], { cwd: project });
-      const [outcome, spans] = stdout.trim().split("\n").slice(-2);
-      expect(JSON.parse(outcome ?? "")).toEqual({ handled: "send", sent: ["shop@example.com"] });
-      expect(JSON.parse(spans ?? "")).toEqual([
-        "formletter.decide",
-        "formletter.decide",
-        "formletter.delivery",
-        "formletter.handle",
-        "formletter.store.transaction",
-        "formletter.store.transaction",
-      ]);
-      // One copy of the API: the one the application imports is the one formletter imports.
-      const fromProject = createRequire(join(project, "main.mjs")).resolve("@opentelemetry/api");
-      const fromFormletter = createRequire(join(project, "node_modules/formletter/package.json")).resolve(
-        "@opentelemetry/api",
-      );
-      expect(fromFormletter).toBe(fromProject);
-    },
-    900_000,
-  );
+  // Each case installs a project of its own: npm waits on the disk and the registry much of the time.
+  it.concurrent.for(cases)("$name", { timeout: 900_000 }, async ({ install }, { expect }) => {
+    const project = scratchProject("formletter-otel-");
+    projects.push(project);
+    const tarball = basename(await packFormletter(project));
+    const zod = `zod@${requiredPeers().zod}`;
+    await run(
+      "npm",
+      [
+        "install",
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `./${tarball}`,
+        zod,
+        ...install,
+      ],
+      { cwd: project },
+    );
+    writeFileSync(join(project, "main.mjs"), tracingScript);
+    const { stdout } = await run(process.execPath, ["main.mjs"], { cwd: project });
+    const [outcome, spans] = stdout.trim().split("\n").slice(-2);
+    expect(JSON.parse(outcome ?? "")).toEqual({ handled: "send", sent: ["shop@example.com"] });
+    expect(JSON.parse(spans ?? "")).toEqual([
+      "formletter.decide",
+      "formletter.decide",
+      "formletter.delivery",
+      "formletter.handle",
+      "formletter.store.transaction",
+      "formletter.store.transaction",
+    ]);
+    // One copy of the API: the one the application imports is the one formletter imports.
+    const fromProject = createRequire(join(project, "main.mjs")).resolve("@opentelemetry/api");
+    const fromFormletter = createRequire(join(project, "node_modules/formletter/package.json")).resolve(
+      "@opentelemetry/api",
+    );
+    expect(fromFormletter).toBe(fromProject);
+  });
 });

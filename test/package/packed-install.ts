@@ -144,8 +144,17 @@ async function withLock<T>(lock: string, work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Copies formletter's packed tarball into `destination` and returns its path. The build (a minute and
- * more) and `npm pack` run once for all the test files of a run, and again only when a source changed.
+ * The build `npm pack` packs: tsup.config.ts's bundles, source maps and shebang, into `outDir` rather than
+ * this checkout's dist/ (which other tools may be reading). Type declarations are left out: they take
+ * nearly all of a build's time, nothing a packed-package test runs reads them, and `npm run lint:pkg`
+ * checks them on the package as published.
+ */
+const buildScript = `import { build } from "tsup";
+await build({ dts: false, silent: true, outDir: process.argv[1] });`;
+
+/**
+ * Copies formletter's packed tarball into `destination` and returns its path. The build and `npm pack`
+ * run once for all the test files of a run, and again only when a source changed.
  */
 export async function packFormletter(destination: string): Promise<string> {
   const cache = cacheFolder("pack");
@@ -155,9 +164,15 @@ export async function packFormletter(destination: string): Promise<string> {
     const cached = () => readdirSync(cache).find((file) => file.endsWith(".tgz"));
     if (!existsSync(stamp) || readFileSync(stamp, "utf8") !== fingerprint || cached() === undefined) {
       rmSync(cache, { recursive: true, force: true });
-      mkdirSync(cache, { recursive: true });
-      await run("npm", ["run", "build"], { cwd: root });
-      await run("npm", ["pack", "--pack-destination", cache, "--silent"], { cwd: root });
+      const staging = join(cache, "package");
+      mkdirSync(staging, { recursive: true });
+      await run(process.execPath, ["--input-type=module", "-e", buildScript, join(staging, "dist")], {
+        cwd: root,
+      });
+      for (const file of ["package.json", "README.md", "LICENSE"])
+        copyFileSync(join(root, file), join(staging, file));
+      await run("npm", ["pack", "--pack-destination", cache, "--silent"], { cwd: staging });
+      rmSync(staging, { recursive: true, force: true });
       writeFileSync(stamp, fingerprint);
     }
     const tarball = join(cache, cached() ?? "");
