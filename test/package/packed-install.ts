@@ -225,7 +225,9 @@ function handedToNpm(directories: readonly string[]): Handed[] {
     if (manifestOf(hoisted).version === version) continue;
     const parent = holder(directory);
     if (parent === undefined || chosen.get(manifestOf(parent).name) !== parent)
-      throw new Error(`${relative(root, directory)} is nested in a folder npm is not handed; flatten it`);
+      throw new Error(
+        `${relative(root, directory)} sits in a package folder that is itself nested, so no tarball can carry it: run \`npm dedupe\` in this checkout`,
+      );
     bundled.set(parent, (bundled.get(parent) ?? new Set()).add(name));
   }
   return [...chosen.values()].map((directory) => ({
