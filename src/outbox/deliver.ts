@@ -2,8 +2,9 @@ import { escalate, escalationFacts } from "../core/decision/decision.js";
 import type { EscalationReason } from "../core/decision/reasons.js";
 import { snippet } from "../core/message/sanitize.js";
 import { errorStatus, inSpan, spanNames } from "../core/telemetry.js";
-import { type OutboundRow, openQueueItem, type StoreTransaction } from "../store/store.js";
+import { type OutboundRow, openQueueItem, type StoreTransaction, type Suppression } from "../store/store.js";
 import { isRetryable, type Transport } from "../transport/transport.js";
+import { destinationShown } from "./first-contact.js";
 
 /** How deliveries are retried. */
 export interface RetryOptions {
@@ -193,6 +194,60 @@ export async function settleDelivery(
       runId: row.runId,
       template: row.template,
       detail: failed.detail,
+      key: row.key,
+      draft: row.message,
+      createdAt: at,
+      auditId,
+      outboundId: row.id,
+    }),
+  );
+}
+
+/**
+ * Records a claimed row whose destination is suppressed, in the transaction that read the suppression: no
+ * transport was called. The row is marked `failed` (approving its item puts the same row, same key, back
+ * to pending), the outcome audited as a `destination_suppressed` escalation, and a queue item opened with
+ * the message attached, for a person to approve once the suppression is lifted. Returns the item's id.
+ */
+export async function settleSuppressed(
+  tx: StoreTransaction,
+  row: OutboundRow,
+  suppression: Suppression,
+  at: number,
+  transport: string,
+): Promise<string> {
+  await tx.updateOutbound(row.id, { status: "failed", leaseUntil: undefined });
+  const { cause, provider } = suppression;
+  const blocked = escalate({
+    reason: "destination_suppressed",
+    detail: `${row.template}: not sent, the recipient's destination was suppressed after the message was written (${cause === "complaint" ? "its owner complained" : "it bounced for good"}, reported by ${provider}); lift the suppression, then approve to send it`,
+    cause,
+    destination: destinationShown(suppression.destination),
+    ticketId: row.ticketId,
+    template: row.template,
+    key: row.key,
+    draft: row.message,
+  });
+  const auditId = await tx.appendAudit(
+    deliveryEvent(row, at, "escalate", blocked.reason, {
+      outboundId: row.id,
+      transport,
+      attempts: row.attempts,
+      status: "failed",
+      suppressedBy: suppression.auditId,
+      // The queue item is read as decided under these, like the decision that wrote the row.
+      templateVersion: row.templateVersion,
+      catalogVersion: row.catalogVersion,
+      facts: escalationFacts(blocked),
+    }),
+  );
+  return tx.addQueueItem(
+    openQueueItem({
+      reason: blocked.reason,
+      ticketId: row.ticketId,
+      runId: row.runId,
+      template: row.template,
+      detail: blocked.detail,
       key: row.key,
       draft: row.message,
       createdAt: at,

@@ -22,8 +22,15 @@ import type {
 import type { Transport } from "../transport/transport.js";
 import { createBatcher } from "./batcher.js";
 import { contactKeyFrom } from "./contact-key.js";
-import { type DeliveryOutcome, deliverRow, type RetryOptions, settleDelivery } from "./deliver.js";
+import {
+  type DeliveryOutcome,
+  deliverRow,
+  type RetryOptions,
+  settleDelivery,
+  settleSuppressed,
+} from "./deliver.js";
 import { type DeliveryEventOutcome, recordDeliveryEvent } from "./delivery-status.js";
+import { destinationHash } from "./first-contact.js";
 import { loadRecords } from "./load-records.js";
 import { outageError, recordWithRetry } from "./outage.js";
 import {
@@ -32,7 +39,6 @@ import {
   type PersonReplyResult,
   recordPersonReply,
   refusedReply,
-  replySuppressed,
   replyWarning,
 } from "./person-reply.js";
 import { type ApprovalResult, createQueueOperations, type HumanQueue } from "./queue.js";
@@ -235,7 +241,9 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
    * Delivers a row its caller holds, as found (see Store.claimDue): a `pending` row is sent; a
    * `delivering` one is in doubt and sent again only to a transport that deduplicates by key. The outcome
    * is then recorded, retried while the store is unavailable (see recordWithRetry); if that fails, the
-   * error says the message went out (or not) and its outcome was not recorded.
+   * error says the message went out (or not) and its outcome was not recorded. With a contact key, a
+   * row whose destination is suppressed is not sent (see suppressionGate), unless `suppressionChecked`:
+   * the transaction that wrote or released the row, in this same call, read the suppression already.
    */
   const deliver = async (
     row: OutboundRow,
@@ -243,6 +251,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     inDoubt: boolean,
     auditId?: string,
     markAtCommit = false,
+    suppressionChecked = false,
   ): Promise<Delivered> => {
     // A row another catalog (or an earlier version of this one) wrote may be on a channel this outbox has
     // no transport for: it fails to a person, with the message attached, rather than failing flush().
@@ -261,6 +270,10 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     } else if (!resend) {
       outcome = { status: "in_doubt", attempts: row.attempts, ms: 0, errors: [] };
     } else {
+      if (contactKey !== undefined && !suppressionChecked) {
+        const blocked = await suppressionGate(contactKey, row, transport.name, call, auditId);
+        if (blocked !== undefined) return blocked;
+      }
       outcome = await deliverRow(row, transport, retry, clock);
     }
     const resentInDoubt = inDoubt && outcome.status !== "in_doubt";
@@ -295,6 +308,40 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     } catch (error) {
       throw outageError(error, call, writes());
     }
+  };
+
+  /**
+   * The last step before a claimed row goes to its transport: reads the destination's suppression in a
+   * transaction that, when it finds one, also settles the row (failed, audited, a `destination_suppressed`
+   * queue item holding the message) and sends nothing. One read when the destination is not suppressed,
+   * through the group commit: the checks of a flush()'s batch of rows commit together.
+   */
+  const suppressionGate = async (
+    key: KeyObject,
+    row: OutboundRow,
+    transportName: string,
+    call: string,
+    auditId: string | undefined,
+  ): Promise<Delivered | undefined> => {
+    const destination = destinationHash(key, row.message);
+    const queueItemId = await transaction("check_suppression", async (tx) => {
+      const suppression = await tx.getSuppression(destination);
+      return suppression === undefined
+        ? undefined
+        : settleSuppressed(tx, row, suppression, clock(), transportName);
+    }).catch((error: unknown) => {
+      throw outageError(error, call, {
+        decision: "written",
+        delivery: "not_attempted",
+        outcome: "not_written",
+        ...(auditId === undefined ? {} : { auditId }),
+        outboundId: row.id,
+        key: row.key,
+      });
+    });
+    if (queueItemId === undefined) return undefined;
+    const errors = ["not sent: the destination is suppressed (a hard bounce or a complaint)"];
+    return { outcome: { status: "failed", attempts: row.attempts, ms: 0, errors }, queueItemId };
   };
 
   // Delivered marks handed back at commit whose sync is still running: flush() and close() wait for them,
@@ -442,11 +489,13 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       throw notWritten(error);
     }
     if (recorded.outbound !== undefined) {
+      // The decision read the destination's suppression just before writing the row (suppressionFor).
       const { outcome, queueItemId } = await deliver(
         recorded.outbound,
         "handle",
         false,
         recorded.auditId,
+        true,
         true,
       );
       const delivery: { -readonly [K in keyof DeliveryStatus]: DeliveryStatus[K] } = {
@@ -490,11 +539,19 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     });
     if (!approval.approvedNow || approval.outbound === undefined || mode === "shadow") return approval;
     if (approval.keyUsedBefore) return approval;
-    return merged(approval, { outbound: await deliverWritten(approval.outbound, "queue.approve") });
+    // release refused a suppressed destination, read in the transaction that released the row.
+    return merged(approval, { outbound: await deliverWritten(approval.outbound, "queue.approve", true) });
   }
 
-  /** Delivers an outbound row a person's action just wrote (pending), and gives where it stands after. */
-  async function deliverWritten(written: OutboundRow, call: string): Promise<OutboundRow> {
+  /**
+   * Delivers an outbound row a person's action just wrote (pending), and gives where it stands after.
+   * `suppressionChecked`: that action's transaction refused a suppressed destination (see deliver).
+   */
+  async function deliverWritten(
+    written: OutboundRow,
+    call: string,
+    suppressionChecked: boolean,
+  ): Promise<OutboundRow> {
     const writes = {
       decision: "written" as const,
       delivery: "not_attempted" as const,
@@ -509,7 +566,14 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         throw outageError(error, call, writes);
       });
     if (row === undefined) return written;
-    const { outcome } = await deliver(row, call, row.status === "delivering");
+    const { outcome } = await deliver(
+      row,
+      call,
+      row.status === "delivering",
+      undefined,
+      false,
+      suppressionChecked,
+    );
     const outbound = await store.getOutbound(row.id).catch(() => undefined);
     return (
       outbound ??
@@ -529,8 +593,6 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
     const id = typeof input.queueItemId === "string" ? input.queueItemId : "";
     const item = await store.getQueueItem(id);
     if (item === undefined) return refusedReply("not_found");
-    // A suppressed destination takes no message, a person's no more than a template's.
-    if (await replySuppressed(store, contactKey, item)) return refusedReply("suppressed");
     const loaded = await loadRecords(options.load, item.ticketId, loadTimeoutMs);
     const reply = await transaction("person_reply", (tx) =>
       recordPersonReply(tx, {
@@ -542,6 +604,7 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
         mode,
         records: loaded.ok ? loaded.records : undefined,
         warning: replyWarning(item, checked.text),
+        contactKey,
       }),
     ).catch((error: unknown) => {
       throw outageError(error, "sendPersonReply", {
@@ -551,7 +614,8 @@ export function createOutbox<S extends CollectionSchemas>(options: OutboxOptions
       });
     });
     if (!reply.ok || !reply.sentNow || reply.outbound === undefined || mode === "shadow") return reply;
-    return merged(reply, { outbound: await deliverWritten(reply.outbound, "sendPersonReply") });
+    // recordPersonReply refused a suppressed recipient, read in the transaction that wrote the row.
+    return merged(reply, { outbound: await deliverWritten(reply.outbound, "sendPersonReply", true) });
   }
 
   return {

@@ -3,13 +3,7 @@ import { hash } from "node:crypto";
 import type { Message } from "../core/decision/decision.js";
 import { scanMessage } from "../core/scan/scan.js";
 import { actorNameOf } from "../core/visible-name.js";
-import {
-  newOutboundRow,
-  type OutboundRow,
-  type QueueItem,
-  type Store,
-  type StoreTransaction,
-} from "../store/store.js";
+import { newOutboundRow, type OutboundRow, type QueueItem, type StoreTransaction } from "../store/store.js";
 import { destinationHash } from "./first-contact.js";
 
 /** What a person's own reply to a queue item's recipient takes. */
@@ -135,20 +129,12 @@ export function replyWarning(item: QueueItem, text: string): ScanWarning | undef
   })?.kind;
 }
 
-/** Whether the draft's recipient is suppressed, as a template's message to it would be refused. */
-export async function replySuppressed(
-  store: Store,
-  key: KeyObject | undefined,
-  item: QueueItem,
-): Promise<boolean> {
-  if (key === undefined || item.draft === undefined) return false;
-  return (await store.getSuppression(destinationHash(key, item.draft))) !== undefined;
-}
-
 /**
  * The transaction of a person's reply: the item must still wait and have a draft whose recipient its
  * decision resolved; writes the outbound row (pending, delivered right after), closes the item as
  * resolved "replied", and one audit event with `author: "person"`, the text, and the ticket's records.
+ * With the outbox's contact key, a suppressed recipient is refused here, read in this transaction: the
+ * row it would write is delivered right after, with nothing read in between.
  */
 export async function recordPersonReply(
   tx: StoreTransaction,
@@ -161,6 +147,7 @@ export async function recordPersonReply(
     readonly mode: "live" | "shadow";
     readonly records: unknown;
     readonly warning: ScanWarning | undefined;
+    readonly contactKey: KeyObject | undefined;
   },
 ): Promise<PersonReplyResult> {
   const item = await tx.getQueueItem(reply.itemId);
@@ -173,6 +160,9 @@ export async function recordPersonReply(
   }
   const draft = item.draft;
   if (draft === undefined) return refusedReply("no_recipient");
+  // A suppressed destination takes no message, a person's no more than a template's.
+  if (reply.contactKey !== undefined && (await tx.getSuppression(destinationHash(reply.contactKey, draft))))
+    return refusedReply("suppressed");
   if (reply.subject !== undefined && draft.channel !== "email")
     return refusedReply("subject_not_for_channel");
   const subject = reply.subject ?? draft.subject;

@@ -7,7 +7,7 @@
 import { escalationReasons } from "../core/decision/reasons.js";
 import { FormletterError } from "../core/errors.js";
 import { visibleNameRule } from "../core/visible-name.js";
-import { type QueueItem, type QueueStatus, queueStatuses } from "../store/store.js";
+import { type QueueItem, type QueueStatus, queueStatuses, type SuppressionCause } from "../store/store.js";
 
 /** The codes of a {@link QueueError}. */
 export type QueueErrorCode = "queue_item_not_found" | "queue_transition_invalid" | "queue_actor_invalid";
@@ -121,6 +121,16 @@ export function noDraft(id: unknown, item: QueueItem): QueueError {
   return new QueueError(
     "queue_transition_invalid",
     `the queue item${reason === undefined ? "" : ` (${reason})`} has no draft to send; resolve it instead`,
+    { itemId: idOf(id), status: knownStatus(item.status) },
+  );
+}
+
+/** An approval whose recipient is suppressed: nothing was written or sent, the item still waits. */
+export function destinationSuppressed(id: unknown, item: QueueItem, cause: SuppressionCause): QueueError {
+  const why = cause === "complaint" ? "its owner complained" : "it bounced for good";
+  return new QueueError(
+    "queue_transition_invalid",
+    `the draft's recipient is suppressed (${why}): nothing was sent and the item still waits; lift the suppression, then approve again`,
     { itemId: idOf(id), status: knownStatus(item.status) },
   );
 }

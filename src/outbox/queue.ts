@@ -13,8 +13,15 @@ import {
   type StoreTransaction,
 } from "../store/store.js";
 import type { Batcher } from "./batcher.js";
-import { recordContact } from "./first-contact.js";
-import { actorInvalid, itemNotFound, noDraft, resolutionInvalid, transitionInvalid } from "./queue-error.js";
+import { destinationHash, recordContact } from "./first-contact.js";
+import {
+  actorInvalid,
+  destinationSuppressed,
+  itemNotFound,
+  noDraft,
+  resolutionInvalid,
+  transitionInvalid,
+} from "./queue-error.js";
 import { bodyHash } from "./record-decision.js";
 
 /** Who acts on a queue item, as the audit log records it. */
@@ -90,7 +97,10 @@ export interface HumanQueue {
   get(id: string): Promise<QueueItemDetail | undefined>;
   /** Marks the item as taken by `by`; claiming an item someone else holds (a claim not lapsed) is refused. */
   claim(id: string, actor: Actor, options?: ClaimOptions): Promise<QueueItem>;
-  /** Sends the item's draft exactly as it is (same bytes, same recipient). Approving twice sends once. */
+  /**
+   * Sends the item's draft exactly as it is (same bytes, same recipient). Approving twice sends once. A
+   * recipient suppressed by a hard bounce or complaint (with `contactKey`) is refused, nothing sent.
+   */
   approve(id: string, actor: Actor): Promise<ApprovalResult>;
   reject(id: string, actor: Actor & { readonly note?: string }): Promise<QueueItem>;
   /** Closes the item with how it was handled, e.g. "replied by phone". */
@@ -292,6 +302,14 @@ export function createQueueOperations(
             keyUsedBefore: true,
             outbound: existing,
           };
+        }
+        // A suppressed recipient is refused in the transaction that would release the message: read here,
+        // the outbox delivers the row right after without reading it again (a later flush() reads again).
+        if (contactKey !== undefined) {
+          const suppression = await tx.getSuppression(
+            destinationHash(contactKey, existing?.message ?? item.draft),
+          );
+          if (suppression !== undefined) throw destinationSuppressed(id, item, suppression.cause);
         }
         const bodySha256 = bodyHash(item.draft);
         let outboundId: string;
