@@ -53,6 +53,8 @@ export async function queueAction<T>(
       const holder = item.status === "claimed" && item.claimedBy ? ` by ${line(item.claimedBy)}` : "";
       throw new CliError(`the item is ${item.status}${holder}; only open items can be claimed`);
     }
+    // Written from typed facts only (see queue-error.ts): safe to print as it is.
+    if ((error as { suppression?: unknown }).suppression !== undefined) throw new CliError(error.message);
     if (action === "release" && (item.status === "open" || item.status === "claimed") && !item.draft)
       throw new CliError(`the item (${item.reason}) has no draft to send; resolve it instead`);
     throw new CliError(`the item is ${item.status}; it cannot be ${done[action]}`);

@@ -17,11 +17,13 @@ export interface QueueErrorFacts {
   readonly itemId?: string | undefined;
   readonly status?: QueueStatus | undefined;
   readonly claimedBy?: string | undefined;
+  readonly suppression?: SuppressionCause | undefined;
 }
 
 /**
  * A queue action refused: an id that names no item (`queue_item_not_found`), a transition the item's
- * status does not allow (`queue_transition_invalid`), or no readable name of who acts
+ * status does not allow (`queue_transition_invalid`; an approval whose recipient is suppressed is one, with
+ * `suppression` set), or no readable name of who acts
  * (`queue_actor_invalid`). The message never repeats the id or a name: read them from the properties.
  *
  * @example
@@ -36,6 +38,11 @@ export class QueueError extends FormletterError {
   readonly status: QueueStatus | undefined;
   /** Who holds the item, when a claim was refused because someone else had claimed it. */
   readonly claimedBy: string | undefined;
+  /**
+   * Why an approval was refused for its recipient: suppressed by a `hard_bounce` or a `complaint`. Lift
+   * the suppression (`outbox.suppressions.lift`), then approve again.
+   */
+  readonly suppression: SuppressionCause | undefined;
 
   constructor(code: QueueErrorCode, message: string, facts: QueueErrorFacts = {}) {
     super(code, message);
@@ -43,6 +50,7 @@ export class QueueError extends FormletterError {
     this.itemId = facts.itemId;
     this.status = facts.status;
     this.claimedBy = facts.claimedBy;
+    this.suppression = facts.suppression;
   }
 }
 
@@ -131,6 +139,6 @@ export function destinationSuppressed(id: unknown, item: QueueItem, cause: Suppr
   return new QueueError(
     "queue_transition_invalid",
     `the draft's recipient is suppressed (${why}): nothing was sent and the item still waits; lift the suppression, then approve again`,
-    { itemId: idOf(id), status: knownStatus(item.status) },
+    { itemId: idOf(id), status: knownStatus(item.status), suppression: cause },
   );
 }

@@ -27,6 +27,10 @@ export const outcomes = {
   held: { text: "Someone else holds this item (shown below): your claim was refused.", refused: true },
   closed: { text: "This item was closed before your action reached it: nothing was done.", refused: true },
   no_draft: { text: "This item has no draft to send: reject or resolve it.", refused: true },
+  suppressed: {
+    text: "Not sent: the recipient is suppressed (a hard bounce or a complaint). Lift the suppression, then approve again.",
+    refused: true,
+  },
   note_required: { text: "A rejection needs a reason (1 to 4,000 characters).", refused: true },
   note_too_long: { text: "Notes hold at most 4,000 characters: shorten it and send again.", refused: true },
   resolution_invalid: {
@@ -100,6 +104,7 @@ export async function runAction(
       if (error.code === "queue_transition_invalid") {
         const status = (error as { status?: unknown }).status;
         if (name === "claim" && status === "claimed") return "held";
+        if ((error as { suppression?: unknown }).suppression !== undefined) return "suppressed";
         if (status === "open" || status === "claimed") return "no_draft";
         return "closed";
       }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   type Message,
@@ -8,7 +11,11 @@ import {
   type Store,
 } from "../../src/index.js";
 import { destinationHash } from "../../src/outbox/first-contact.js";
+import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { newOutboundRow } from "../../src/store/store.js";
+import { outcomes, runAction } from "../../src/workspace/actions.js";
+import { storeSource } from "../../src/workspace/source.js";
+import { cli } from "../cli/run.js";
 import { propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 import { auditOf, outboxOver, rejectionOf, storeKinds, t0, useStore } from "../outbox/harness.js";
 
@@ -194,6 +201,16 @@ describe.each(storeKinds)("suppression is checked before every delivery, on the 
     expect((await outbox.queue.get(id))?.status).toBe("open");
   });
 
+  it("the workspace says an approval was refused for a suppressed recipient, not that the item has no draft", async () => {
+    const { outbox } = outboxOver(ctx.store, { contactKey });
+    const { id, draft } = await awaitingApproval(outbox);
+    await suppress(ctx.store, draft);
+    const source = storeSource(ctx.store, { contactKey });
+    expect(await runAction(source, "release", id, "ana", {}, 600_000)).toBe("suppressed");
+    expect(outcomes.suppressed.text).toMatch(/suppressed.*Lift the suppression/);
+    expect((await outbox.queue.get(id))?.status).toBe("open");
+  });
+
   it("without a contact key no suppression is read, and a released row is sent as before", async () => {
     const { outbox, transport } = outboxOver(ctx.store);
     const { id, draft } = await awaitingApproval(outbox);
@@ -223,5 +240,35 @@ describe.each(storeKinds)("suppression is checked before every delivery, on the 
     expect(await outbox.flush()).toEqual({ delivered: 1, failed: 0 });
     expect(transport.sent.map((one) => one.message)).toEqual([draft]);
     expect(reads).toEqual([]);
+  });
+});
+
+describe("formletter queue release to a suppressed destination", () => {
+  it("is refused with the reason, the item still waiting; lifted, it is released", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "formletter-gate-cli-"));
+    const file = join(directory, "outbox.db");
+    const previous = process.env.FORMLETTER_CONTACT_KEY;
+    process.env.FORMLETTER_CONTACT_KEY = contactKey;
+    try {
+      const store = sqliteStore(file);
+      const { outbox } = outboxOver(store, { contactKey });
+      const { id, draft } = await awaitingApproval(outbox);
+      const destination = await suppress(store, draft);
+      await outbox.close();
+
+      const refused = await cli(["queue", "release", id, "--db", file, "--by", "ana"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/recipient is suppressed \(it bounced for good\).*lift the suppression/);
+      expect(refused.stderr).not.toContain(draft.to);
+      const lifted = await cli(["suppression", "lift", destination, "--db", file, "--by", "ana"]);
+      expect(lifted.code).toBe(0);
+      const released = await cli(["queue", "release", id, "--db", file, "--by", "ana"]);
+      expect(released).toMatchObject({ code: 0, stderr: "" });
+      expect(released.stdout).toContain("waits for delivery");
+    } finally {
+      if (previous === undefined) delete process.env.FORMLETTER_CONTACT_KEY;
+      else process.env.FORMLETTER_CONTACT_KEY = previous;
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
