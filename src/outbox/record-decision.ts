@@ -14,6 +14,7 @@ import { merged } from "../core/merged.js";
 import {
   type AuditEvent,
   newOutboundRow,
+  numberedOutboundRow,
   type OutboundRow,
   openQueueItem,
   type StoredResult,
@@ -208,7 +209,7 @@ export async function recordDecision(tx: StoreTransaction, input: Recording): Pr
       catalogVersion: decision.catalogVersion,
     });
     outboundId = await tx.addOutbound(row);
-    if (input.mode === "live") outbound = merged(row, { id: outboundId });
+    if (input.mode === "live") outbound = numberedOutboundRow(row, outboundId);
   } else {
     queueItemId = await tx.addQueueItem(queueItemOf(input, decision, auditId));
   }

@@ -39,7 +39,7 @@ export function memoryStore(): Store {
     counts.set(key, (counts.get(key) ?? 0) + by);
   const reservations = new Map<string, Reservation>();
   // Counters kept beside the reservations, so limits cost the same at the millionth send as at the first
-  // (the day count reads at most 59 minutes and the hours since: see MinuteSeries).
+  // (the day count is a running total, moved on a minute at a time: see MinuteSeries).
   // Sends per ticket, by template then ticket: no key string to build (and hash) for each look-up.
   const perTicket = new Map<string, Map<string, number>>();
   const perRun = new Map<string, number>();

@@ -308,17 +308,38 @@ export type NewOutboundRow = Pick<
 > &
   Partial<Pick<OutboundRow, "leaseUntil" | "templateVersion" | "catalogVersion">>;
 
-/** A new outbound row, not yet tried. */
+/**
+ * A new outbound row, not yet tried: its fields in one literal (a send builds one, and a spread of `row`
+ * would cost a copy of it).
+ */
 export function newOutboundRow(row: NewOutboundRow): Omit<OutboundRow, "id"> {
   return {
+    key: row.key,
+    ticketId: row.ticketId,
+    runId: row.runId,
+    template: row.template,
+    message: row.message,
+    status: row.status,
     attempts: 0,
-    leaseUntil: undefined,
+    createdAt: row.createdAt,
+    leaseUntil: row.leaseUntil,
     deliveredAt: undefined,
     receiptId: undefined,
-    templateVersion: undefined,
-    catalogVersion: undefined,
-    ...row,
+    bodySha256: row.bodySha256,
+    templateVersion: row.templateVersion,
+    catalogVersion: row.catalogVersion,
   };
+}
+
+/**
+ * `row`, built by `newOutboundRow` and written with `addOutbound`, given the id the store answered, in
+ * place: the row a send delivers is the one it wrote, not a copy of it. The stores keep their own copy
+ * of what they are given (fields or columns); one that kept the object would see the id it gave.
+ */
+export function numberedOutboundRow(row: Omit<OutboundRow, "id">, id: string): OutboundRow {
+  const numbered = row as Omit<OutboundRow, "id"> & { id: string };
+  numbered.id = id;
+  return numbered;
 }
 
 /** What opening a queue item needs; everything a human does to it later starts empty. */
