@@ -64,131 +64,136 @@ export function memoryStore(): Store {
     return result;
   };
 
+  // Transactions run one at a time (see serial), so one set of methods serves them all: the writes of
+  // the transaction now running, undone in reverse order if it throws. No closures are made a transaction.
+  const undo: (() => void)[] = [];
+  const id = () => String(nextId++);
+  const tx: StoreTransaction = {
+    findResult: async (key) => reservations.get(key)?.result,
+    countSends: async ({ template, ticketId, runId, since }) => {
+      return {
+        ticket: perTicket.get(template)?.get(ticketId) ?? 0,
+        day: perMinute.get(template)?.sumFrom(minuteOf(since)) ?? 0,
+        run: perRun.get(runId) ?? 0,
+      };
+    },
+    sumSpend: async ({ group, currency, since }) =>
+      spentPerMinute.get(`${group}\u0000${currency}`)?.sumFrom(minuteOf(since)) ?? 0,
+    reserve: async (entry) => {
+      if (reservations.has(entry.key)) throw new Error(`memoryStore: key ${entry.key} is already reserved`);
+      reservations.set(entry.key, entry);
+      const tickets = perTicket.get(entry.template) ?? new Map<string, number>();
+      perTicket.set(entry.template, tickets);
+      const minute = minuteOf(entry.at);
+      const minutes = perMinute.get(entry.template) ?? new MinuteSeries();
+      perMinute.set(entry.template, minutes);
+      bump(tickets, entry.ticketId, 1);
+      bump(perRun, entry.runId, 1);
+      minutes.add(minute, 1);
+      for (const { group, currency, units } of entry.spend ?? []) {
+        const spendKey = `${group}\u0000${currency}`;
+        const spent = spentPerMinute.get(spendKey) ?? new MinuteSeries();
+        spentPerMinute.set(spendKey, spent);
+        spent.add(minute, units);
+        undo.push(() => spent.add(minute, -units));
+      }
+      undo.push(() => {
+        reservations.delete(entry.key);
+        bump(tickets, entry.ticketId, -1);
+        bump(perRun, entry.runId, -1);
+        minutes.add(minute, -1);
+      });
+    },
+    addContact: async ({ destination }) => {
+      if (contacts.has(destination)) return false;
+      contacts.add(destination);
+      undo.push(() => contacts.delete(destination));
+      return true;
+    },
+    hasContact: async (destination) => contacts.has(destination),
+    addDeliveryEvent: async ({ id: eventId }) => {
+      if (deliveryEvents.has(eventId)) return false;
+      deliveryEvents.add(eventId);
+      undo.push(() => deliveryEvents.delete(eventId));
+      return true;
+    },
+    findOutboundByReceipt: async (receiptId) => {
+      let found: OutboundRow | undefined;
+      for (const row of outbound.values()) if (row.receiptId === receiptId) found = row;
+      return found;
+    },
+    addSuppression: async (entry) => {
+      if (suppressions.has(entry.destination)) return false;
+      suppressions.set(entry.destination, entry);
+      undo.push(() => suppressions.delete(entry.destination));
+      return true;
+    },
+    getSuppression: async (destination) => suppressions.get(destination),
+    removeSuppression: async (destination) => {
+      const before = suppressions.get(destination);
+      if (before === undefined) return undefined;
+      suppressions.delete(destination);
+      undo.push(() => suppressions.set(destination, before));
+      return before;
+    },
+    appendAudit: async (event) => {
+      const stored = storedEvent(event, id());
+      audit.push(stored);
+      return stored.id;
+    },
+    addOutbound: async (row) => {
+      const stored = storedOutbound(row, id());
+      if (outboundKeys.has(row.key))
+        throw new Error(`memoryStore: an outbound row with key ${row.key} exists`);
+      outbound.set(stored.id, stored);
+      outboundKeys.add(row.key);
+      undo.push(() => {
+        outbound.delete(stored.id);
+        outboundKeys.delete(row.key);
+      });
+      return stored.id;
+    },
+    getOutbound: async (rowId) => outbound.get(rowId),
+    updateOutbound: async (rowId, change) => {
+      const before = outbound.get(rowId);
+      if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
+      refuseUnchangeable("outbound", change, outboundUpdatable);
+      // Every field `change` may name is one of the row's: assigned over a copy, none is added.
+      outbound.set(rowId, Object.assign(storedOutbound(before, rowId), change));
+      undo.push(() => outbound.set(rowId, before));
+    },
+    addQueueItem: async (item) => {
+      const stored = merged(item, { id: id() });
+      queue.set(stored.id, stored);
+      undo.push(() => queue.delete(stored.id));
+      return stored.id;
+    },
+    getQueueItem: async (itemId) => queue.get(itemId),
+    updateQueueItem: async (itemId, change) => {
+      const before = queue.get(itemId);
+      if (before === undefined) throw new Error(`memoryStore: no queue item ${itemId}`);
+      refuseUnchangeable("queue", change, queueUpdatable);
+      queue.set(itemId, merged(before, change));
+      undo.push(() => queue.set(itemId, before));
+    },
+  };
+
   const transaction = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
     const run = async (): Promise<T> => {
       if (closed) throw new Error("memoryStore: the store is closed");
-      // Writes apply at once and are undone in reverse order if the transaction throws.
-      const undo: (() => void)[] = [];
+      // Writes apply at once (a write through a transaction's methods after it ended is not this one's).
+      undo.length = 0;
       // Audit events are only ever appended, and transactions run one at a time: undoing this one's is
       // cutting the log back to its length now (no step, and no closure, for each event).
       const auditBefore = audit.length;
-      const id = () => String(nextId++);
-      const tx: StoreTransaction = {
-        findResult: async (key) => reservations.get(key)?.result,
-        countSends: async ({ template, ticketId, runId, since }) => {
-          return {
-            ticket: perTicket.get(template)?.get(ticketId) ?? 0,
-            day: perMinute.get(template)?.sumFrom(minuteOf(since)) ?? 0,
-            run: perRun.get(runId) ?? 0,
-          };
-        },
-        sumSpend: async ({ group, currency, since }) =>
-          spentPerMinute.get(`${group}\u0000${currency}`)?.sumFrom(minuteOf(since)) ?? 0,
-        reserve: async (entry) => {
-          if (reservations.has(entry.key))
-            throw new Error(`memoryStore: key ${entry.key} is already reserved`);
-          reservations.set(entry.key, entry);
-          const tickets = perTicket.get(entry.template) ?? new Map<string, number>();
-          perTicket.set(entry.template, tickets);
-          const minute = minuteOf(entry.at);
-          const minutes = perMinute.get(entry.template) ?? new MinuteSeries();
-          perMinute.set(entry.template, minutes);
-          bump(tickets, entry.ticketId, 1);
-          bump(perRun, entry.runId, 1);
-          minutes.add(minute, 1);
-          for (const { group, currency, units } of entry.spend ?? []) {
-            const spendKey = `${group}\u0000${currency}`;
-            const spent = spentPerMinute.get(spendKey) ?? new MinuteSeries();
-            spentPerMinute.set(spendKey, spent);
-            spent.add(minute, units);
-            undo.push(() => spent.add(minute, -units));
-          }
-          undo.push(() => {
-            reservations.delete(entry.key);
-            bump(tickets, entry.ticketId, -1);
-            bump(perRun, entry.runId, -1);
-            minutes.add(minute, -1);
-          });
-        },
-        addContact: async ({ destination }) => {
-          if (contacts.has(destination)) return false;
-          contacts.add(destination);
-          undo.push(() => contacts.delete(destination));
-          return true;
-        },
-        hasContact: async (destination) => contacts.has(destination),
-        addDeliveryEvent: async ({ id: eventId }) => {
-          if (deliveryEvents.has(eventId)) return false;
-          deliveryEvents.add(eventId);
-          undo.push(() => deliveryEvents.delete(eventId));
-          return true;
-        },
-        findOutboundByReceipt: async (receiptId) => {
-          let found: OutboundRow | undefined;
-          for (const row of outbound.values()) if (row.receiptId === receiptId) found = row;
-          return found;
-        },
-        addSuppression: async (entry) => {
-          if (suppressions.has(entry.destination)) return false;
-          suppressions.set(entry.destination, entry);
-          undo.push(() => suppressions.delete(entry.destination));
-          return true;
-        },
-        getSuppression: async (destination) => suppressions.get(destination),
-        removeSuppression: async (destination) => {
-          const before = suppressions.get(destination);
-          if (before === undefined) return undefined;
-          suppressions.delete(destination);
-          undo.push(() => suppressions.set(destination, before));
-          return before;
-        },
-        appendAudit: async (event) => {
-          const stored = storedEvent(event, id());
-          audit.push(stored);
-          return stored.id;
-        },
-        addOutbound: async (row) => {
-          const stored = storedOutbound(row, id());
-          if (outboundKeys.has(row.key))
-            throw new Error(`memoryStore: an outbound row with key ${row.key} exists`);
-          outbound.set(stored.id, stored);
-          outboundKeys.add(row.key);
-          undo.push(() => {
-            outbound.delete(stored.id);
-            outboundKeys.delete(row.key);
-          });
-          return stored.id;
-        },
-        getOutbound: async (rowId) => outbound.get(rowId),
-        updateOutbound: async (rowId, change) => {
-          const before = outbound.get(rowId);
-          if (before === undefined) throw new Error(`memoryStore: no outbound row ${rowId}`);
-          refuseUnchangeable("outbound", change, outboundUpdatable);
-          // Every field `change` may name is one of the row's: assigned over a copy, none is added.
-          outbound.set(rowId, Object.assign(storedOutbound(before, rowId), change));
-          undo.push(() => outbound.set(rowId, before));
-        },
-        addQueueItem: async (item) => {
-          const stored = merged(item, { id: id() });
-          queue.set(stored.id, stored);
-          undo.push(() => queue.delete(stored.id));
-          return stored.id;
-        },
-        getQueueItem: async (itemId) => queue.get(itemId),
-        updateQueueItem: async (itemId, change) => {
-          const before = queue.get(itemId);
-          if (before === undefined) throw new Error(`memoryStore: no queue item ${itemId}`);
-          refuseUnchangeable("queue", change, queueUpdatable);
-          queue.set(itemId, merged(before, change));
-          undo.push(() => queue.set(itemId, before));
-        },
-      };
       try {
         return await work(tx);
       } catch (error) {
-        for (const step of undo.reverse()) step();
+        for (let step = undo.length - 1; step >= 0; step--) undo[step]?.();
         audit.length = auditBefore;
         throw error;
+      } finally {
+        undo.length = 0;
       }
     };
     return serial(run);
