@@ -452,6 +452,24 @@ function localTime(at: Date, timeZone: string) {
   };
 }
 
+// A day's numeric forms with their digits, by day: a history's tickets share their dates.
+const numericByDay = new Map<number, readonly (readonly [form: string, digits: string])[]>();
+
+/** A day written with digits in every order people use, each with its digits. */
+function numericForms(year: number, month: number, day: number) {
+  return remember(numericByDay, dayKey(year, month, day), () => {
+    const dd = String(day).padStart(2, "0");
+    const mm = String(month).padStart(2, "0");
+    return [
+      [`${year}-${mm}-${dd}`, `${year}${mm}${dd}`],
+      [`${dd}.${mm}.${year}`, `${dd}${mm}${year}`],
+      [`${day}.${month}.${year}`, `${day}${month}${year}`],
+      [`${mm}/${dd}/${year}`, `${mm}${dd}${year}`],
+      [`${dd}/${mm}/${year}`, `${dd}${mm}${year}`],
+    ] as const;
+  });
+}
+
 /** Where dates are looked for: the locales, and the text when known (lower-cased). */
 export interface DateContext {
   readonly locales: readonly string[];
@@ -477,25 +495,22 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   const local = value.kind === "instant" ? localTime(value.at, timeZone) : value;
   if (local === undefined) return [];
   const { year, month, day } = local;
-  const dd = String(day).padStart(2, "0");
-  const mm = String(month).padStart(2, "0");
   const { text, digits } = context;
-  const numbers = [
-    [`${year}-${mm}-${dd}`, `${year}${mm}${dd}`],
-    [`${dd}.${mm}.${year}`, `${dd}${mm}${year}`],
-    [`${day}.${month}.${year}`, `${day}${month}${year}`],
-    [`${mm}/${dd}/${year}`, `${mm}${dd}${year}`],
-    [`${dd}/${mm}/${year}`, `${dd}${mm}${year}`],
-  ] as const;
+  const numbers = numericForms(year, month, day);
   const out: string[] = [];
   for (const [form, own] of numbers) if (digits === undefined || digits.includes(own)) out.push(form);
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
   const add = (form: string) => out.push(form);
-  const words = context.locales.map(
-    (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
-  );
-  const anyWords = words.includes(true);
+  // Which locales' month names the text holds, looked up only once a form's digits are found: most of a
+  // ticket's dates are not in the message, and each look-up searches the text for every month name.
+  let words: readonly boolean[] | undefined;
+  const wordsOf = (): readonly boolean[] => {
+    words ??= context.locales.map(
+      (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
+    );
+    return words;
+  };
   const forms = dayFormsOf(context.locales, year, month, day);
   const passed = new Uint8Array(forms.digits.length);
   for (const [at, own] of forms.digits.entries()) {
@@ -505,11 +520,12 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
     if (digits !== undefined && !digits.includes(own)) continue;
     passed[at] = 1;
     out.push(...(forms.numeric[at] ?? []));
-    if (anyWords)
-      for (const { form, locale } of forms.worded[at] ?? []) if (words[locale] === true) out.push(form);
+    const worded = forms.worded[at] ?? [];
+    if (worded.length > 0 && wordsOf().includes(true))
+      for (const { form, locale } of worded) if (wordsOf()[locale] === true) out.push(form);
   }
   if (timed && "hour" in local)
     for (const [at, locale] of context.locales.entries())
-      joinedForms(locale, local, words[at] === true, digits, add);
+      joinedForms(locale, local, wordsOf()[at] === true, digits, add);
   return out;
 }
