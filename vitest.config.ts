@@ -15,6 +15,9 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
+    // Two test files at a time, not vitest's default of one less than the cores (one, on two cores): most
+    // files wait on child processes, servers and disk syncs, so a second file fills that time.
+    maxWorkers: 2,
     // A guard against hangs, not a speed check (benchmarks measure speed): property tests and the tests
     // that start processes or servers take seconds on a busy 2-core machine.
     testTimeout: 30_000,
