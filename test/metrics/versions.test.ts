@@ -3,76 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  createCatalog,
-  createOutbox,
-  defineTemplate,
-  format,
-  memoryStore,
-  memoryTransport,
-} from "../../src/index.js";
 import { replayHistory, reportFromAudit } from "../../src/metrics/index.js";
-import type { AuditEvent } from "../../src/store/store.js";
 import { cli } from "../cli/run.js";
-import {
-  completionCheck,
-  emergencyCallout,
-  paymentRelease,
-  propertyCatalog,
-  propertyRecords,
-  propertyTicket,
-  proposal,
-  visitRequest,
-} from "../fixtures/property.js";
-
-const { slot } = propertyRecords;
-const order = slot.ref("work_orders", { show: { unit: "unit" }, where: (w) => w.status === "open" });
-const contractor = slot.ref("contractors", { show: "name", match: { id: "order.contractorId" } });
-const to = slot.ref("contractors", {
-  show: "email",
-  as: format.email(),
-  match: { id: "order.contractorId" },
-});
-
-/** The property catalog after a deploy that made `completion_check` wait for a person's approval. */
-const redeployed = createCatalog(propertyRecords, [
-  visitRequest,
-  defineTemplate(propertyRecords, {
-    id: "completion_check",
-    description: "Ask the contractor whether the work on a unit is finished",
-    audience: "contractor",
-    effect: "informational",
-    channel: "email",
-    to,
-    subject: "Is unit {{order.unit}} finished?",
-    body: "Hello {{contractor}},\n\nis the work at unit {{order.unit}} finished?",
-    slots: { order, contractor },
-    limits: { perTicket: 1, perDay: 100_000 },
-    approval: "human",
-  }),
-  emergencyCallout,
-  paymentRelease,
-]);
+import { completionCheck, propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
+import { auditAcrossDeploy, approvalDeployed as redeployed } from "../fixtures/property-deploys.js";
 
 let directory: string;
 beforeAll(() => {
   directory = mkdtempSync(join(tmpdir(), "formletter-versions-"));
 });
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-async function auditAcrossDeploy(): Promise<AuditEvent[]> {
-  const store = memoryStore();
-  const outboxOf = (catalog: typeof propertyCatalog) =>
-    createOutbox({ catalog, load: propertyTicket, store, transports: { email: memoryTransport() } });
-  const before = outboxOf(propertyCatalog);
-  for (const id of ["T-1", "T-2", "T-3"])
-    await before.handle({ ticketId: id, output: proposal(id), runId: id });
-  const after = outboxOf(redeployed as typeof propertyCatalog);
-  for (const id of ["T-4", "T-5"]) await after.handle({ ticketId: id, output: proposal(id), runId: id });
-  const events: AuditEvent[] = [];
-  for await (const event of store.queryAudit({})) events.push(event);
-  return events;
-}
 
 describe("reports by version", () => {
   it("the audit report gives the rate of each catalog version and of each template version", async () => {

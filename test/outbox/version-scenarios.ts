@@ -5,7 +5,7 @@
 import { expect, it } from "vitest";
 import { recordedVersions } from "../../src/core/definition/template-content.js";
 import { merged } from "../../src/core/merged.js";
-import { createCatalog, defineTemplate, format } from "../../src/index.js";
+import { createCatalog, defineTemplate } from "../../src/index.js";
 import { reportFromAudit } from "../../src/metrics/index.js";
 import { deliveryEvent } from "../../src/providers/events/delivery-event.js";
 import type { Store } from "../../src/store/store.js";
@@ -19,16 +19,8 @@ import {
   proposal,
   visitRequest,
 } from "../fixtures/property.js";
+import { contractor, order, to } from "../fixtures/property-deploys.js";
 import { auditOf, outboxOver } from "./harness.js";
-
-const { slot } = propertyRecords;
-const order = slot.ref("work_orders", { show: { unit: "unit" }, where: (w) => w.status === "open" });
-const contractor = slot.ref("contractors", { show: "name", match: { id: "order.contractorId" } });
-const to = slot.ref("contractors", {
-  show: "email",
-  as: format.email(),
-  match: { id: "order.contractorId" },
-});
 
 /** The property catalog after a deploy that changed the text of `payment_release`. */
 const redeployed = createCatalog(propertyRecords, [

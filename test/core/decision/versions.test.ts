@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createCatalog, defineTemplate, format } from "../../../src/index.js";
+import { createCatalog, defineTemplate } from "../../../src/index.js";
 import {
   completionCheck,
   emergencyCallout,
@@ -10,17 +10,9 @@ import {
   proposal,
   visitRequest,
 } from "../../fixtures/property.js";
+import { contractor, order, to } from "../../fixtures/property-deploys.js";
 
 const ticket = propertyTicket("T-1");
-
-const { slot } = propertyRecords;
-const order = slot.ref("work_orders", { show: { unit: "unit" }, where: (w) => w.status === "open" });
-const contractor = slot.ref("contractors", { show: "name", match: { id: "order.contractorId" } });
-const to = slot.ref("contractors", {
-  show: "email",
-  as: format.email(),
-  match: { id: "order.contractorId" },
-});
 
 /** The property catalog with `completion_check` written with `body`: a deploy that changed its text. */
 function catalogWith(body: string) {
