@@ -232,17 +232,21 @@ function initializedCluster(
   return initialized;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address !== null ? resolve(address.port) : reject(),
-      );
+/**
+ * A free port below the system's ephemeral range (32768 and up on Linux), picked at random: the outage
+ * tests stop and restart a server on its port, and a port the system handed out for `listen(0)` could be
+ * given to another test file's server, running beside this one, while this one is stopped.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 let schemas = 0;
