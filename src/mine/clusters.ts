@@ -1,7 +1,7 @@
 import { merged } from "../core/merged.js";
 import { otherTemplate } from "./alternations.js";
 import type { IdentifierSeen } from "./history-identifiers.js";
-import { interned } from "./interned.js";
+import { interned, pairOf } from "./interned.js";
 import { joinThreshold } from "./join-threshold.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
@@ -212,7 +212,8 @@ export class Clusters {
   add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
     this.read += 1;
     if (this.read % Math.min(idleCheckEvery, Math.max(1, this.idleAfter)) === 0) this.dropIdleCounts();
-    const withEnds = interned(tokensOf(more.identity ?? skeleton, true));
+    // Pooled tokens (see `tokensOf`).
+    const withEnds = tokensOf(more.identity ?? skeleton, true);
     const { words, pairs } = countedOf(withEnds);
     const of = signature(words);
     let best: ClusterState | undefined;
@@ -364,15 +365,22 @@ export class Clusters {
     // Past this many items not shared, the score is below `needed` whatever the rest holds.
     const missable = words.size + pairs.size - (needed * total) / 2;
     const one = cluster.oneMember;
-    if (one?.distinctPairs) {
+    if (one !== undefined) {
       // One member whose counts were dropped: what it shares is what the message holds of its words and
-      // pairs, read from its own (distinct) words and tokens rather than from counts built again.
+      // pairs, read from its own distinct words and its tokens rather than from counts built again.
       let shared = 0;
       for (const word of one.words) if (words.has(word)) shared++;
+      const counted = one.distinctPairs ? undefined : new Set<string>();
       let previous: string | undefined;
       for (const token of cluster.sequences[0] ?? []) {
         if (token === sentenceEnd) continue;
-        if (previous !== undefined && pairs.has(`${previous} ${token}`)) shared++;
+        if (previous !== undefined) {
+          const pair = pairOf(previous, token);
+          if (pairs.has(pair) && (counted === undefined || !counted.has(pair))) {
+            shared++;
+            counted?.add(pair);
+          }
+        }
         previous = token;
       }
       const missed = words.size + pairs.size - shared;
@@ -389,7 +397,8 @@ export class Clusters {
 /** The pairs of neighbouring tokens of a sequence. */
 function pairsOf(sequence: readonly string[]): Set<string> {
   const pairs = new Set<string>();
-  for (let i = 1; i < sequence.length; i++) pairs.add(`${sequence[i - 1]} ${sequence[i]}`);
+  for (let i = 1; i < sequence.length; i++)
+    pairs.add(pairOf(sequence[i - 1] as string, sequence[i] as string));
   return pairs;
 }
 

@@ -17,3 +17,28 @@ export function interned(tokens: string[]): string[] {
   }
   return tokens;
 }
+
+/**
+ * One string for each pair of neighbouring tokens ("a b"), found by its two pooled tokens: a message's
+ * pairs are looked up in clusters' counts, which hold the same strings, rather than written anew.
+ * Bounded as the tokens are.
+ */
+const pairPool = new Map<string, Map<string, string>>();
+let pairsPooled = 0;
+const maxPairs = 1 << 18;
+
+/** The pair of two tokens as one string, pooled. */
+export function pairOf(first: string, second: string): string {
+  let after = pairPool.get(first);
+  const known = after?.get(second);
+  if (known !== undefined) return known;
+  const pair = `${first} ${second}`;
+  if (pairsPooled >= maxPairs) return pair;
+  if (after === undefined) {
+    after = new Map();
+    pairPool.set(first, after);
+  }
+  after.set(second, pair);
+  pairsPooled++;
+  return pair;
+}

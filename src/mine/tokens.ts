@@ -3,6 +3,8 @@
  * words made one token, so a count, a time or a code another message wrote differently is the same word.
  */
 
+import { interned } from "./interned.js";
+
 const placeholderPattern = /\{\{[a-z_][\w.|]*\}\}/gi;
 const wordPattern = /\{\{[a-z_][\w.|]*\}\}|[\p{L}\p{N}]+/giu;
 /** The token every word holding a digit becomes: a value, never template identity. */
@@ -15,7 +17,8 @@ export const sentenceEnd = "§";
  * gives its key's words and one value token; a chunk holding a digit (a count, a time, an id, an address
  * with a port) or shaped like a path, host or address is one value token, as a log parser reads a line;
  * any other chunk gives its words, and placeholders stay whole.
- * With `sentences`, a {@link sentenceEnd} token follows each chunk that ends a sentence.
+ * With `sentences`, a {@link sentenceEnd} token follows each chunk that ends a sentence. Tokens are
+ * pooled strings (see `interned`), and a chunk read before is not read again.
  */
 export function tokensOf(skeleton: string, sentences = false): string[] {
   const tokens: string[] = [];
@@ -25,28 +28,69 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
   };
   for (const chunk of skeleton.split(/\s+/)) {
     if (chunk === "") continue;
+    const read = chunkReading(chunk);
     // A parenthesis is a clause of its own: left out or added whole, like a sentence.
-    if (sentences && chunk.startsWith("(")) {
+    if (sentences && read.opens) {
       end();
       parenthesis = true;
     }
-    const setting = chunk.includes("=") && !chunk.includes("{{") ? keyValueOf(chunk) : undefined;
-    if (setting !== undefined) {
-      for (const word of setting.key.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
-      if (setting.value) tokens.push(numberToken);
-    } else if (chunk.includes("{{")) {
-      for (const word of chunk.match(wordPattern) ?? []) tokens.push(wordKey(word));
-    } else if (/\p{N}/u.test(chunk) || isAddressShaped(chunk)) tokens.push(numberToken);
-    else for (const word of chunk.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
-    if (!sentences) continue;
-    // "18." before a month name is a day (German writes dates so), not a sentence's end.
-    if (/^\p{N}{1,2}\.$/u.test(chunk)) continue;
-    if (/[.!?;:]["')\]]*$/.test(chunk) || (parenthesis && /\)\W*$/.test(chunk))) {
+    for (const token of read.tokens) tokens.push(token);
+    if (!sentences || read.dayNumber) continue;
+    if (read.endsSentence || (parenthesis && read.closes)) {
       end();
       parenthesis = false;
     }
   }
   return datesAsNumbers(tokens);
+}
+
+/** What one chunk of a skeleton gives, whatever chunks are around it. */
+interface ChunkReading {
+  readonly tokens: readonly string[];
+  /** It opens a parenthesis. */
+  readonly opens: boolean;
+  /** "18." before a month name is a day (German writes dates so), not a sentence's end. */
+  readonly dayNumber: boolean;
+  readonly endsSentence: boolean;
+  /** It closes a parenthesis. */
+  readonly closes: boolean;
+}
+
+/**
+ * Short chunks already read: a history writes the same few thousand words again and again. Only chunks
+ * shorter than the engine's shortest slice of a string are kept (a longer one would hold the whole text
+ * it was cut from), and at most {@link maxChunksRead} of them.
+ */
+const chunksRead = new Map<string, ChunkReading>();
+const maxChunksRead = 1 << 15;
+const shortChunk = 13;
+
+function chunkReading(chunk: string): ChunkReading {
+  const known = chunksRead.get(chunk);
+  if (known !== undefined) return known;
+  const read: ChunkReading = {
+    tokens: interned(chunkTokens(chunk)),
+    opens: chunk.startsWith("("),
+    dayNumber: /^\p{N}{1,2}\.$/u.test(chunk),
+    endsSentence: /[.!?;:]["')\]]*$/.test(chunk),
+    closes: /\)\W*$/.test(chunk),
+  };
+  if (chunk.length < shortChunk && chunksRead.size < maxChunksRead) chunksRead.set(chunk, read);
+  return read;
+}
+
+/** The tokens of one chunk between spaces. */
+function chunkTokens(chunk: string): string[] {
+  const tokens: string[] = [];
+  const setting = chunk.includes("=") && !chunk.includes("{{") ? keyValueOf(chunk) : undefined;
+  if (setting !== undefined) {
+    for (const word of setting.key.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
+    if (setting.value) tokens.push(numberToken);
+  } else if (chunk.includes("{{")) {
+    for (const word of chunk.match(wordPattern) ?? []) tokens.push(wordKey(word));
+  } else if (/\p{N}/u.test(chunk) || isAddressShaped(chunk)) tokens.push(numberToken);
+  else for (const word of chunk.match(wordPattern) ?? []) tokens.push(word.toLowerCase());
+  return tokens;
 }
 
 /**
@@ -55,11 +99,12 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
  * "sun") stays a word.
  */
 function datesAsNumbers(tokens: string[]): string[] {
+  const dates = dateWords();
   for (let at = 0; at < tokens.length; at++) {
-    if (!dateWords().has(tokens[at] as string)) continue;
+    if (!dates.has(tokens[at] as string)) continue;
     // A run of names ("fri jun") beside a number is a date as a whole.
     let end = at;
-    while (end + 1 < tokens.length && dateWords().has(tokens[end + 1] as string)) end++;
+    while (end + 1 < tokens.length && dates.has(tokens[end + 1] as string)) end++;
     if (tokens[at - 1] === numberToken || tokens[end + 1] === numberToken)
       for (let name = at; name <= end; name++) tokens[name] = numberToken;
     at = end;
