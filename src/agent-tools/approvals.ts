@@ -1,6 +1,7 @@
 import type { Channel } from "../core/definition/channels.js";
 import { isFormletterError } from "../core/errors.js";
 import type { Actor, HumanQueue } from "../outbox/index.js";
+import type { SuppressionCause } from "../store/index.js";
 
 /**
  * The exact message a queued approval would send, for an approval screen: formletter's stored draft,
@@ -23,7 +24,10 @@ export interface ApprovalDraft {
  * - `already_sent`: approved before, or its message had gone out already: nothing new was sent;
  * - `rejected`: the item is closed, nothing is sent;
  * - `not_found`: no item of this id waits for approval for this ticket;
- * - `closed`: the item was decided before (rejected, resolved) and cannot be approved or rejected now.
+ * - `closed`: the item was decided before (rejected, resolved) and cannot be approved or rejected now;
+ * - `recipient_suppressed`: the draft's recipient is suppressed, because a provider reported a hard
+ *   bounce or its owner complained (`cause`): nothing was sent and the item still waits. Lift the
+ *   suppression (`outbox.suppressions.lift`), then approve again; or reject the item.
  */
 export type ApprovalOutcome =
   | {
@@ -34,7 +38,16 @@ export type ApprovalOutcome =
   | { readonly outcome: "already_sent"; readonly queueItemId: string }
   | { readonly outcome: "rejected"; readonly queueItemId: string }
   | { readonly outcome: "not_found"; readonly queueItemId: string }
-  | { readonly outcome: "closed"; readonly queueItemId: string };
+  | { readonly outcome: "closed"; readonly queueItemId: string }
+  | {
+      readonly outcome: "recipient_suppressed";
+      readonly queueItemId: string;
+      /** Why the recipient is suppressed; absent only for a cause this version does not know. */
+      readonly cause?: SuppressionCause;
+    };
+
+// The causes this version knows: a refusal's cause is read against them, never passed on as it came.
+const suppressionCauses: readonly SuppressionCause[] = ["hard_bounce", "complaint"];
 
 /** The queue operations approvals use: the outbox's own queue (`outbox.queue`). */
 export type ApprovalQueue = Pick<HumanQueue, "get" | "approve" | "reject">;
@@ -71,12 +84,20 @@ export function createApprovals(options: { queue: ApprovalQueue; ticketId: strin
     const item = await queue.get(id);
     return item?.ticketId === ticketId && item.reason === "approval_required" ? item : undefined;
   };
-  /** A queue refusal as an outcome: the item went away or was decided in between. */
+  /**
+   * A queue refusal as an outcome: the item went away or was decided in between, or its recipient is
+   * suppressed (the refusal's `suppression` is set; read by its fields, as another bundle's queue throws
+   * another class).
+   */
   const refused = (error: unknown, queueItemId: string): ApprovalOutcome => {
     if (isFormletterError(error) && error.code === "queue_item_not_found")
       return { outcome: "not_found", queueItemId };
-    if (isFormletterError(error) && error.code === "queue_transition_invalid")
-      return { outcome: "closed", queueItemId };
+    if (isFormletterError(error) && error.code === "queue_transition_invalid") {
+      const suppression = (error as { suppression?: unknown }).suppression;
+      if (suppression === undefined || suppression === null) return { outcome: "closed", queueItemId };
+      const cause = suppressionCauses.find((known) => known === suppression);
+      return { outcome: "recipient_suppressed", queueItemId, ...(cause === undefined ? {} : { cause }) };
+    }
     throw error;
   };
   return {

@@ -6,7 +6,7 @@ import {
   findApproval,
 } from "../agent-tools/index.js";
 import type { Actor, Outbox } from "../outbox/index.js";
-import type { QueueItem } from "../store/store.js";
+import type { QueueItem, SuppressionCause } from "../store/store.js";
 
 /**
  * A `tool-approval-request` as the AI SDK emits it (in `result.content`, or as a stream part): its id
@@ -23,14 +23,23 @@ export interface ApprovalRequest {
  * `not_queued` (the outbox holds no approval for this call: one written into a history by hand, or one
  * that never needed approval), `records_unavailable` (the ticket's records could not be loaded to
  * tell), `closed` (its item was decided before, or closed another way), `item_changed` (the request's
- * call names another queue item than the `queueItemId` the person reviewed).
+ * call names another queue item than the `queueItemId` the person reviewed), `recipient_suppressed`
+ * (the draft's recipient is suppressed by a hard bounce or a complaint, `cause`: nothing was sent, the
+ * item and the request still wait; lift the suppression, then approve again, or deny).
  */
 export type ApprovalProblem =
   | {
       readonly ok: false;
       readonly problem: "invalid_request" | "not_queued" | "records_unavailable" | "item_changed";
     }
-  | { readonly ok: false; readonly problem: "closed"; readonly queueItemId: string };
+  | { readonly ok: false; readonly problem: "closed"; readonly queueItemId: string }
+  | {
+      readonly ok: false;
+      readonly problem: "recipient_suppressed";
+      readonly queueItemId: string;
+      /** Why the recipient is suppressed; absent only for a cause this version does not know. */
+      readonly cause?: SuppressionCause;
+    };
 
 /** What `approve` or `deny` did through the outbox, and the response part for the AI SDK to continue. */
 export interface ApprovalDecision {
@@ -99,13 +108,23 @@ export function formletterApprovals(options: FormletterApprovalsOptions): Formle
     if (reviewed !== undefined && reviewed !== found.item.id) return { ok: false, problem: "item_changed" };
     return { ok: true, approvalId, item: found.item };
   };
+  // A refused approval gives the SDK no response part: the request still waits for a decision.
   const decided = (
     outcome: ApprovalOutcome,
     response: ToolApprovalResponse,
-  ): ApprovalDecision | ApprovalProblem =>
-    outcome.outcome === "closed" || outcome.outcome === "not_found"
-      ? { ok: false, problem: "closed", queueItemId: outcome.queueItemId }
-      : { ok: true, outcome, response };
+  ): ApprovalDecision | ApprovalProblem => {
+    switch (outcome.outcome) {
+      case "closed":
+      case "not_found":
+        return { ok: false, problem: "closed", queueItemId: outcome.queueItemId };
+      case "recipient_suppressed": {
+        const { outcome: _, ...facts } = outcome;
+        return { ok: false, problem: "recipient_suppressed", ...facts };
+      }
+      default:
+        return { ok: true, outcome, response };
+    }
+  };
   return {
     async review(request) {
       const located = await locate(request);

@@ -57,7 +57,9 @@ export interface FormletterAgentTools<Context = unknown> {
    * Approves the queue item a person reviewed, by its id, through the outbox as `actor` (its draft is
    * sent once, however often this is called), then settles the state: only the calls that wait on that
    * item are approved in it, whatever else the state says. Ids of other tickets or of items that are
-   * not approvals are `not_found`, and nothing is done.
+   * not approvals are `not_found`, and nothing is done. A draft whose recipient is suppressed (a hard
+   * bounce or a complaint) is `recipient_suppressed` with its `cause`: nothing was sent, and its calls
+   * keep waiting until the suppression is lifted and the item approved again, or the item is rejected.
    */
   approve(state: ApprovableState, queueItemId: string, actor: Actor): Promise<Decided>;
   /** Rejects the queue item a person reviewed, by its id, as `actor` with their note, then settles the state. */

@@ -7,7 +7,14 @@ import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import { issueOf, placeAt } from "./refusal.js";
 import type { RelayMetrics } from "./relay-metrics.js";
-import { approvalReply, queueItem, queueItemDetail, queuePage, reportReply } from "./reply-schemas.js";
+import {
+  approvalReply,
+  queueItem,
+  queueItemDetail,
+  queuePage,
+  reportReply,
+  suppressionCauses,
+} from "./reply-schemas.js";
 import {
   queryObject,
   queueActionRequest,
@@ -82,7 +89,10 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
       errors: {
         404: ["queue_item_not_found"],
         ...(name === "resolve" ? { 400: ["request_invalid"] as const } : {}),
-        409: ["queue_transition_invalid"],
+        409:
+          name === "approve"
+            ? ["queue_transition_invalid", "recipient_suppressed"]
+            : ["queue_transition_invalid"],
         503: ["unavailable"],
       },
     },
@@ -215,13 +225,24 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
 
 /**
  * A queue refusal by its code alone, in the relay's own words (refusal.ts), like every answer it gives.
- * The operator reads the item again for its status and holder. The gate holds the token's operator to
- * the queue's own name rule first; were the queue to refuse who acts anyway, the answer is the gate's.
+ * The operator reads the item again for its status and holder. An approval refused for a suppressed
+ * recipient is `recipient_suppressed`, with the cause when it is one of the relay's own list: lifting the
+ * suppression is the fix, not reading the item again. The gate holds the token's operator to the queue's
+ * own name rule first; were the queue to refuse who acts anyway, the answer is the gate's.
  */
 function queueProblem(error: unknown): Response {
   if (isFormletterError(error)) {
     if (error.code === "queue_item_not_found") return problem(404, { code: error.code });
-    if (error.code === "queue_transition_invalid") return problem(409, { code: error.code });
+    if (error.code === "queue_transition_invalid") {
+      // Read by its fields, not its class: another bundle's copy of the queue throws another class.
+      const suppression = (error as { suppression?: unknown }).suppression;
+      if (suppression === undefined || suppression === null) return problem(409, { code: error.code });
+      const cause = suppressionCauses.find((known) => known === suppression);
+      return problem(409, {
+        code: "recipient_suppressed",
+        ...(cause === undefined ? {} : { suppression: { cause } }),
+      });
+    }
     if (error.code === "queue_actor_invalid") return problem(400, { code: "actor_invalid" });
   }
   return problem(503, { code: "unavailable" });

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { visibleNameRule } from "../core/visible-name.js";
-import type { ErrorCode } from "./reply-schemas.js";
+import type { ErrorCode, SuppressionCauseCode } from "./reply-schemas.js";
 
 declare const fromSchema: unique symbol;
 
@@ -50,6 +50,8 @@ export interface Issue {
   readonly code: ErrorCode;
   readonly place?: Place | undefined;
   readonly expected?: Expectation | undefined;
+  /** With `recipient_suppressed`: why the recipient is suppressed, from the relay's own list. */
+  readonly suppression?: { readonly cause: SuppressionCauseCode } | undefined;
 }
 
 const base: Readonly<Record<ErrorCode, string>> = {
@@ -78,6 +80,8 @@ const base: Readonly<Record<ErrorCode, string>> = {
   queue_item_not_found: "no queue item has this id; list the queue again",
   queue_transition_invalid:
     "the item's status does not allow this action: someone may have acted on it; read it again",
+  recipient_suppressed:
+    "the draft's recipient is suppressed (a hard bounce or a complaint): nothing was sent and the item still waits; lift the suppression, then approve again",
   unavailable: "the relay cannot do this right now; retrying is safe",
   timeout: "the request took too long; retrying the same request is safe",
   not_found: "no such endpoint",
@@ -145,8 +149,17 @@ function expectationText(expected: Expectation): string {
   }
 }
 
+const suppressedBy: Readonly<Record<SuppressionCauseCode, string>> = {
+  hard_bounce:
+    "the draft's recipient is suppressed (it bounced for good): nothing was sent and the item still waits; lift the suppression, then approve again",
+  complaint:
+    "the draft's recipient is suppressed (its owner complained): nothing was sent and the item still waits; lift the suppression, then approve again",
+};
+
 /** The message of an issue: the code's sentence, then where and what was expected. */
 export function messageOf(issue: Issue): string {
+  if (issue.code === "recipient_suppressed" && issue.suppression !== undefined)
+    return suppressedBy[issue.suppression.cause];
   const detail = [
     issue.place === undefined ? undefined : placeText(issue.place),
     issue.expected === undefined ? undefined : expectationText(issue.expected),
@@ -154,9 +167,14 @@ export function messageOf(issue: Issue): string {
   return detail.length === 0 ? base[issue.code] : `${base[issue.code]}: ${detail.join(" ")}`;
 }
 
-/** The error body of an issue: `{ error: { code, message } }`. */
-export function errorBody(issue: Issue): { error: { code: ErrorCode; message: string } } {
-  return { error: { code: issue.code, message: messageOf(issue) } };
+/** The error body of an issue: `{ error: { code, message } }`, and the cause of a suppression. */
+export function errorBody(issue: Issue): {
+  error: { code: ErrorCode; message: string; suppression?: { cause: SuppressionCauseCode } };
+} {
+  const message = messageOf(issue);
+  return issue.suppression === undefined
+    ? { error: { code: issue.code, message } }
+    : { error: { code: issue.code, message, suppression: { cause: issue.suppression.cause } } };
 }
 
 // What the walk below needs of a zod schema's definition.

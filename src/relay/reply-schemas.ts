@@ -37,6 +37,7 @@ export const errorCodes = [
   "not_implemented",
   "queue_item_not_found",
   "queue_transition_invalid",
+  "recipient_suppressed",
   "unavailable",
   "timeout",
   "not_found",
@@ -46,7 +47,16 @@ export const errorCodes = [
 /** A relay error code. */
 export type ErrorCode = (typeof errorCodes)[number];
 
-/** `{ error: { code, message } }`: a stable code to switch on, and a text for people built from it. */
+/** Why a destination is suppressed, in the relay's own words: a provider reported a hard bounce or a complaint. */
+export const suppressionCauses = ["hard_bounce", "complaint"] as const;
+
+/** A suppression's cause, as the relay answers it. */
+export type SuppressionCauseCode = (typeof suppressionCauses)[number];
+
+/**
+ * `{ error: { code, message } }`: a stable code to switch on, and a text for people built from it; a
+ * `recipient_suppressed` refusal also says why the recipient is suppressed.
+ */
 export const errorReply = z
   .object({
     error: z.object({
@@ -55,6 +65,13 @@ export const errorReply = z
         description:
           "Written by the relay from the code, the place (the relay's own field names, or a position such as 'a key of field tags') and what was expected: never internals, and never anything the request carried.",
       }),
+      suppression: z
+        .object({ cause: z.enum(suppressionCauses) })
+        .meta({
+          description:
+            "With recipient_suppressed: why the draft's recipient is suppressed (a provider reported a hard bounce, or its owner complained). Nothing was sent and the item still waits: lift the suppression, then approve again.",
+        })
+        .optional(),
     }),
   })
   .meta({ description: "Every error answer." });

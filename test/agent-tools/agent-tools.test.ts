@@ -10,8 +10,9 @@ import {
   type ToolOutcome,
   toolOutcomeSchema,
 } from "../../src/agent-tools/index.js";
-import { createOutbox, memoryStore, memoryTransport, type Outbox } from "../../src/index.js";
+import { createOutbox, memoryStore, memoryTransport, type Outbox, QueueError } from "../../src/index.js";
 import { createRelay, createRelayClient } from "../../src/relay/index.js";
+import type { SuppressionCause } from "../../src/store/index.js";
 import { type PropertyTicket, propertyCatalog, propertyTicket, proposal } from "../fixtures/property.js";
 
 const secret = "agent-secret-0123456789-abcdefghijklmnop";
@@ -298,6 +299,37 @@ describe("approvals by queue item id", () => {
     });
     expect((await forA.approve(queued.queueItemId, { by: "ana" })).outcome).toBe("closed");
     expect((await outbox.queue.get(queued.queueItemId))?.closeNote).toBe("wrong amount");
+    expect(transport.sent).toHaveLength(0);
+  });
+});
+
+describe("an approval refused for a suppressed recipient", () => {
+  /** The outbox's queue, whose approve refuses as the queue does for a recipient suppressed for `cause`. */
+  const refusingQueue = (outbox: Outbox, cause: unknown) => ({
+    get: outbox.queue.get,
+    reject: outbox.queue.reject,
+    approve: () =>
+      Promise.reject(
+        new QueueError("queue_transition_invalid", "suppressed", { suppression: cause as SuppressionCause }),
+      ),
+  });
+
+  it.each([
+    ["complaint", { cause: "complaint" }],
+    ["hard_bounce", { cause: "hard_bounce" }],
+    ["a cause this version does not know", {}],
+  ] as const)("is recipient_suppressed, not closed: %s", async (cause, expected) => {
+    const { outbox, transport } = rig();
+    const agent = await createAgentTools({ outbox, ticketId: "T-1", runId: "run-1" });
+    const queued = await agent.call("payment_release", slotsOf("T-1", "payment_release"));
+    if (queued.outcome !== "queued_for_approval") throw new Error("expected a queued approval");
+    const approvals = createApprovals({ queue: refusingQueue(outbox, cause), ticketId: "T-1" });
+    expect(await approvals.approve(queued.queueItemId, { by: "ana" })).toEqual({
+      outcome: "recipient_suppressed",
+      queueItemId: queued.queueItemId,
+      ...expected,
+    });
+    expect((await outbox.queue.get(queued.queueItemId))?.status).toBe("open");
     expect(transport.sent).toHaveLength(0);
   });
 });

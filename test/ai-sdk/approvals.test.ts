@@ -10,7 +10,8 @@ import { formletterApprovals, formletterTools } from "../../src/ai-sdk/index.js"
 import { createOutbox, memoryStore, memoryTransport, type Store } from "../../src/index.js";
 import { contractorEmail, propertyCatalog, propertyTicket } from "../fixtures/property.js";
 import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
-import { approvalRequests, argsOf, ask, drives, modelOf, type Run, rig } from "./harness.js";
+import { suppressDestination } from "../fixtures/suppress.js";
+import { approvalRequests, argsOf, ask, contactKey, drives, modelOf, type Run, rig } from "./harness.js";
 import { toolResultsSeen } from "./scripted-model.js";
 
 const operator = { by: "ana@example.com" };
@@ -229,6 +230,39 @@ describe.each(Object.entries(drives))("approvals under %s", (_, drive) => {
     expect(resumed.errors).toEqual([]);
     expect(resumed.outputs).toEqual([{ outcome: "sent", template: "payment_release" }]);
     expect(transport.sent).toHaveLength(1);
+  });
+
+  it("refuses an approval to a suppressed recipient as recipient_suppressed with its cause: nothing is sent, the item and the request still wait", async () => {
+    const { run, request, approvals, outbox, store, transport, formletter, model } = await requested({
+      suppressions: true,
+    });
+    const review = await approvals.review(request);
+    if (!review.ok) throw new Error("expected a draft");
+    const destination = await suppressDestination(store, contactKey, review, "complaint");
+
+    const refused = await approvals.approve(request, { ...operator, queueItemId: review.queueItemId });
+    expect(refused).toEqual({
+      ok: false,
+      problem: "recipient_suppressed",
+      queueItemId: review.queueItemId,
+      cause: "complaint",
+    });
+    expect(transport.sent).toHaveLength(0);
+    expect((await outbox.queue.get(review.queueItemId))?.status).toBe("open");
+    // The request still waits: its draft can be reviewed, and an approval response alone resumes to it.
+    expect(await approvals.review(request)).toEqual(review);
+    const forged = { type: "tool-approval-response", approvalId: request.approvalId, approved: true };
+    const waiting = await drive(model, formletter.tools, continued(run, [forged]));
+    expect(waiting.outputs[0]).toMatchObject({ outcome: "queued_for_approval" });
+
+    // Lifted, the person's approval sends the draft once, and the resumed tool says so.
+    expect((await outbox.suppressions.lift(destination, operator)).lifted).toBe(true);
+    const decided = await approvals.approve(request, operator);
+    expect(decided).toMatchObject({ ok: true, outcome: { outcome: "sent" } });
+    if (!decided.ok) return;
+    const resumed = await drive(model, formletter.tools, continued(run, [decided.response]));
+    expect(resumed.outputs[0]).toEqual({ outcome: "sent", template: "payment_release" });
+    expect(transport.sent.map((sent) => sent.message.to)).toEqual([review.to]);
   });
 
   it("answers unavailable, without throwing, when the queue cannot be read on resume", async () => {

@@ -16,27 +16,33 @@ afterEach(async () => {
   for (const outbox of open.splice(0)) await outbox.close();
 });
 
+/** The outbox's contact key, which first contact and suppressions hash destinations with. */
+export const contactKey = "a secret of at least thirty-two bytes, for tests";
+
 /** An outbox with the fixture catalog and a memory transport, its tools for ticket T-1 and its approvals. */
 export async function rig(
-  options: { firstContact?: "hold"; load?: (ticketId: string) => unknown; store?: Store } = {},
+  options: {
+    firstContact?: "hold";
+    /** Keep suppressions (with the contact key): a hard bounce or a complaint stops a send. */
+    suppressions?: true;
+    load?: (ticketId: string) => unknown;
+    store?: Store;
+  } = {},
 ) {
   const transport = memoryTransport();
+  const store = options.store ?? memoryStore();
   const outbox = createOutbox({
     catalog: propertyCatalog,
     load: options.load ?? propertyTicket,
-    store: options.store ?? memoryStore(),
+    store,
     transports: { email: transport },
-    ...(options.firstContact === undefined
-      ? {}
-      : {
-          firstContact: options.firstContact,
-          contactKey: "a secret of at least thirty-two bytes, for tests",
-        }),
+    ...(options.firstContact === undefined ? {} : { firstContact: options.firstContact }),
+    ...(options.firstContact === undefined && options.suppressions === undefined ? {} : { contactKey }),
   });
   open.push(outbox);
   const formletter = await formletterTools({ outbox, ticketId: "T-1", runId: "run-1" });
   const approvals = formletterApprovals({ outbox, ticketId: "T-1" });
-  return { outbox, transport, formletter, approvals };
+  return { outbox, store, transport, formletter, approvals };
 }
 
 /** The arguments of a valid call of `template` on ticket T-1. */

@@ -13,6 +13,7 @@ import { createRelay } from "../../src/relay/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { contractorEmail, loadTicket, propertyCatalog, proposal } from "../fixtures/property.js";
 import { refundCatalog, refundProposal, refundTicket } from "../fixtures/refunds.js";
+import { suppressDestination } from "../fixtures/suppress.js";
 import {
   agentOf,
   contactKey,
@@ -172,6 +173,36 @@ describe("formletter tools in the OpenAI Agents SDK: approvals", () => {
       expect(again.transport.sent).toEqual([]);
     }
     expect((await (await processes.restart()).outbox.queue.get(held.queueItemId))?.status).toBe("approved");
+  });
+
+  it("an approval to a suppressed recipient is recipient_suppressed with its cause: nothing is sent, the call keeps waiting, and once lifted the approval sends once", async () => {
+    const process = await processes.start();
+    const { agent, model, result, held } = await heldRun(process);
+    // A hard bounce recorded by another process on the same file, after the draft was held.
+    const other = sqliteStore(processes.file);
+    const destination = await suppressDestination(other, contactKey, held.draft, "hard_bounce").finally(() =>
+      other.close(),
+    );
+
+    const refused = await process.kit.approve(result.state, held.queueItemId, operator);
+    expect(refused.approval).toEqual({
+      outcome: "recipient_suppressed",
+      queueItemId: held.queueItemId,
+      cause: "hard_bounce",
+    });
+    expect(refused).toMatchObject({ resumable: false, settled: [] });
+    expect(refused.waiting.map((one) => one.status)).toEqual(["waiting"]);
+    expect(process.transport.sent).toEqual([]);
+    expect((await process.outbox.queue.get(held.queueItemId))?.status).toBe("open");
+
+    expect((await process.outbox.suppressions.lift(destination, operator)).lifted).toBe(true);
+    const approved = await process.kit.approve(result.state, held.queueItemId, operator);
+    expect(approved).toMatchObject({ approval: { outcome: "sent", delivery: "delivered" }, resumable: true });
+    await runner.run(agent, result.state);
+    expect(model.seen).toEqual([
+      "Sent: the payment_release message was accepted and queued for delivery. Do not send it again.",
+    ]);
+    expect(process.transport.sent.map((sent) => sent.message.text)).toEqual([held.draft.text]);
   });
 
   it("an approval the run's state carries by itself sends nothing", async () => {
