@@ -119,10 +119,37 @@ describe("the workspace in Chromium", () => {
       expect(await scrollWidth(bo.page)).toBeLessThanOrEqual(390);
       await ana.page.goto(`${rig.url}/queue/items/1`);
       for (const page of [ana.page, bo.page]) expect(await pwned(page)).toBeUndefined();
-      if (process.env.WORKSPACE_SCREENSHOT)
-        writeFileSync(process.env.WORKSPACE_SCREENSHOT, await ana.page.screenshot({ fullPage: false }));
       expect([...ana.problems, ...bo.problems]).toEqual([]);
       for (const url of [...ana.requests, ...bo.requests]) expect(url.startsWith(`${rig.url}/`)).toBe(true);
+    },
+    120_000,
+  );
+
+  // The page docs/queue.md shows (WORKSPACE_SCREENSHOT=docs/queue.png): an ordinary escalation, so the
+  // picture holds what an operator sees every day, and none of the hostile values the other tests use.
+  it.skipIf(!runBrowser)(
+    "shows an ordinary escalation's reason, typed facts and the model's note as text",
+    async () => {
+      const { rig } = setup;
+      const note =
+        "The customer says the parcel arrived with the lid crushed and asks for a replacement rather than a refund.";
+      const { queueItemId } = await rig.outbox.handle({
+        ticketId: "T-1042",
+        runId: "run-7",
+        output: { escalate: "needs_human", note },
+        tags: { category: "damage" },
+      });
+      const ana = await watchedPage();
+      await signIn(ana.page, rig.url, await rig.relay.mintOperatorToken({ operator: "ana" }));
+      await ana.page.goto(`${rig.url}/queue/items/${queueItemId}`);
+      await expect(ana.page.locator("h1").textContent()).resolves.toBe(`Queue item ${queueItemId}`);
+      await ana.page.getByText(note, { exact: true }).waitFor();
+      await ana.page.getByText("the model escalated: needs_human").waitFor();
+      const html = await ana.page.content();
+      expect(html).not.toMatch(/pwned|onerror|&lt;script/);
+      if (process.env.WORKSPACE_SCREENSHOT)
+        writeFileSync(process.env.WORKSPACE_SCREENSHOT, await ana.page.screenshot({ fullPage: false }));
+      expect(ana.problems).toEqual([]);
     },
     120_000,
   );
