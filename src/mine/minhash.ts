@@ -81,8 +81,11 @@ export class SignatureIndex<T> {
     met.length = 0;
     const buckets = this.buckets;
     for (let band = 0; band < bands; band++) {
-      for (let item = buckets.firstItem(band, bandKey(of, band)); item !== 0; item = buckets.after(item)) {
-        const number = buckets.entryAt(item);
+      const slot = buckets.find(band, bandKey(of, band));
+      if (slot < 0) continue;
+      const size = buckets.sizeAt(slot);
+      for (let place = 0; place < size; place++) {
+        const number = buckets.entryAt(slot, place);
         if (shared[number] === 0) met.push(number);
         shared[number] = (shared[number] as number) + 1;
       }

@@ -3,10 +3,9 @@ import { BandBuckets } from "../../src/mine/band-buckets.js";
 import { SignatureIndex, signature } from "../../src/mine/minhash.js";
 
 function bucket(buckets: BandBuckets, band: number, key: number): number[] {
-  const entries: number[] = [];
-  for (let item = buckets.firstItem(band, key); item !== 0; item = buckets.after(item))
-    entries.push(buckets.entryAt(item));
-  return entries;
+  const slot = buckets.find(band, key);
+  if (slot < 0) return [];
+  return Array.from({ length: buckets.sizeAt(slot) }, (_, place) => buckets.entryAt(slot, place));
 }
 
 describe("the buckets of the signature index", () => {
@@ -29,6 +28,21 @@ describe("the buckets of the signature index", () => {
     buckets.add(4, 77, 2);
     buckets.add(4, 77, 1);
     expect(bucket(buckets, 4, 77)).toEqual([1, 2, 1]);
+  });
+
+  it("keep every bucket's entries in order as buckets outgrow their blocks and others take the blocks left", () => {
+    const buckets = new BandBuckets(32);
+    // Buckets filled a few entries at a time, in turns, so blocks are given up and taken again between them.
+    for (let round = 0; round < 40; round++)
+      for (let key = 0; key < 300; key++)
+        for (let entry = 0; entry < (key % 3) + 1; entry++)
+          buckets.add(key % 32, key, key * 1_000 + round * 3 + entry);
+    for (const key of [0, 1, 2, 151, 299]) {
+      const added = Array.from({ length: 40 }, (_, round) =>
+        Array.from({ length: (key % 3) + 1 }, (_, entry) => key * 1_000 + round * 3 + entry),
+      ).flat();
+      expect(bucket(buckets, key % 32, key)).toEqual(added.slice(0, 32));
+    }
   });
 });
 
