@@ -370,6 +370,8 @@ export class Clusters {
       // pairs, read from its own distinct words and its tokens rather than from counts built again.
       let shared = 0;
       for (const word of one.words) if (words.has(word)) shared++;
+      // The words it misses already cost more than the message may miss: no need to read its pairs.
+      if (words.size - shared > missable) return 0;
       const counted = one.distinctPairs ? undefined : new Set<string>();
       let previous: string | undefined;
       for (const token of cluster.sequences[0] ?? []) {
