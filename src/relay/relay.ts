@@ -311,10 +311,11 @@ export function createRelay(options: RelayOptions): Relay {
       "createRelay: workspace needs operatorSecret: people sign in with operator tokens",
     );
   // The workspace's pages are answered beside the API's routes, not among them: the OpenAPI document
-  // describes the JSON API only.
+  // describes the JSON API only. Without a workspace, no request's URL is parsed for it.
   const inWorkspace = (request: Request) => {
+    if (workspace === undefined) return false;
     const path = new URL(request.url).pathname;
-    return workspace !== undefined && (path === "/queue" || path.startsWith("/queue/"));
+    return path === "/queue" || path.startsWith("/queue/");
   };
   const fetch = (request: Request) =>
     inWorkspace(request) && workspace !== undefined
