@@ -91,6 +91,8 @@ const storeExports = [
   "Suppression",
   "SuppressionCause",
   "SuppressionPage",
+  "endLease",
+  "leaseTransaction",
   "queueStatuses",
 ];
 

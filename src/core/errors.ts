@@ -8,7 +8,8 @@
  * - `catalog_invalid`: `createCatalog` — duplicate ids, foreign templates, bad escalation codes.
  * - `transport_invalid`: a transport factory given options that cannot work.
  * - `outbox_invalid`: `createOutbox` given options that cannot work; also a call on a closed outbox.
- * - `store_invalid`: a store that cannot be opened as configured (bad path, schema of a newer version).
+ * - `store_invalid`: a store that cannot be opened as configured (bad path, schema of a newer version);
+ *   also a call through a store transaction that has already ended.
  * - `relay_invalid`: `createRelay` given options that cannot work.
  *
  * Run time (thrown by a call; model output and records never throw, they escalate):

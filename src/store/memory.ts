@@ -16,6 +16,7 @@ import type {
   Suppression,
 } from "./store.js";
 import { minuteOf } from "./store.js";
+import { endLease, leaseTransaction } from "./transaction-lease.js";
 
 interface Reservation {
   readonly key: string;
@@ -181,18 +182,21 @@ export function memoryStore(): Store {
   const transaction = async <T>(work: (tx: StoreTransaction) => Promise<T>): Promise<T> => {
     const run = async (): Promise<T> => {
       if (closed) throw new Error("memoryStore: the store is closed");
-      // Writes apply at once (a write through a transaction's methods after it ended is not this one's).
+      // Writes apply at once; the work's methods are leased to it, so a write through them after it
+      // ended is refused, never taken for (and undone with) the transaction running then.
       undo.length = 0;
+      const leased = leaseTransaction(tx);
       // Audit events are only ever appended, and transactions run one at a time: undoing this one's is
       // cutting the log back to its length now (no step, and no closure, for each event).
       const auditBefore = audit.length;
       try {
-        return await work(tx);
+        return await work(leased);
       } catch (error) {
         for (let step = undo.length - 1; step >= 0; step--) undo[step]?.();
         audit.length = auditBefore;
         throw error;
       } finally {
+        endLease(leased);
         undo.length = 0;
       }
     };

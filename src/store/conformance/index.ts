@@ -300,6 +300,42 @@ export function describeStoreConformance(name: string, makeStore: () => Promise<
         await store.transaction((tx) => tx.reserve(reservation("fl_rolled_back")));
       });
 
+      it("refuse every call through a transaction that has ended, during a later one too, writing nothing", async () => {
+        let kept: StoreTransaction | undefined;
+        const committedId = await store.transaction(async (tx) => {
+          kept = tx;
+          return tx.appendAudit(auditEvent({ ticketId: "T-kept" }));
+        });
+        const leaked = kept as StoreTransaction;
+        const refused = { code: "store_invalid" };
+        await expect(leaked.appendAudit(auditEvent({ ticketId: "T-after" }))).rejects.toMatchObject(refused);
+        await expect(leaked.findResult("fl_after")).rejects.toMatchObject(refused);
+        // A write through the ended transaction while another runs is refused, and is not that one's:
+        // the later transaction commits only its own write.
+        const laterId = await store.transaction(async (tx) => {
+          await expect(leaked.addOutbound(outboundRow({ key: "fl_leaked" }))).rejects.toMatchObject(refused);
+          await expect(leaked.reserve(reservation("fl_leaked"))).rejects.toMatchObject(refused);
+          return tx.appendAudit(auditEvent({ ticketId: "T-later" }));
+        });
+        // And a later transaction that fails undoes only its own writes.
+        const failure = new Error("later work failed");
+        await expect(
+          store.transaction(async (tx) => {
+            await expect(leaked.appendAudit(auditEvent({ ticketId: "T-leaked" }))).rejects.toMatchObject(
+              refused,
+            );
+            await tx.appendAudit(auditEvent({ ticketId: "T-failed" }));
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        expect((await collect(store.queryAudit({}))).map((event) => event.id)).toEqual([
+          committedId,
+          laterId,
+        ]);
+        expect(await store.transaction((tx) => tx.findResult("fl_leaked"))).toBeUndefined();
+        await store.transaction((tx) => tx.addOutbound(outboundRow({ key: "fl_leaked" })));
+      });
+
       it("read their own writes before they commit", async () => {
         await store.transaction(async (tx) => {
           await tx.reserve(reservation("fl_own"));

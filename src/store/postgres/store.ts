@@ -13,6 +13,7 @@ import type {
   StoreTransaction,
   Suppression,
 } from "../store.js";
+import { endLease, leaseTransaction } from "../transaction-lease.js";
 import { Connection, type Statement } from "./connection.js";
 import { IdStock } from "./ids.js";
 import { KnownCounts } from "./known-counts.js";
@@ -192,12 +193,16 @@ export function postgresStore(
       await ids.refill(conn, 128);
       for (let again = false; ; again = true) {
         const open = transactionOn(conn, statements, ids, known, optimistic && !again);
+        // The work's calls end with it: a write it left running is refused, never buffered for a commit.
+        const leased = leaseTransaction(open.tx);
         try {
-          const result = await work(open.tx);
+          const result = await work(leased);
+          endLease(leased);
           await open.commit();
           if (optimistic && !again) misses = 0;
           return result;
         } catch (error) {
+          endLease(leased);
           await open.rollback();
           if (!again && isStaleRead(conn.firstFailure, optimistic) && !conn.broken) {
             misses = Math.min(misses + 1, 6);

@@ -30,6 +30,7 @@ import {
   type Suppression,
   type TransactionHooks,
 } from "../store.js";
+import { endLease, leaseTransaction } from "../transaction-lease.js";
 import { walCheckpointer } from "./checkpointer.js";
 import { migrations, schemaVersion } from "./migrations.js";
 import { type SharedSync, sharedSync } from "./shared-sync.js";
@@ -366,7 +367,14 @@ export function openSqliteStore(
       outboundKeys.clear();
       let committing = false;
       try {
-        const result = await work(tx);
+        // The work's calls end with it: a write it left running is refused, never taken for the next one's.
+        const leased = leaseTransaction(tx);
+        let result: T;
+        try {
+          result = await work(leased);
+        } finally {
+          endLease(leased);
+        }
         committing = true;
         commit.run();
         // Committed, not yet synced (the sync is asked for as this returns): with syncs off the loop,
