@@ -5,7 +5,7 @@ import { interned, pairOf } from "./interned.js";
 import { joinThreshold } from "./join-threshold.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
-import { sentenceEnd, tokensOf } from "./tokens.js";
+import { identityAndWholeTokens, sentenceEnd, tokensOf } from "./tokens.js";
 
 /** What a message adds to a cluster besides its skeleton. */
 export interface MessageMore {
@@ -33,6 +33,8 @@ interface Member {
 interface Counted {
   readonly words: ReadonlySet<string>;
   readonly pairs: ReadonlySet<string>;
+  /** All of its skeleton's words, when it is compared by fewer (its identity). */
+  readonly wholeWords?: ReadonlySet<string> | undefined;
 }
 
 function countedOf(withEnds: readonly string[]): Counted {
@@ -212,8 +214,9 @@ export class Clusters {
   add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
     this.read += 1;
     if (this.read % Math.min(idleCheckEvery, Math.max(1, this.idleAfter)) === 0) this.dropIdleCounts();
-    // Pooled tokens (see `tokensOf`).
-    const withEnds = tokensOf(more.identity ?? skeleton, true);
+    // Pooled tokens (see `tokensOf`); a message compared by its identity is counted by all its words.
+    const read = more.identity === undefined ? undefined : identityAndWholeTokens(more.identity, skeleton);
+    const withEnds = read?.identity ?? tokensOf(skeleton, true);
     const { words, pairs } = countedOf(withEnds);
     const of = signature(words);
     let best: ClusterState | undefined;
@@ -241,7 +244,11 @@ export class Clusters {
     }
     const member: Member = { skeleton, recipient, withEnds, more };
     restoreCounts(best);
-    this.join(best, member, { words, pairs });
+    this.join(best, member, {
+      words,
+      pairs,
+      wholeWords: read === undefined ? undefined : new Set(read.whole),
+    });
     const members = this.young.get(best.id) ?? [];
     if (best.size <= youngSize) {
       members.push(member);
@@ -296,7 +303,7 @@ export class Clusters {
     const before = Math.ceil(sharedShare * cluster.size);
     count(
       cluster.words,
-      more.identity === undefined ? words : new Set(tokensOf(skeleton)),
+      more.identity === undefined ? words : (counted.wholeWords ?? new Set(tokensOf(skeleton))),
       this.vocabulary,
       tally,
       before,

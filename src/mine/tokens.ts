@@ -21,6 +21,37 @@ export const sentenceEnd = "§";
  * pooled strings (see `interned`), and a chunk read before is not read again.
  */
 export function tokensOf(skeleton: string, sentences = false): string[] {
+  return datesAsNumbers(chunkTokensOf(skeleton, sentences));
+}
+
+/**
+ * The tokens of a message's identity with sentence ends (`tokensOf(identity, true)`) and those of its
+ * whole skeleton without (`tokensOf(whole)`), the identity read once: the whole is most often the
+ * identity itself, or a greeting and a space before it.
+ */
+export function identityAndWholeTokens(
+  identity: string,
+  whole: string,
+): { readonly identity: string[]; readonly whole: string[] } {
+  const read = chunkTokensOf(identity, true);
+  const bare = read.filter((token) => token !== sentenceEnd);
+  const before = whole.length - identity.length;
+  let wholeRead: string[];
+  if (before === 0 && whole === identity) wholeRead = bare;
+  else if (
+    before > 0 &&
+    whole.endsWith(identity) &&
+    (/\s/.test(whole.charAt(before - 1)) || /^\s/.test(identity))
+  ) {
+    // Chunks are read between spaces: those of the greeting, then the identity's.
+    wholeRead = chunkTokensOf(whole.slice(0, before), false);
+    for (const token of bare) wholeRead.push(token);
+  } else wholeRead = chunkTokensOf(whole, false);
+  return { identity: datesAsNumbers(read), whole: datesAsNumbers(wholeRead) };
+}
+
+/** The tokens of a skeleton's chunks, each read alone, before dates are looked for across them. */
+function chunkTokensOf(skeleton: string, sentences: boolean): string[] {
   const tokens: string[] = [];
   let parenthesis = false;
   const end = () => {
@@ -41,7 +72,7 @@ export function tokensOf(skeleton: string, sentences = false): string[] {
       parenthesis = false;
     }
   }
-  return datesAsNumbers(tokens);
+  return tokens;
 }
 
 /** What one chunk of a skeleton gives, whatever chunks are around it. */
