@@ -72,13 +72,16 @@ export interface ClusterState {
   readonly recipients: Map<string, number>;
   /** Signatures of members unlike the others: a message like any of them is compared with the cluster. */
   readonly signatures: Uint32Array[];
-  /** In how many members each word or placeholder appears. */
-  readonly words: Map<string, number>;
+  /**
+   * In how many members each word or placeholder appears; while counts are dropped (see `recount`), one
+   * empty map shared by such clusters, replaced by {@link restoreCounts}.
+   */
+  words: Map<string, number>;
   /**
    * In how many members each pair of neighbouring words appears: messages of one template share their
    * words in order, while messages that only share a vocabulary do not.
    */
-  readonly pairs: Map<string, number>;
+  pairs: Map<string, number>;
   readonly examples: string[];
   /** The tokens a few members are compared by, in order: what merging aligns. */
   readonly sequences: string[][];
@@ -105,6 +108,17 @@ export interface ClusterState {
    */
   oneMember?: { readonly words: readonly string[]; readonly distinctPairs: boolean } | undefined;
 }
+
+/**
+ * What a cluster whose counts were dropped holds in their place: one empty map for them all (most
+ * clusters of a history are such), which refuses to be written.
+ */
+class NoCounts extends Map<string, number> {
+  override set(): this {
+    throw new Error("A cluster's dropped counts are given back (restoreCounts) before they change.");
+  }
+}
+const noCounts: Map<string, number> = new NoCounts();
 
 /** A cluster's words with the number of members holding each, read again from its member if dropped. */
 export function wordCounts(cluster: ClusterState): ReadonlyMap<string, number> {
@@ -133,8 +147,8 @@ export function restoreCounts(cluster: ClusterState): void {
   const [words, pairs] = [wordCounts(cluster), pairCounts(cluster)];
   cluster.recount = undefined;
   cluster.oneMember = undefined;
-  for (const [word, count] of words) cluster.words.set(word, count);
-  for (const [pair, count] of pairs) cluster.pairs.set(pair, count);
+  cluster.words = new Map(words);
+  cluster.pairs = new Map(pairs);
 }
 
 const withoutEnds = (tokens: readonly string[]) => tokens.filter((token) => token !== sentenceEnd);
@@ -344,8 +358,8 @@ export class Clusters {
         words: interned([...cluster.words.keys()]),
         distinctPairs: cluster.pairs.size === Math.max(0, withoutEnds(member.withEnds).length - 1),
       };
-      cluster.words.clear();
-      cluster.pairs.clear();
+      cluster.words = noCounts;
+      cluster.pairs = noCounts;
       // The words it is compared by are read no more (only whether it had its own is): its text goes.
       if (member.more.identity !== undefined && member.more.identity !== "")
         (this.young.get(cluster.id) as Member[])[0] = {
