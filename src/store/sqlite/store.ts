@@ -185,47 +185,97 @@ export function openSqliteStore(
   // The keys of the outbound rows this transaction added, by id: a reservation of one of them is filed
   // under its row (see reservationName).
   const outboundKeys = new Map<string, string>();
-  const reservationOf = (name: string) =>
-    statement(
-      "SELECT r.result, o.message FROM reservations r LEFT JOIN outbound o ON o.id = CAST(r.result ->> '$.outboundId' AS INTEGER) AND r.result ->> '$.messageIn' = 'outbound' WHERE r.key = ?",
-    ).get(name) as Row | undefined;
+  // The keys this transaction looked up and found reserved neither way: reserve() need not look again
+  // (the transaction holds the write lock, and only reserve() adds reservations).
+  const absentKeys = new Set<string>();
+  const reservationSql =
+    "SELECT r.result, o.message FROM reservations r LEFT JOIN outbound o ON o.id = CAST(r.result ->> '$.outboundId' AS INTEGER) AND r.result ->> '$.messageIn' = 'outbound' WHERE r.key = ?";
+  const reservationStatement = statement(reservationSql);
+  const reservationOf = (name: string) => reservationStatement.get(name) as Row | undefined;
+  const heldKey = statement("SELECT id FROM outbound WHERE key = ?");
   const reservationUnderRow = (key: string) => {
-    const held = statement("SELECT id FROM outbound WHERE key = ?").get(key) as { id: number } | undefined;
+    const held = heldKey.get(key) as { id: number } | undefined;
     return held === undefined ? undefined : reservationOf(reservationName(String(held.id)));
   };
+  // Both ways in one statement: under the key itself first, else under the outbound row holding it
+  // (reservationName's form, which printf's zero-padding gives for the row's id).
+  const reservationEither = statement(
+    `${reservationSql} UNION ALL ${reservationSql.replace("r.key = ?", "r.key = (SELECT '@outbound ' || printf('%016d', id) FROM outbound WHERE key = ?)")} LIMIT 1`,
+  );
+  const countsStatement = statement(
+    `SELECT
+       (SELECT COUNT(*) FROM reservations WHERE template = ? AND ticket_id = ?) AS ticket,
+       (SELECT COALESCE(SUM(n), 0) FROM send_counts WHERE template = ? AND minute >= ? AND minute < ?)
+         + (SELECT COALESCE(SUM(n), 0) FROM send_counts_hourly WHERE template = ? AND hour >= ?) AS day,
+       (SELECT COUNT(*) FROM reservations WHERE run_id = ?) AS run`,
+  );
+  const insertReservation = statement(
+    "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
+  );
+  // The sends this transaction reserved, by template, then minute: written as one row change each at
+  // commit (a group's sends share a minute), not one upsert and one hourly trigger a send. countSends
+  // adds them to what the table holds.
+  const sendsToCount = new Map<string, Map<number, number>>();
+  const addSendCount = statement(
+    "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, ?) ON CONFLICT (template, minute) DO UPDATE SET n = n + excluded.n",
+  );
+  const writeSendCounts = () => {
+    for (const [template, minutes] of sendsToCount)
+      for (const [minute, n] of minutes) addSendCount.run(template, minute, n);
+    sendsToCount.clear();
+  };
+  const insertAudit = statement(
+    "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const insertOutbound = statement(
+    `INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256, template_version, catalog_version)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
   const tx: StoreTransaction = {
     findResult: async (key) => {
-      const row = reservationOf(key) ?? reservationUnderRow(key);
-      if (row === undefined) return undefined;
+      const row = reservationEither.get(key, key) as Row | undefined;
+      if (row === undefined) {
+        absentKeys.add(key);
+        return undefined;
+      }
       return resultOf(
         JSON.parse(row.result as string),
         row.message === null ? undefined : JSON.parse(row.message as string),
       );
     },
     countSends: async ({ template, ticketId, runId, since }) => {
-      const row = statement(
-        `SELECT
-           (SELECT COUNT(*) FROM reservations WHERE template = ? AND ticket_id = ?) AS ticket,
-           (SELECT COALESCE(SUM(n), 0) FROM send_counts WHERE template = ? AND minute >= ? AND minute < ?)
-             + (SELECT COALESCE(SUM(n), 0) FROM send_counts_hourly WHERE template = ? AND hour >= ?) AS day,
-           (SELECT COUNT(*) FROM reservations WHERE run_id = ?) AS run`,
-      ).get(template, ticketId, ...windowFrom([template], minuteOf(since)), runId) as {
+      const from = minuteOf(since);
+      const hour = firstWholeHour(from);
+      const row = countsStatement.get(
+        template,
+        ticketId,
+        template,
+        from,
+        hour * 60,
+        template,
+        hour,
+        runId,
+      ) as {
         ticket: number;
         day: number;
         run: number;
       };
-      return { ticket: row.ticket, day: row.day, run: row.run };
+      let day = row.day;
+      const minutes = sendsToCount.get(template);
+      if (minutes !== undefined) for (const [minute, n] of minutes) if (minute >= from) day += n;
+      return { ticket: row.ticket, day, run: row.run };
     },
     reserve: async (entry) => {
       const { outboundId } = entry.result;
       const filedUnderRow = outboundId !== undefined && outboundKeys.get(outboundId) === entry.key;
       // One reservation a key, whichever way it is filed (the unique index sees only one of the two).
-      const taken = (filedUnderRow ? reservationOf : reservationUnderRow)(entry.key) !== undefined;
+      // A key this transaction found reserved neither way is not looked up again.
+      const taken =
+        !absentKeys.delete(entry.key) &&
+        (filedUnderRow ? reservationOf : reservationUnderRow)(entry.key) !== undefined;
       if (taken)
         throw new FormletterError("store_invalid", `sqliteStore: key ${entry.key} is already reserved`);
-      statement(
-        "INSERT INTO reservations (key, template, ticket_id, run_id, at, result) VALUES (?, ?, ?, ?, ?, ?)",
-      ).run(
+      insertReservation.run(
         filedUnderRow ? reservationName(outboundId) : entry.key,
         entry.template,
         entry.ticketId,
@@ -233,11 +283,14 @@ export function openSqliteStore(
         entry.at,
         JSON.stringify(storedResult(entry.result, outboundMessages)),
       );
-      // Per minute only: triggers add each minute's change to its hour (migration 6).
+      // Per minute only, at commit: triggers add each minute's change to its hour (migration 6).
       const minute = minuteOf(entry.at);
-      statement(
-        "INSERT INTO send_counts (template, minute, n) VALUES (?, ?, 1) ON CONFLICT (template, minute) DO UPDATE SET n = n + 1",
-      ).run(entry.template, minute);
+      let minutes = sendsToCount.get(entry.template);
+      if (minutes === undefined) {
+        minutes = new Map();
+        sendsToCount.set(entry.template, minutes);
+      }
+      minutes.set(minute, (minutes.get(minute) ?? 0) + 1);
       for (const { group, currency, units } of entry.spend ?? []) {
         statement(
           "INSERT INTO spend (group_name, currency, minute, units) VALUES (?, ?, ?, ?) ON CONFLICT (group_name, currency, minute) DO UPDATE SET units = units + excluded.units",
@@ -283,9 +336,7 @@ export function openSqliteStore(
           | undefined,
       ),
     appendAudit: async (event) => {
-      const info = statement(
-        "INSERT INTO audit (at, type, ticket_id, run_id, template, outcome, reason, key, actor, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      ).run(
+      const info = insertAudit.run(
         event.at,
         event.type,
         event.ticketId ?? null,
@@ -300,10 +351,7 @@ export function openSqliteStore(
       return String(info.lastInsertRowid);
     },
     addOutbound: async (row) => {
-      const info = statement(
-        `INSERT INTO outbound (key, ticket_id, run_id, template, message, status, attempts, created_at, lease_until, delivered_at, receipt_id, body_sha256, template_version, catalog_version)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(
+      const info = insertOutbound.run(
         row.key,
         row.ticketId,
         row.runId,
@@ -365,6 +413,8 @@ export function openSqliteStore(
       begin.run();
       outboundMessages.clear();
       outboundKeys.clear();
+      absentKeys.clear();
+      sendsToCount.clear();
       let committing = false;
       try {
         // The work's calls end with it: a write it left running is refused, never taken for the next one's.
@@ -375,6 +425,7 @@ export function openSqliteStore(
         } finally {
           endLease(leased);
         }
+        writeSendCounts();
         committing = true;
         commit.run();
         // Committed, not yet synced (the sync is asked for as this returns): with syncs off the loop,
@@ -651,6 +702,7 @@ function cachedStatements(db: Database.Database) {
   };
 }
 
+/** Changes one row's fields (every delivery marks its row: no pairs copied, no arguments spread). */
 function update(
   statement: (sql: string) => Database.Statement,
   table: string,
@@ -658,13 +710,16 @@ function update(
   change: object,
   columns: Record<string, string>,
 ): void {
-  const sets: string[] = [];
+  const fields = Object.keys(change);
+  if (fields.length === 0) return;
   const params: unknown[] = [];
-  for (const [field, value] of Object.entries(change)) {
+  let sets = "";
+  for (const field of fields) {
     const column = Object.hasOwn(columns, field) ? columns[field] : undefined;
     if (column === undefined)
       throw new FormletterError("store_invalid", `sqliteStore: ${table}.${field} cannot be changed`);
-    sets.push(`${column} = ?`);
+    sets = sets === "" ? `${column} = ?` : `${sets}, ${column} = ?`;
+    const value = (change as Record<string, unknown>)[field];
     params.push(
       value === undefined
         ? null
@@ -673,8 +728,8 @@ function update(
           : value,
     );
   }
-  if (sets.length === 0) return;
-  const info = statement(`UPDATE ${table} SET ${sets.join(", ")} WHERE id = ?`).run(...params, id);
+  params.push(id);
+  const info = statement(`UPDATE ${table} SET ${sets} WHERE id = ?`).run(params);
   if (info.changes !== 1) throw new FormletterError("store_invalid", `sqliteStore: no ${table} row ${id}`);
 }
 

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { isFormletterError } from "../../../src/index.js";
 import { sqliteStore } from "../../../src/store/sqlite/index.js";
 import { migrations, schemaVersion } from "../../../src/store/sqlite/migrations.js";
+import type { StoreTransaction } from "../../../src/store/store.js";
 import {
   auditEvent,
   collect,
@@ -166,6 +167,41 @@ describe("sqliteStore", () => {
         db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'outbound_%'").all(),
       ),
     ).toEqual([{ name: "outbound_due" }, { name: "outbound_receipt" }]);
+  });
+
+  it("counts a transaction's sends as it goes, writes each minute's count once at commit, and none of a rolled-back one", async () => {
+    const store = sqliteStore(file);
+    const day = (tx: StoreTransaction, since: number) =>
+      tx.countSends({ template: "visit_request", ticketId: "T-9", runId: "r", since }).then((c) => c.day);
+    const minute = 60_000;
+    // Three sends in one minute and one in the next hour: a day back sees all four as they are reserved;
+    // a window starting after the first minute sees the later send only.
+    const seen = await store.transaction(async (tx) => {
+      const counts: number[] = [];
+      for (const [n, at] of [0, 0, 0, 61].entries()) {
+        await tx.reserve(
+          reservation(`fl_group_${n}`, { ticketId: `T-${n}`, runId: `run-${n}`, at: at * minute }),
+        );
+        counts.push(await day(tx, 0));
+      }
+      counts.push(await day(tx, minute));
+      return counts;
+    });
+    expect(seen).toEqual([1, 2, 3, 4, 1]);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.reserve(reservation("fl_undone", { ticketId: "T-8", runId: "run-8", at: 0 }));
+        throw new Error("undone");
+      }),
+    ).rejects.toThrow("undone");
+    expect(await store.transaction((tx) => day(tx, 0))).toBe(4);
+    await store.close();
+    // One row a minute, and the hours kept by the triggers agree with them.
+    expect(inspect((db) => db.prepare("SELECT minute, n FROM send_counts ORDER BY minute").all())).toEqual([
+      { minute: 0, n: 3 },
+      { minute: 61, n: 1 },
+    ]);
+    expect(hoursAgainstMinutes().counts).toBe(true);
   });
 
   it("migrates a version 2 file: its send counts are kept, and value ceilings sum from nothing", async () => {
