@@ -2,7 +2,8 @@ import { createHmac, createSecretKey } from "node:crypto";
 
 /** The handle length before collisions lengthen it: 4 hex digits after the collection's prefix. */
 const baseLength = 4;
-const digestCacheLimit = 50_000;
+// Digests a generation of the cache holds: the newest 50,000 or more are kept, and about 100,000 at most.
+const digestCacheGeneration = 50_000;
 
 /**
  * Makes handles: short, opaque, lower-case names for records (`o-3f2a`). A handle is a keyed hash of
@@ -18,7 +19,11 @@ export function createHandleMaker(
   const key = createSecretKey(typeof secret === "string" ? Buffer.from(secret, "utf8") : secret);
   // By collection, then by id: a look-up hashes the record's own id string (V8 keeps a string's hash), where
   // one key of collection and id was a new string to build and hash for every record of every ticket.
-  const digests = new Map<string, Map<string, string>>();
+  // Two generations: a full one becomes the previous, whose digests in use are carried into the new one,
+  // so the newest records (the tickets in progress, whose handles a model was just shown) keep theirs;
+  // a cache emptied whole when full makes every ticket in progress compute its digests again.
+  let digests = new Map<string, Map<string, string>>();
+  let previous = new Map<string, Map<string, string>>();
   let cached = 0;
   const digestsOf = (collection: string): Map<string, string> => {
     let byId = digests.get(collection);
@@ -28,23 +33,31 @@ export function createHandleMaker(
     }
     return byId;
   };
-  const digest = (collection: string, byId: Map<string, string>, id: string): string => {
+  const digest = (
+    collection: string,
+    byId: Map<string, string>,
+    older: Map<string, string> | undefined,
+    id: string,
+  ): string => {
     let hex = byId.get(id);
     if (hex === undefined) {
-      hex = createHmac("sha256", key).update(`${collection}\u0000${id}`).digest("hex");
-      if (cached >= digestCacheLimit) {
-        for (const entries of digests.values()) entries.clear();
-        cached = 0;
-      }
+      hex = older?.get(id) ?? createHmac("sha256", key).update(`${collection}\u0000${id}`).digest("hex");
       byId.set(id, hex);
       cached++;
     }
     return hex;
   };
   return (collection, ids) => {
+    // Turned over between calls, so one call's ids all go to the same generation.
+    if (cached >= digestCacheGeneration) {
+      previous = digests;
+      digests = new Map();
+      cached = 0;
+    }
     const prefix = `${prefixes.get(collection) ?? collection}-`;
     const byId = digestsOf(collection);
-    const hexes = ids.map((id) => digest(collection, byId, id));
+    const older = previous.get(collection);
+    const hexes = ids.map((id) => digest(collection, byId, older, id));
     const lengths = hexes.map(() => baseLength);
     // Lengthen every member of a colliding group by two digits until all handles differ.
     for (let round = 0; round < 30; round++) {
