@@ -464,6 +464,23 @@ ${applyFunction(schema, "CREATE", outboundInsert(s, 1))}
 ${applyFunction(schema, "CREATE OR REPLACE", outboundInsert(s, 7))}
   `;
   },
+  // 8: the indexes only looked up by equality (a ticket's audit events, a ticket's and a run's
+  // reservations, for their counts) become hash indexes: a handle writes four such entries, and a hash
+  // entry (the key's 4-byte hash) costs less to insert than a B-tree entry of the text, descended by text
+  // comparisons; the counts' look-ups are cheaper too. A ticket has few events and reservations, so
+  // reading them all and sorting (the log by time, a count by template) costs nothing. Readers are
+  // unchanged: their queries use whichever index is there, during a rolling upgrade too.
+  (schema) => {
+    const s = quoteIdentifier(schema);
+    return `
+  DROP INDEX ${s}.audit_ticket;
+  CREATE INDEX audit_ticket ON ${s}.audit USING hash (ticket_id);
+  DROP INDEX ${s}.reservations_ticket;
+  CREATE INDEX reservations_ticket ON ${s}.reservations USING hash (ticket_id);
+  DROP INDEX ${s}.reservations_run;
+  CREATE INDEX reservations_run ON ${s}.reservations USING hash (run_id);
+  `;
+  },
 ];
 
 // The parameters of `apply`, and the functions of migration 1 that call it with theirs.

@@ -551,6 +551,62 @@ describe.skipIf(!available)("postgresStore", () => {
       }
     });
 
+    it("migrates a version 7 schema to hash indexes on tickets and runs: a ticket's events and its and its run's counts read the same, from rows written before and after", async () => {
+      const schema = freshSchema("v7");
+      await admin.query(`CREATE SCHEMA ${schema}`);
+      await admin.query(
+        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      for (const migration of migrations.slice(0, 7))
+        await admin.query((migration as (schema: string) => string)(schema));
+      await admin.query(
+        `INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4), (5), (6), (7)`,
+      );
+      // Rows as an instance at version 7 writes them, through apply: ids far above the sequence's.
+      const applyAsVersion7 = (id: number, ticketId: string, template: string, at: number) =>
+        admin.query(`SELECT ${schema}.apply(NULL, $1::json, NULL, NULL, $2::json, NULL, NULL)`, [
+          JSON.stringify([{ id, ...auditEvent({ at, ticketId, template }) }]),
+          JSON.stringify([reservation(`fl_v7_${id}`, { ticketId, template, runId: `run-${ticketId}`, at })]),
+        ]);
+      await applyAsVersion7(900_000_001, "T-old", "visit_request", t0);
+      await applyAsVersion7(900_000_002, "T-old", "other_template", t0 + 1);
+      await applyAsVersion7(900_000_003, "T-other", "visit_request", t0 + 2);
+      const store = open(schema);
+      try {
+        await store.transaction(async (tx) => {
+          await tx.appendAudit(auditEvent({ at: t0 + 3, ticketId: "T-old" }));
+          await tx.reserve(reservation("fl_v8", { ticketId: "T-old", runId: "run-T-old", at: t0 + 3 }));
+        });
+        const { rows } = await admin.query(
+          `SELECT c.relname AS name, a.amname AS method FROM pg_class c JOIN pg_am a ON a.oid = c.relam
+           WHERE c.relnamespace = $1::regnamespace AND c.relname IN ('audit_ticket', 'reservations_ticket', 'reservations_run')
+           ORDER BY 1`,
+          [schema],
+        );
+        expect(rows).toEqual([
+          { name: "audit_ticket", method: "hash" },
+          { name: "reservations_run", method: "hash" },
+          { name: "reservations_ticket", method: "hash" },
+        ]);
+        const events = await collect(store.queryAudit({ ticketId: "T-old" }));
+        expect(events.map((event) => [event.at, event.template])).toEqual([
+          [t0, "visit_request"],
+          [t0 + 1, "other_template"],
+          [t0 + 3, "visit_request"],
+        ]);
+        expect(
+          await collect(store.queryAudit({ ticketId: "T-old", since: t0 + 1, until: t0 + 3 })),
+        ).toHaveLength(1);
+        const counts = await store.transaction((tx) =>
+          tx.countSends({ template: "visit_request", ticketId: "T-old", runId: "run-T-old", since: t0 }),
+        );
+        expect(counts).toEqual({ ticket: 2, day: 3, run: 3 });
+        expect(await versions(schema)).toEqual(Array.from({ length: schemaVersion }, (_, i) => i + 1));
+      } finally {
+        await store.close();
+      }
+    });
+
     it("refuses a schema a newer formletter wrote, saying to upgrade, and leaves it as it was", async () => {
       const schema = freshSchema("newer");
       const store = open(schema);
