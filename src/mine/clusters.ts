@@ -385,6 +385,8 @@ export class Clusters {
     const total = words.size + pairs.size + (this.tallies[cluster.id] as Tally).shared;
     // Past this many items not shared, the score is below `needed` whatever the rest holds.
     const missable = words.size + pairs.size - (needed * total) / 2;
+    // Even holding all of it, the cluster shares too much the message lacks.
+    if (missable < 0) return 0;
     const one = cluster.oneMember;
     if (one !== undefined) {
       // One member whose counts were dropped: what it shares is what the message holds of its words and
@@ -411,8 +413,9 @@ export class Clusters {
     }
     const [held, heldPairs] = [wordCounts(cluster), pairCounts(cluster)];
     let missed = 0;
-    for (const word of words) if ((held.get(word) ?? 0) < floor && ++missed > missable) return 0;
+    // Pairs first: a message of another template misses more of them than of words, so stops sooner.
     for (const pair of pairs) if ((heldPairs.get(pair) ?? 0) < floor && ++missed > missable) return 0;
+    for (const word of words) if ((held.get(word) ?? 0) < floor && ++missed > missable) return 0;
     return (2 * (words.size + pairs.size - missed)) / total;
   }
 }
