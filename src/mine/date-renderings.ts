@@ -36,10 +36,26 @@ export type DateValue =
 const isoDate =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
+// The dates strings hold, by string: a history's records repeat their days and times. Bounded: a flood
+// of distinct timestamps only empties it.
+const readDates = new Map<string, DateValue | null>();
+const maxReadDates = 20_000;
+
 /** The date a value holds (an ISO date, an ISO timestamp or a valid Date), or undefined. */
 export function dateValue(value: unknown): DateValue | undefined {
   if (value instanceof Date) return isValid(value) ? { kind: "instant", at: value } : undefined;
-  if (typeof value !== "string" || value.length > 40) return undefined;
+  // An ISO date has its first dash fifth: most strings fail here, before the expression.
+  if (typeof value !== "string" || value.length > 40 || value.charCodeAt(4) !== 0x2d) return undefined;
+  let read = readDates.get(value);
+  if (read === undefined) {
+    read = readDate(value) ?? null;
+    if (readDates.size >= maxReadDates) readDates.clear();
+    readDates.set(value, read);
+  }
+  return read ?? undefined;
+}
+
+function readDate(value: string): DateValue | undefined {
   const match = isoDate.exec(value);
   if (match === null) return undefined;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -356,6 +372,10 @@ function joinedForms(
 ): void {
   const days = daysOf(locale, local.year, local.month, local.day);
   const times = timesOf(locale, local.hour, local.minute);
+  // A joined form's digits hold its date's and its time's: where the text lacks either, no form of the
+  // pair is written.
+  const held = (form: Written | undefined) =>
+    digits === undefined || (form !== undefined && digits.includes(form.digits));
   const join = (
     d: number,
     t: number,
@@ -367,6 +387,7 @@ function joinedForms(
     const clock = times[t];
     if (date === undefined || clock === undefined || date.form === "" || clock.form === "") return;
     if (!words && !numericDays[d]) return;
+    if (!held(clock) || !held(date)) return;
     if (digits !== undefined) {
       const [first, second] = timeFirst ? [clock, date] : [date, clock];
       if (!digits.includes(`${before}${first.digits}${between}${second.digits}${after}`)) return;

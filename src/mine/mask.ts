@@ -1,6 +1,6 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { localeTag } from "./record-locales.js";
-import { englishLocales, phoneDigits, renderings } from "./renderings.js";
+import { englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
 import { digitsHeld, textDigits } from "./text-digits.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
@@ -47,6 +47,55 @@ const maxDepth = 2;
 const maxRecordLocales = 4;
 const maxOptionLocales = 16;
 
+/** One value of a ticket's records with the placeholder it becomes. */
+interface Leaf {
+  readonly value: unknown;
+  readonly placeholder: string;
+  readonly currency: string | undefined;
+}
+
+/** A collection's declared fields that may name a placeholder, with the path they name: read once a schema. */
+const fieldsByShape = new WeakMap<object, Map<string, readonly (readonly [field: string, path: string])[]>>();
+
+function fieldsOf(shape: unknown, collection: string): readonly (readonly [field: string, path: string])[] {
+  const key = typeof shape === "object" && shape !== null ? shape : undefined;
+  let byCollection = key === undefined ? undefined : fieldsByShape.get(key);
+  const known = byCollection?.get(collection);
+  if (known !== undefined) return known;
+  const prefix = singular(collection);
+  const fields = Object.keys((shape ?? {}) as Record<string, unknown>)
+    .filter((field) => identifier.test(field))
+    .map((field) => [field, `${prefix}.${field}`] as const);
+  if (key !== undefined) {
+    if (byCollection === undefined) {
+      byCollection = new Map();
+      fieldsByShape.set(key, byCollection);
+    }
+    byCollection.set(collection, fields);
+  }
+  return fields;
+}
+
+/**
+ * An index built for a known text. It also holds the renderings that occur in that text, in the order of
+ * its values: what masking that text (or a part of it) can find. A ticket's values are many and a
+ * message names a few, so masking looks for these only, and the whole index is made only when asked for.
+ */
+class TextIndex implements ValueIndex {
+  #values: readonly (readonly [string, string])[] | undefined;
+  constructor(
+    readonly text: string,
+    readonly inText: readonly (readonly [string, string])[],
+    readonly phones: ReadonlyMap<string, string>,
+    private readonly make: () => readonly (readonly [string, string])[],
+  ) {}
+
+  get values(): readonly (readonly [string, string])[] {
+    this.#values ??= this.make();
+    return this.#values;
+  }
+}
+
 /**
  * Indexes the values of one ticket's records: for each declared field of each collection (and the
  * fields of objects inside them, two levels down), the value as it is and as formats would render it,
@@ -62,7 +111,6 @@ export function valueIndex<S extends CollectionSchemas>(
   const records = definition as unknown as RecordsDefinition;
   const timeZone = options.timeZone ?? "UTC";
   const minLength = options.minLength ?? 3;
-  const found = new Map<string, string>();
   const phones = new Map<string, string>();
   // The text's digits (of any script, as ASCII) with everything else removed: a number written with any
   // grouping is a run here.
@@ -71,29 +119,25 @@ export function valueIndex<S extends CollectionSchemas>(
     if (digits === undefined) return true;
     if (typeof value === "number") return digits.includes(String(Math.trunc(Math.abs(value))));
     // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
-    if (typeof value !== "string" || !/^\+?[\d\s().-]{7,24}$/.test(value) || /^\d{4}-\d{2}-\d{2}/.test(value))
-      return true;
+    if (typeof value !== "string" || !isPhoneShaped(value) || /^\d{4}-\d{2}-\d{2}/.test(value)) return true;
     // A phone number as written anywhere keeps at least its last seven digits together.
     return digits.includes(value.replace(/\D/g, "").slice(-7));
   };
-  const add = (rendering: string, placeholder: string) => {
-    if (rendering.length < minLength || found.has(rendering) || !digitsHeld(rendering, digits)) return;
-    found.set(rendering, placeholder);
-  };
   // Every value first, then the locales they name, then each value's renderings in those locales.
-  const leaves: { value: unknown; path: string; currency: string | undefined }[] = [];
+  const leaves: Leaf[] = [];
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
-    const shape = (records.collections[collection]?.shape ?? {}) as Record<string, unknown>;
-    const prefix = singular(collection);
-    for (const row of rows.slice(0, records.maxPerCollection)) {
+    const fields = fieldsOf(records.collections[collection]?.shape, collection);
+    const count = Math.min(rows.length, records.maxPerCollection);
+    for (let at = 0; at < count; at++) {
+      const row: unknown = rows[at];
       if (typeof row !== "object" || row === null) continue;
       const record = row as Record<string, unknown>;
       const currency = typeof record.currency === "string" ? record.currency : undefined;
-      for (const field of Object.keys(shape)) {
-        if (!identifier.test(field) || !Object.hasOwn(record, field)) continue;
-        visit(record[field], `${prefix}.${field}`, currency, 0);
+      for (const [field, path] of fields) {
+        if (!Object.hasOwn(record, field)) continue;
+        visit(record[field], path, currency, 0);
       }
     }
   }
@@ -105,7 +149,7 @@ export function valueIndex<S extends CollectionSchemas>(
       }
       return;
     }
-    leaves.push({ value, path, currency });
+    leaves.push({ value, placeholder: `{{${path}}}`, currency });
   }
   const locales = new Set(englishLocales);
   for (const wanted of (options.locales ?? []).slice(0, maxOptionLocales)) {
@@ -124,12 +168,29 @@ export function valueIndex<S extends CollectionSchemas>(
       ? {}
       : { text: options.text.toLowerCase(), digits }),
   };
-  for (const { value, path, currency } of leaves) {
-    if (!mayHold(value)) continue;
-    for (const rendering of renderings(value, currency, timeZone, dates)) add(rendering, `{{${path}}}`);
-    for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, `{{${path}}}`);
+  // The renderings `keep` lets through, each with the placeholder of the first value rendering it.
+  const collect = (keep: (rendering: string) => boolean) => {
+    const found = new Map<string, string>();
+    for (const { value, placeholder, currency } of leaves) {
+      if (!mayHold(value)) continue;
+      for (const rendering of renderings(value, currency, timeZone, dates))
+        if (rendering.length >= minLength && !found.has(rendering) && keep(rendering))
+          found.set(rendering, placeholder);
+    }
+    return [...found].sort((a, b) => b[0].length - a[0].length);
+  };
+  for (const { value, placeholder } of leaves) {
+    if (typeof value !== "string" || !isPhoneShaped(value) || !mayHold(value)) continue;
+    for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
-  return { values: [...found].sort((a, b) => b[0].length - a[0].length), phones };
+  const held = (rendering: string) => digitsHeld(rendering, digits);
+  if (options.text === undefined) return { values: collect(held), phones };
+  const lowered = lowerText(options.text);
+  const sequences = threeUnitSequences(lowered);
+  const inText = collect(
+    (rendering) => mayBeIn(sequences, rendering) && lowered.includes(rendering) && held(rendering),
+  );
+  return new TextIndex(options.text, inText, phones, () => collect(held));
 }
 
 /**
@@ -137,15 +198,19 @@ export function valueIndex<S extends CollectionSchemas>(
  * whole: not inside a longer word or number) by its placeholder, longest values first.
  */
 export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
-  const { lowered, origin } = lowerWithOrigins(text);
+  // A part of the text the index was built for holds only renderings that text holds.
+  const values = index instanceof TextIndex && index.text.includes(text) ? index.inText : index.values;
+  if (values.length === 0 && index.phones.size === 0)
+    return { skeleton: unbraced(text).replace(/\s+/g, " ").trim(), slots: [] };
+  const { lowered, origin } = lowerWithOrigins(text, true);
   const taken = new Uint8Array(lowered.length);
   const hits: { start: number; end: number; placeholder: string }[] = [];
-  for (const [rendering, placeholder] of index.values) {
+  for (const [rendering, placeholder] of values) {
     if (rendering.length > lowered.length) continue;
     for (let at = lowered.indexOf(rendering); at !== -1; at = lowered.indexOf(rendering, at + 1)) {
       const end = at + rendering.length;
       if (!isBoundary(lowered, at - 1) || !isBoundary(lowered, end)) continue;
-      if (taken.subarray(at, end).some((bit) => bit === 1)) continue;
+      if (isTaken(taken, at, end)) continue;
       taken.fill(1, at, end);
       hits.push({ start: at, end, placeholder });
     }
@@ -158,7 +223,7 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
       const end = start + match[0].length;
       const placeholder = index.phones.get(match[0].replace(/\D/g, ""));
       if (placeholder === undefined || !isBoundary(lowered, start - 1) || !isBoundary(lowered, end)) continue;
-      if (taken.subarray(start, end).some((bit) => bit === 1)) continue;
+      if (isTaken(taken, start, end)) continue;
       taken.fill(1, start, end);
       hits.push({ start, end, placeholder });
     }
@@ -174,6 +239,11 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   return { skeleton: skeleton.replace(/\s+/g, " ").trim(), slots: hits.map((hit) => hit.placeholder) };
 }
 
+function isTaken(taken: Uint8Array, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) if (taken[at] === 1) return true;
+  return false;
+}
+
 /**
  * The history's own text with every brace pair split ("{{to}}" → "{ {to} }"): only a masked value is
  * ever a placeholder, so a message cannot name a slot by writing one.
@@ -182,29 +252,114 @@ function unbraced(text: string): string {
   return text.replace(/\{(?=\{)/g, "{ ").replace(/\}(?=\})/g, "} ");
 }
 
-/** The text lower-cased with white-space runs made one space, and each unit's index in the original. */
-function lowerWithOrigins(text: string): { lowered: string; origin: number[] } {
-  let lowered = "";
-  const origin: number[] = [];
-  let space = false;
-  for (let i = 0; i < text.length; ) {
-    const code = text.codePointAt(i) as number;
-    const char = String.fromCodePoint(code);
-    if (/\s/.test(char)) {
-      if (!space) {
-        lowered += " ";
-        origin.push(i);
+/**
+ * The text lower-cased a character at a time with white-space runs made one space, and when `withOrigin`,
+ * each unit's index in the original. ASCII is read by its code; any other character as Unicode says.
+ */
+function lowerWithOrigins(text: string, withOrigin: boolean): { lowered: string; origin: number[] } {
+  if (ascii.test(text)) {
+    // One unit a character, each lower-cased alone: only the white-space runs move places.
+    const lowered = text.toLowerCase().replace(/\s+/g, " ");
+    const origin: number[] = [];
+    if (withOrigin) {
+      let space = false;
+      for (let i = 0; i < text.length; i++) {
+        const unit = text.charCodeAt(i);
+        const white = unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+        if (!white || !space) origin.push(i);
+        space = white;
       }
-      space = true;
-    } else {
-      const lower = char.toLowerCase();
-      lowered += lower;
-      for (let unit = 0; unit < lower.length; unit++) origin.push(i);
-      space = false;
     }
-    i += char.length;
+    return { lowered, origin };
   }
+  const units: number[] = [];
+  const origin: number[] = [];
+  let lowered = "";
+  let space = false;
+  const flush = () => {
+    lowered += String.fromCharCode.apply(null, units);
+    units.length = 0;
+  };
+  for (let i = 0; i < text.length; ) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) {
+      // Tab, line feed, vertical tab, form feed, carriage return and space: ASCII's white space.
+      if (unit === 0x20 || (unit >= 0x09 && unit <= 0x0d)) {
+        if (!space) {
+          units.push(0x20);
+          if (withOrigin) origin.push(i);
+        }
+        space = true;
+      } else {
+        units.push(unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit);
+        if (withOrigin) origin.push(i);
+        space = false;
+      }
+      i += 1;
+    } else {
+      const char = String.fromCodePoint(text.codePointAt(i) as number);
+      if (/\s/.test(char)) {
+        if (!space) {
+          units.push(0x20);
+          if (withOrigin) origin.push(i);
+        }
+        space = true;
+      } else {
+        const lower = char.toLowerCase();
+        for (let unit = 0; unit < lower.length; unit++) {
+          units.push(lower.charCodeAt(unit));
+          if (withOrigin) origin.push(i);
+        }
+        space = false;
+      }
+      i += char.length;
+    }
+    if (units.length >= 4_096) flush();
+  }
+  flush();
   return { lowered, origin };
+}
+
+/**
+ * The text as {@link lowerWithOrigins} lower-cases it. Lower-casing a whole text differs from one
+ * character at a time only where a capital sigma ends a word; any other text is lower-cased at once.
+ */
+function lowerText(text: string): string {
+  return text.includes("\u03a3")
+    ? lowerWithOrigins(text, false).lowered
+    : text.toLowerCase().replace(/\s+/g, " ");
+}
+
+const ascii = /^[\x00-\x7f]*$/;
+
+// Three-unit sequences hashed into this many bits: a message's few hundred fill a small share of them.
+const sequenceBits = 13;
+
+function sequenceHash(text: string, at: number): number {
+  const mixed = Math.imul(Math.imul(text.charCodeAt(at), 0x01000193) ^ text.charCodeAt(at + 1), 0x01000193);
+  return Math.imul(mixed ^ text.charCodeAt(at + 2), 0x9e3779b1) >>> (32 - sequenceBits);
+}
+
+/** The three-unit sequences a text holds, as bits by their hash. */
+function threeUnitSequences(text: string): Uint32Array {
+  const bits = new Uint32Array((1 << sequenceBits) / 32);
+  for (let at = 0; at + 3 <= text.length; at++) {
+    const hash = sequenceHash(text, at);
+    bits[hash >>> 5] = (bits[hash >>> 5] as number) | (1 << (hash & 31));
+  }
+  return bits;
+}
+
+/**
+ * Whether a text whose sequences are `bits` may hold `rendering`: it holds every three-unit sequence of
+ * it. A few bit tests rule out most renderings before the text is searched for them.
+ */
+function mayBeIn(bits: Uint32Array, rendering: string): boolean {
+  for (let at = 0; at + 3 <= rendering.length; at += 2) {
+    const hash = sequenceHash(rendering, at);
+    if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) return false;
+  }
+  return true;
 }
 
 /** Whether the position is outside the text or not a letter or digit: a value must match whole. */

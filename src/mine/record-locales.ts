@@ -37,7 +37,8 @@ function knownRegion(region: string): boolean {
 
 /** The locale a value names, canonical ("de-DE"), or undefined when it names none Intl supports. */
 export function localeTag(value: unknown): string | undefined {
-  if (typeof value !== "string" || value.length < 2 || value.length > 35) return undefined;
+  if (typeof value !== "string" || value.length < 2 || value.length > 35 || !mayBeTag(value))
+    return undefined;
   // The shape is tested before any look-up: most record values are not tags, and each is read once
   // per message, so the common case costs one regular expression and no allocation of a cache entry.
   const tag = value.trim().replaceAll("_", "-");
@@ -50,6 +51,31 @@ export function localeTag(value: unknown): string | undefined {
     known.set(tag, found);
   }
   return found ?? undefined;
+}
+
+const isLetter = (code: number) => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+/** Neither a letter nor a separator, but a character trimming may drop: the full test decides. */
+const unsure = (code: number) => code <= 0x20 || code >= 0x80;
+
+/**
+ * Whether a value may be a tag by its first characters: two or three letters, then a separator or the
+ * end. Most record values are not (a name, an amount, an identifier), and this rules them out without
+ * a regular expression or a copy.
+ */
+function mayBeTag(value: string): boolean {
+  const first = value.charCodeAt(0);
+  if (unsure(first)) return true;
+  if (!isLetter(first)) return false;
+  const second = value.charCodeAt(1);
+  if (unsure(second)) return true;
+  if (!isLetter(second)) return false;
+  for (const at of [2, 3]) {
+    if (at >= value.length) return true;
+    const code = value.charCodeAt(at);
+    if (code === 0x2d || code === 0x5f || unsure(code)) return true;
+    if (at === 3 || !isLetter(code)) return false;
+  }
+  return false;
 }
 
 function supported(tag: string, region: string | undefined): string | null {

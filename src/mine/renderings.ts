@@ -18,7 +18,7 @@ export function renderings(
   currency: string | undefined,
   timeZone: string,
   dates: DateContext = { locales: englishLocales },
-): string[] {
+): readonly string[] {
   if (typeof value === "string") return stringRenderings(value, timeZone, dates);
   if (typeof value === "number" && Number.isFinite(value)) return numberRenderings(value, currency);
   const date = dateValue(value);
@@ -33,11 +33,24 @@ function stringRenderings(value: string, timeZone: string, dates: DateContext): 
   const out = [plain];
   const date = dateValue(value);
   if (date !== undefined) out.push(...dateRenderings(date, timeZone, dates));
-  else if (/^\+?[\d\s().-]{7,24}$/.test(value)) {
+  else if (isPhoneShaped(value)) {
     const phone = parsePhone(value, undefined);
     if (phone.ok) out.push(normalize(phone.e164), normalize(phone.international), normalize(phone.national));
   }
   return out;
+}
+
+const phoneShape = /^\+?[\d\s().-]{7,24}$/;
+
+/**
+ * Whether a string is written as a phone number may be: "+", digits, white space and ( ) . - only, 7 to
+ * 25 characters. Most record values fail on their first character, before the expression.
+ */
+export function isPhoneShaped(value: string): boolean {
+  if (value.length < 7 || value.length > 25) return false;
+  const first = value.charCodeAt(0);
+  const letter = (first >= 0x41 && first <= 0x5a) || (first >= 0x61 && first <= 0x7a);
+  return !letter && phoneShape.test(value);
 }
 
 /**
@@ -45,7 +58,7 @@ function stringRenderings(value: string, timeZone: string, dates: DateContext): 
  * trunk "0"; a number written with any grouping is found by its digits.
  */
 export function phoneDigits(value: unknown): string[] {
-  if (typeof value !== "string" || !/^\+?[\d\s().-]{7,24}$/.test(value)) return [];
+  if (typeof value !== "string" || !isPhoneShaped(value)) return [];
   const phone = parsePhone(value, undefined);
   if (!phone.ok) return [];
   const national = phone.national.replace(/\D/g, "");
@@ -75,7 +88,7 @@ function formatter(key: string, build: () => Intl.NumberFormat): Intl.NumberForm
 const amounts = new Map<string, readonly string[]>();
 const maxAmounts = 10_000;
 
-function numberRenderings(value: number, currency: string | undefined): string[] {
+function numberRenderings(value: number, currency: string | undefined): readonly string[] {
   const key = `${value}\u0000${currency ?? ""}`;
   let found = amounts.get(key);
   if (found === undefined) {
@@ -83,7 +96,7 @@ function numberRenderings(value: number, currency: string | undefined): string[]
     if (amounts.size >= maxAmounts) amounts.clear();
     amounts.set(key, found);
   }
-  return [...found];
+  return found;
 }
 
 function renderAmount(value: number, currency: string | undefined): string[] {

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -169,6 +170,24 @@ describe("masking", () => {
   ])("an index built for the text masks %s as the full index does", (text) => {
     expect(maskMessage(text, valueIndex(records, ticket, { text })).skeleton).toBe(
       maskMessage(text, index).skeleton,
+    );
+  });
+
+  it("an index built for a text masks it, and any part of it, as the full index does", () => {
+    const written = index.values.map(([rendering]) => rendering);
+    const piece = fc.oneof(
+      fc.constantFrom(...written, "LUCÍA ORTEGA", "ΣΟΦΊΑ Σ", "İstanbul", "\u00a0", "\n\n", " 4471-2290x"),
+      fc.string({ unit: "grapheme", maxLength: 8 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.array(piece, { maxLength: 8 }), (head, tail) => {
+        const [first, second] = [head.join(" "), tail.join("")];
+        const text = `${first}\n${second}`;
+        const lean = valueIndex(records, ticket, { text });
+        for (const part of [text, first, second])
+          expect(maskMessage(part, lean)).toEqual(maskMessage(part, index));
+      }),
+      { numRuns: 200 },
     );
   });
 
