@@ -6,6 +6,16 @@ import { sanitizeValue } from "../core/message/sanitize.js";
 // reads them as white space already.
 const plainText = /^[\t\n\r\x20-\x7e\u00a0\u00c0-\u00ff\u202f\u20ac]*$/;
 
+// Characters NFKC leaves as they are, that are not hidden, combine with nothing and are no white space
+// but space and tab: Latin-1 and Latin Extended-A letters and signs, dashes, quotes and bullets, symbols,
+// dingbats and the common emoji, and the two no-break spaces NFKC makes spaces. A text of only these is
+// cleaned by folding its spaces and line breaks alone, with what the full cleaning would give.
+const foldableText =
+  /^[\t\n\r\x20-\x7e\u00a0-\u00a7\u00a9\u00ab\u00ac\u00ae\u00b0\u00b1\u00b6\u00b7\u00bb\u00bf-\u0131\u0134-\u013e\u0141-\u0148\u014a-\u017e\u2010\u2012-\u2016\u2018-\u2023\u2027\u202f\u20ac\u2600-\u27bf\u{1f300}-\u{1f6d8}\u{1f900}-\u{1fa57}]*$/u;
+// Something the folding would change: a no-break space, a tab or carriage return, a space beside another
+// or at a line's end or start, three line breaks in a row, or a line break at either end.
+const unfolded = /[\t\r\u00a0\u202f]| [ \n]|\n | $|^[ \n]|\n\n\n|\n$/;
+
 /**
  * Text of the history and record values cleaned as the SDK cleans a value (hidden characters removed,
  * compatibility forms folded, line breaks kept), so both are compared as a reader sees them, and what is
@@ -13,5 +23,23 @@ const plainText = /^[\t\n\r\x20-\x7e\u00a0\u00c0-\u00ff\u202f\u20ac]*$/;
  * fullwidth letters a URL.
  */
 export function cleanText(text: string): string {
-  return plainText.test(text) ? text : sanitizeValue(text, { multiline: true, neutralize: false });
+  if (plainText.test(text)) return text;
+  if (foldableText.test(text)) return foldedSpaces(text);
+  return sanitizeValue(text, { multiline: true, neutralize: false });
+}
+
+/**
+ * What cleaning makes of a text NFKC leaves alone and without hidden characters: no-break spaces as
+ * spaces, every line break "\n", each line's runs of spaces and tabs one space and the line trimmed, at
+ * most one empty line in a row, the whole trimmed.
+ */
+function foldedSpaces(text: string): string {
+  if (!unfolded.test(text)) return text;
+  return text
+    .replace(/[\u00a0\u202f]/g, " ")
+    .replace(/\r\n?/g, "\n")
+    .replace(/[ \t]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }

@@ -276,7 +276,14 @@ function undecorated(line: string): string {
 /** The name of a header field line ("Gesendet: …", "*From:* …", "Envoyé : …"), lower-cased. */
 function fieldName(line: string): string | undefined {
   const text = line.startsWith("*") ? line.slice(1) : line;
-  const colon = text.slice(0, 24).search(/[:：]/);
+  let colon = -1;
+  for (let at = 0; at < 24 && at < text.length; at++) {
+    const char = text.charAt(at);
+    if (char === ":" || char === "：") {
+      colon = at;
+      break;
+    }
+  }
   if (colon <= 0) return undefined;
   return text.slice(0, colon).replace(/\*+$/, "").trim().replace(/\s+/g, " ").toLowerCase();
 }

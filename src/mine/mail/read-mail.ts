@@ -20,6 +20,9 @@ export interface MailParts {
   readonly signature: boolean;
 }
 
+const lineBreak = /\r\n|\r|\n|\u2028|\u2029/;
+const otherBreak = /[\r\u2028\u2029]/;
+
 // Lines under a closing that are still its name and signature: more is text, and the closing a phrase in it.
 const maxUnderClosing = 8;
 
@@ -39,7 +42,8 @@ const maxUnderClosing = 8;
 export function readMail(text: string): MailParts {
   if (typeof text !== "string")
     return { body: "", greeting: undefined, closing: undefined, quoted: false, signature: false };
-  const lines = text.split(/\r\n|\r|\n|\u2028|\u2029/);
+  // Most texts break lines with "\n" alone: split on it natively.
+  const lines = otherBreak.test(text) ? text.split(lineBreak) : text.split("\n");
   const quotes = cutQuotes(lines);
   const own: string[] = [];
   for (let i = 0; i < quotes.end; i++) if (!quotes.quotedLine[i]) own.push(lines[i] as string);

@@ -14,18 +14,27 @@ export interface Word {
   readonly last: string;
 }
 
-const nonSpace = /\S+/g;
 const letterOrDigit = /[\p{L}\p{N}]/u;
+const space = /\s/;
+
+/** Whether the character at `at` is white space as `\s` reads it (ASCII read without a regular expression). */
+function isSpace(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return space.test(text.charAt(at));
+}
 
 /** The words of `line`, at most `limit` of them (greetings and closings are short). */
 export function wordsOf(line: string, limit = 16): Word[] {
   const words: Word[] = [];
-  // A run of non-space characters is found natively, each character read once.
-  nonSpace.lastIndex = 0;
-  for (let match = nonSpace.exec(line); match !== null && words.length < limit; match = nonSpace.exec(line)) {
-    const start = match.index;
-    const end = start + match[0].length;
-    words.push({ text: trimmed(match[0]), start, end, last: line.charAt(end - 1) });
+  // Each character read once.
+  let at = 0;
+  while (words.length < limit) {
+    while (at < line.length && isSpace(line, at)) at++;
+    if (at >= line.length) break;
+    const start = at;
+    while (at < line.length && !isSpace(line, at)) at++;
+    words.push({ text: trimmed(line, start, at), start, end: at, last: line.charAt(at - 1) });
   }
   return words;
 }
@@ -38,13 +47,13 @@ function isWordCharacter(text: string, at: number): boolean {
   return letterOrDigit.test(text.charAt(at));
 }
 
-/** A word without the punctuation and symbols at its ends, lower-cased. */
-function trimmed(word: string): string {
-  let from = 0;
-  let to = word.length;
-  while (from < to && !isWordCharacter(word, from)) from++;
-  while (to > from && !isWordCharacter(word, to - 1)) to--;
-  return word.slice(from, to).toLowerCase();
+/** The word of `line` from `start` to `end` without the punctuation and symbols at its ends, lower-cased. */
+function trimmed(line: string, start: number, end: number): string {
+  let from = start;
+  let to = end;
+  while (from < to && !isWordCharacter(line, from)) from++;
+  while (to > from && !isWordCharacter(line, to - 1)) to--;
+  return line.slice(from, to).toLowerCase();
 }
 
 /**
