@@ -146,7 +146,7 @@ export interface IdentifierFound {
  * `replace` gives for it; white space collapsed when anything was replaced.
  */
 export function replaceIdentifiers(text: string, replace: (found: IdentifierFound) => string): string {
-  const { found } = literalIdentifiers(piecesOf(text));
+  const found = identifiersIn(text);
   if (found.length === 0) return text;
   let out = "";
   let from = 0;
@@ -156,6 +156,24 @@ export function replaceIdentifiers(text: string, replace: (found: IdentifierFoun
     from = end;
   }
   return `${out}${text.slice(from)}`.replace(/\s+/g, " ").trim();
+}
+
+// Skeletons repeat (a greeting, a subject, a template's body with its values masked): their identifiers
+// are found once. Bounded in entries and length, so a long history of long texts keeps little.
+const foundByText = new Map<string, readonly LiteralIdentifier[]>();
+const maxRemembered = 2048;
+const longestRemembered = 2000;
+
+/** {@link literalIdentifiers} of a template text or skeleton, found once for a text seen before. */
+function identifiersIn(text: string): readonly LiteralIdentifier[] {
+  const known = foundByText.get(text);
+  if (known !== undefined) return known;
+  const { found } = literalIdentifiers(piecesOf(text));
+  if (text.length <= longestRemembered) {
+    if (foundByText.size >= maxRemembered) foundByText.clear();
+    foundByText.set(text, found);
+  }
+  return found;
 }
 
 /** Overlapping spans as one, of the kind of the longest among them; in order of place. */

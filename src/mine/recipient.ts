@@ -1,7 +1,10 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
+import { lazyDependency } from "../core/lazy-dependency.js";
 import { parsePhone } from "../core/message/phone.js";
 import { cleanText } from "./clean-text.js";
 import { singular } from "./mask.js";
+
+const phoneNumbers = lazyDependency<typeof import("libphonenumber-js")>("libphonenumber-js");
 
 /**
  * Where a message's recipient is found in its ticket's records: the collection and field whose value is
@@ -16,17 +19,18 @@ export function recipientSource<S extends CollectionSchemas>(
   to: string,
 ): string | undefined {
   const records = definition as unknown as RecordsDefinition;
-  const wanted = addressForms(to);
+  const wanted = addressForms(to, e164Of);
   if (wanted.size === 0) return undefined;
   // An e-mail address is only ever found in a value holding an "@", a phone number only in one without.
-  const email = [...wanted].some((form) => form.startsWith("email:"));
+  let email = false;
+  for (const form of wanted) if (form.startsWith("email:")) email = true;
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
-    const shape = (records.collections[collection]?.shape ?? {}) as Record<string, unknown>;
+    const fields = Object.keys((records.collections[collection]?.shape ?? {}) as Record<string, unknown>);
     for (const row of rows.slice(0, records.maxPerCollection)) {
       if (typeof row !== "object" || row === null) continue;
-      for (const field of Object.keys(shape)) {
+      for (const field of fields) {
         const value = (row as Record<string, unknown>)[field];
         if (typeof value !== "string" || value.length > 320 || value.includes("@") !== email) continue;
         for (const form of knownForms(value)) {
@@ -45,13 +49,13 @@ const maxRemembered = 20_000;
 function knownForms(value: string): ReadonlySet<string> {
   const known = formsOfValue.get(value);
   if (known !== undefined) return known;
-  const forms = addressForms(value);
+  const forms = addressForms(value, sharedE164);
   if (formsOfValue.size >= maxRemembered) formsOfValue.clear();
   formsOfValue.set(value, forms);
   return forms;
 }
 
-function addressForms(value: string): Set<string> {
+function addressForms(value: string, e164: (number: string) => string | undefined): Set<string> {
   const forms = new Set<string>();
   const address = bareAddress(value);
   if (address === undefined) return forms;
@@ -60,12 +64,34 @@ function addressForms(value: string): Set<string> {
     return forms;
   }
   if (/^\+?[\d\s().-]{7,24}$/.test(address)) {
-    const phone = parsePhone(address, undefined);
-    if (phone.ok) forms.add(`phone:${phone.e164}`);
+    const international = e164(address);
+    if (international !== undefined) forms.add(`phone:${international}`);
     forms.add(`phone:${address.replace(/[^\d+]/g, "")}`);
   }
   return forms;
 }
+
+/**
+ * The E.164 form of a record's number through `parsePhone`, whose cache masking has often filled with
+ * the ticket's numbers already.
+ */
+function sharedE164(number: string): string | undefined {
+  const phone = parsePhone(number, undefined);
+  return phone.ok ? phone.e164 : undefined;
+}
+
+/**
+ * The E.164 form of the recipient's number, as `parsePhone` gives it: parsed alone, without the display
+ * forms (most of a parse's cost) no comparison needs, since no other step parses the recipient.
+ */
+function e164Of(number: string): string | undefined {
+  const phone = phoneNumbers().parsePhoneNumberFromString(number, undefined);
+  return phone?.isValid() === true ? phone.number : undefined;
+}
+
+// A plain address, as most records and recipients hold one: nothing around it to take off, nothing
+// cleaning would change, one "@" with text on both sides, no "." at the end.
+const plainAddress = /^[\w!#$%&*+/=?^`{|}~.-]+@[\w.-]*[\w-]$/;
 
 /**
  * The one address a recipient field names, without display name, angle brackets, URI scheme or mailto
@@ -73,6 +99,7 @@ function addressForms(value: string): Set<string> {
  * name is never read as the address: `"shop@a.example" <other@b.example>` goes to other@b.example.
  */
 function bareAddress(value: string): string | undefined {
+  if (value.length <= 320 && plainAddress.test(value)) return value;
   // Cleaned as the history's text is: a zero-width space or fullwidth letters do not make another address.
   let text = cleanText(value).trim();
   if (text.length === 0 || text.length > 320) return undefined;

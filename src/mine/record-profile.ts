@@ -133,6 +133,9 @@ export class RecordProfile {
   readonly #keys = new Map<string, Map<string, string>>();
   #keyCount = 0;
   readonly #pairs = new Map<string, PairStats>();
+  /** The `to` fields each `from` field is paired with already, and each field's collection: read per ticket. */
+  readonly #pairedTo = new Map<string, Set<string>>();
+  readonly #collectionOf = new Map<string, string>();
   /** Live pairs by their `from` field: a ticket only checks the pairs of fields it holds. */
   readonly #bySource = new Map<string, PairStats[]>();
   #tickets = 0;
@@ -303,19 +306,23 @@ export class RecordProfile {
   /** Starts checking each field pair of different collections that share a value in this ticket. */
   #trackNewPairs(values: ReadonlyMap<string, readonly KeyValue[]>): void {
     if (this.#pairs.size >= maxPairs) return;
-    const holders = new Map<KeyValue, Set<string>>();
+    // The fields holding each value, in the order values were first seen: one field alone as itself,
+    // so the many values only one field holds make no set.
+    const holders = new Map<KeyValue, string | Set<string>>();
     for (const [field, list] of values) {
       for (const value of list) {
-        const set = holders.get(value);
-        if (set === undefined) holders.set(value, new Set([field]));
-        else set.add(field);
+        const held = holders.get(value);
+        if (held === undefined) holders.set(value, field);
+        else if (typeof held !== "string") held.add(field);
+        else if (held !== field) holders.set(value, new Set([held, field]));
       }
     }
     for (const fields of holders.values()) {
-      if (fields.size < 2) continue;
+      if (typeof fields === "string") continue;
       for (const from of fields) {
+        let paired = this.#pairedTo.get(from);
         for (const to of fields) {
-          if (split(from)[0] === split(to)[0]) continue;
+          if (paired?.has(to) === true || this.#collection(from) === this.#collection(to)) continue;
           const id = `${from}\u0000${to}`;
           if (this.#pairs.has(id)) continue;
           if (this.#pairs.size >= maxPairs) return;
@@ -329,12 +336,27 @@ export class RecordProfile {
             distinct: new Set(),
           };
           this.#pairs.set(id, pair);
+          if (paired === undefined) {
+            paired = new Set();
+            this.#pairedTo.set(from, paired);
+          }
+          paired.add(to);
           const list = this.#bySource.get(from);
           if (list === undefined) this.#bySource.set(from, [pair]);
           else list.push(pair);
         }
       }
     }
+  }
+
+  /** The collection of a "collection.field" key. */
+  #collection(key: string): string {
+    let collection = this.#collectionOf.get(key);
+    if (collection === undefined) {
+      collection = split(key)[0];
+      this.#collectionOf.set(key, collection);
+    }
+    return collection;
   }
 
   #checkPairs(values: ReadonlyMap<string, readonly KeyValue[]>): void {
