@@ -1,3 +1,4 @@
+import type { Alternatives } from "./alternatives.js";
 import { isPlaceholder, isTypoOf, numberToken, sentenceEnd } from "./tokens.js";
 
 /** How two token sequences line up: what they share in order, and where they differ. */
@@ -15,6 +16,12 @@ export interface Alignment {
   readonly insertions: number;
   /** Places inside a sentence where only one sequence holds tokens: a sentence changed, not left out. */
   readonly partial: number;
+  /**
+   * Tokens (a few, else 0) one sequence opens with before anything the two share, the other opening
+   * with what they share, when they are one of the `partial` places: a greeting left in a line, or a
+   * clause.
+   */
+  readonly leading: number;
 }
 
 /** Longest sequence aligned: longer ones are cut, so an alignment costs at most this squared. */
@@ -26,16 +33,29 @@ const afterA = new Float64Array(tableSize);
 const afterB = new Float64Array(tableSize);
 const equal = new Uint8Array(tableSize);
 
+/** Most words of a greeting: one side's opening words past these are a clause. */
+const maxGreeting = 4;
+
 /** What opening a place of difference costs against a token matched: among paths matching as many, the one with fewest places wins. */
 const openCost = 0.3;
 
+/** The alternatives of the alignment running (one runs at a time), read by {@link same}. */
+let alike: Alternatives = new Map();
+
 /**
- * Aligns two token sequences: as many tokens matched in order as possible (words equal or one mistyped),
- * and among such alignments the one with the fewest places of difference (a sentence only one side holds
- * is one place, not split around a small word both happen to hold). Quadratic in the lengths, which are
- * bounded.
+ * Aligns two token sequences: as many tokens matched in order as possible (words equal, one mistyped,
+ * or one of the other's `alternatives`), and among such alignments the one with the fewest places of
+ * difference (a sentence only one side holds is one place, not split around a small word both happen to
+ * hold). Sentences both hold in another order are read in `b`'s order: a template's sentences may be
+ * written in any. Quadratic in the lengths, which are bounded.
  */
-export function align(a: readonly string[], b: readonly string[]): Alignment {
+export function align(
+  first: readonly string[],
+  b: readonly string[],
+  alternatives: Alternatives = new Map(),
+): Alignment {
+  alike = alternatives;
+  const a = inOrderOf(first, b);
   const n = Math.min(a.length, maxLength);
   const m = Math.min(b.length, maxLength);
   const width = m + 1;
@@ -131,7 +151,11 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
     const step = path[at];
     if (step === 0) {
       const open = i > fromA || j > fromB;
-      const lone = open && path[at - 1] !== 0 && at + 1 < path.length && path[at + 1] !== 0;
+      // Before anything matched, a few words only one side opens with (a greeting) are no difference to
+      // be in.
+      const greeting =
+        !anchored && ((i === fromA && j - fromB <= maxGreeting) || (j === fromB && i - fromA <= maxGreeting));
+      const lone = open && !greeting && path[at - 1] !== 0 && at + 1 < path.length && path[at + 1] !== 0;
       if (!lone) {
         close(anchored);
         anchored = true;
@@ -148,6 +172,7 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
   close(false);
   let insertions = 0;
   let partial = 0;
+  let leading = 0;
   const moved = new Set<{ from: number; to: number }>();
   for (const run of onlyA) {
     const twin = onlyB.find((other) => !moved.has(other) && sameRun(a, run, b, other));
@@ -196,11 +221,29 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
     for (const run of runs) {
       if (moved.has(run)) continue;
       if (wholeSentences(tokens, run.from, run.to)) insertions++;
-      // One word more inside a sentence ("at", a time masking did not take) is not a changed sentence.
-      else if (run.to - run.from > 1) partial++;
+      // One word more inside a sentence ("at", a time masking did not take) is not a changed sentence,
+      // nor when whole sentences follow or precede it.
+      else if (changesSentence(tokens, run)) {
+        partial++;
+        const oneSide = !(onlyA[0]?.from === 0 && onlyB[0]?.from === 0);
+        if (run.from === 0 && run.to <= maxGreeting && oneSide) leading = run.to;
+      } else insertions++;
     }
   }
-  return { matched, substitutions, widest, insertions, partial };
+  return { matched, substitutions, widest, insertions, partial, leading };
+}
+
+/**
+ * Whether a run only one side holds, not whole sentences, changes a sentence: two words or more of it
+ * inside the sentence it starts in or the one it ends in.
+ */
+function changesSentence(tokens: readonly string[], run: { from: number; to: number }): boolean {
+  const first = tokens.indexOf(sentenceEnd, run.from);
+  if (first === -1 || first >= run.to) return run.to - run.from > 1;
+  const last = tokens.lastIndexOf(sentenceEnd, run.to - 1);
+  const head = run.from === 0 || tokens[run.from - 1] === sentenceEnd ? 0 : first - run.from;
+  const tail = run.to === tokens.length || tokens[run.to] === sentenceEnd ? 0 : run.to - last - 1;
+  return head > 1 || tail > 1;
 }
 
 /** Whether a run of tokens starts where a sentence starts and ends where one ends. */
@@ -251,24 +294,73 @@ function sharedOpening(
   return opening;
 }
 
-/** Whether two runs hold one placeholder in common. */
+/**
+ * Whether two runs hold one value in common: a placeholder both write, or one a side writes and the
+ * other never does, writing a number in its run instead (the value, which masking did not take there).
+ */
 function sharesPlaceholder(
   a: readonly string[],
   runA: { from: number; to: number },
   b: readonly string[],
   runB: { from: number; to: number },
 ): boolean {
-  const right = new Set(b.slice(runB.from, runB.to));
-  return a.slice(runA.from, runA.to).some((token) => isPlaceholder(token) && right.has(token));
+  const left = a.slice(runA.from, runA.to);
+  const right = b.slice(runB.from, runB.to);
+  const unmasked = (run: readonly string[], line: readonly string[], token: string) =>
+    run.includes(numberToken) && !line.includes(token);
+  return (
+    left.some((token) => isPlaceholder(token) && (right.includes(token) || unmasked(right, b, token))) ||
+    right.some((token) => isPlaceholder(token) && unmasked(left, a, token))
+  );
 }
 
 /**
- * Whether two tokens are one word: equal, one mistyped, or a value in both (a placeholder where the
- * other message wrote a number masking did not take for the record's value).
+ * Whether two tokens are one word: equal, alternatives, one mistyped, or a value in both (a placeholder
+ * where the other message wrote a number masking did not take for the record's value).
  */
 function same(a: string, b: string): boolean {
   if (a === b) return true;
+  if (alike.get(a)?.has(b) === true) return true;
   if (a === numberToken) return isPlaceholder(b);
   if (b === numberToken) return isPlaceholder(a);
   return isTypoOf(a, b);
+}
+
+/**
+ * `a` with the sentences it shares with `b` (the same tokens, sentence ends aside) put in `b`'s order,
+ * each where one of them was; `a` itself when they already are in it.
+ */
+function inOrderOf(a: readonly string[], b: readonly string[]): readonly string[] {
+  const mine = sentencesOf(a);
+  const theirs = sentencesOf(b);
+  if (mine.length < 2 || theirs.length < 2) return a;
+  const used = new Set<number>();
+  // Per sentence of `a`, the sentence of `b` it is, if any.
+  const twin = mine.map((sentence) => {
+    if (sentence.length < 2) return -1;
+    const at = theirs.findIndex(
+      (other, index) =>
+        !used.has(index) &&
+        other.length === sentence.length &&
+        other.every((token, k) => same(sentence[k] as string, token)),
+    );
+    if (at !== -1) used.add(at);
+    return at;
+  });
+  const shared = twin.flatMap((at, index) => (at === -1 ? [] : [index]));
+  const ordered = [...shared].sort((x, y) => (twin[x] as number) - (twin[y] as number));
+  if (ordered.every((index, k) => index === shared[k])) return a;
+  const placed = [...mine];
+  for (const [k, index] of shared.entries()) placed[index] = mine[ordered[k] as number] as string[];
+  return placed.flatMap((sentence, index) => (index === 0 ? sentence : [sentenceEnd, ...sentence]));
+}
+
+/** The sentences of a sequence: the runs between its sentence ends, empty ones included. */
+function sentencesOf(tokens: readonly string[]): string[][] {
+  const sentences: string[][] = [[]];
+  for (const token of tokens) {
+    if (token === sentenceEnd) sentences.push([]);
+    else (sentences.at(-1) as string[]).push(token);
+  }
+  return sentences;
 }

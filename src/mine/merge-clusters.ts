@@ -1,4 +1,5 @@
 import { align } from "./align.js";
+import { type Alternatives, learnedAlternatives } from "./alternatives.js";
 import { boilerplateWords } from "./boilerplate.js";
 import {
   addIdentifier,
@@ -69,8 +70,11 @@ interface Root {
  *   in order, with at most two other words or phrases in place of its words (a free-form tail, typos and
  *   synonyms are what a person adds), within a frame of at least ten tokens that agree;
  * - or it is bigger, and differs from the bigger one in at most one place by a phrase (another choice,
- *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved),
- *   within a frame of at least ten tokens that agree.
+ *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved) and
+ *   a greeting the mail reading left at its start, within a frame of at least ten tokens that agree.
+ * Sentences both write in another order are aligned in one order, and tokens the history teaches are
+ * written in one another's place (see `learnedAlternatives`: synonyms of a choice, a value two fields
+ * hold) are one token.
  * Last, clusters whose short lines differ by one word at one place, three or more of them, are merged
  * when the place reads as a value's (see `variablePlaceGroups`). Words a member mistyped count as the words they stand for.
  * Two templates differing in two places or more, or sharing only a greeting and a sign-off, never merge.
@@ -81,8 +85,10 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   const minSize = options.minSize ?? 3;
   // A template the reading split into many clusters makes its own words look spread over many: once
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
-  const once = mergePass(clusters, boilerplateWords(clusters, minSize), options);
-  const twice = mergePass(once, boilerplateWords(once, minSize), options);
+  // Learned from the clusters as read, before merging joins any two.
+  const alternatives = learnedAlternatives(clusters, minSize);
+  const once = mergePass(clusters, boilerplateWords(clusters, minSize), alternatives, options);
+  const twice = mergePass(once, boilerplateWords(once, minSize), alternatives, options);
   return mergeVariablePlaces(twice, options);
 }
 
@@ -131,6 +137,7 @@ function interleaved<T>(lists: readonly (readonly T[])[], most: number): T[] {
 function mergePass(
   clusters: readonly ClusterState[],
   boilerplate: ReadonlySet<string>,
+  alternatives: Alternatives,
   options: MergeOptions,
 ): ClusterState[] {
   const minSize = options.minSize ?? 3;
@@ -142,7 +149,9 @@ function mergePass(
   for (const cluster of order) {
     const own = rootOf(cluster, boilerplate);
     const into =
-      own.identity.length === 0 ? undefined : bestRoot(own, roots, postings, cluster.size < minSize);
+      own.identity.length === 0
+        ? undefined
+        : bestRoot(own, roots, postings, alternatives, cluster.size < minSize);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
       continue;
@@ -215,6 +224,7 @@ function bestRoot(
   own: Root,
   roots: readonly Root[],
   postings: ReadonlyMap<string, readonly number[]>,
+  alternatives: Alternatives,
   few: boolean,
 ): ClusterState | undefined {
   if (commonCounts.length < roots.length) commonCounts = new Int32Array(roots.length * 2);
@@ -243,11 +253,14 @@ function bestRoot(
     const needed = few
       ? Math.max(fewRootShare * root.line.length, fewMatched)
       : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
-    if (mostMatched(own.line, root.line) < needed) continue;
-    const { matched, substitutions, partial, widest } = align(own.line, root.line);
+    if (mostMatched(own.line, root.line, alternatives) < needed) continue;
+    const { matched, substitutions, partial, widest, leading } = align(own.line, root.line, alternatives);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
-    const places = substitutions + partial;
+    // A few words the line of a recurring message about records opens with, the other not: a greeting
+    // the mail reading left in the line, not a place of the template.
+    const greeting = !few && leading > 0 && sharedPlaceholders(own.line, root.line) > 0;
+    const places = substitutions + partial - (greeting ? 1 : 0);
     const frame = frameOf(matched, own.line, root.line);
     const joins = few
       ? rootShare >= fewRootShare && frame >= minFrame && places <= 2
@@ -279,9 +292,11 @@ function frameOf(matched: number, a: readonly string[], b: readonly string[]): n
 
 /**
  * At most how many tokens an alignment of two lines can match: the tokens both hold, plus, of the rest,
- * those that could still match another as a mistyped word or a value (never more than either side has).
+ * those that could still match another as a mistyped word, a value or an alternative (never more than
+ * either side has).
  */
-function mostMatched(a: readonly string[], b: readonly string[]): number {
+function mostMatched(a: readonly string[], b: readonly string[], alternatives: Alternatives): number {
+  const loosely = (token: string) => looseToken(token) || alternatives.has(token);
   const inA = new Map<string, number>();
   for (const token of a) inA.set(token, (inA.get(token) ?? 0) + 1);
   let common = 0;
@@ -299,7 +314,7 @@ function mostMatched(a: readonly string[], b: readonly string[]): number {
 }
 
 /** Whether a token can match another that is not equal to it: a word long enough to be mistyped, or a value. */
-function loosely(token: string): boolean {
+function looseToken(token: string): boolean {
   return token.length >= 5 || token === numberToken || isPlaceholder(token);
 }
 
