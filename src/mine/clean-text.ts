@@ -31,15 +31,38 @@ export function cleanText(text: string): string {
 /**
  * What cleaning makes of a text NFKC leaves alone and without hidden characters: no-break spaces as
  * spaces, every line break "\n", each line's runs of spaces and tabs one space and the line trimmed, at
- * most one empty line in a row, the whole trimmed.
+ * most one empty line in a row, the whole trimmed. One pass, copying runs of text whole.
  */
 function foldedSpaces(text: string): string {
   if (!unfolded.test(text)) return text;
-  return text
-    .replace(/[\u00a0\u202f]/g, " ")
-    .replace(/\r\n?/g, "\n")
-    .replace(/[ \t]+/g, " ")
-    .replace(/ ?\n ?/g, "\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim();
+  let out = "";
+  // Where the run of text being copied starts, and what goes before it: a space, or line breaks.
+  let run = -1;
+  let space = false;
+  let breaks = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    const blank = code === 0x20 || code === 0x09 || code === 0xa0 || code === 0x202f;
+    const lineBreak = code === 0x0a || code === 0x0d;
+    if (!blank && !lineBreak) {
+      if (run === -1) {
+        if (out !== "") out += breaks > 1 ? "\n\n" : breaks === 1 ? "\n" : space ? " " : "";
+        run = at;
+        space = false;
+        breaks = 0;
+      }
+      continue;
+    }
+    if (run !== -1) {
+      out += text.slice(run, at);
+      run = -1;
+    }
+    if (lineBreak) {
+      // "\r\n" is one break.
+      if (!(code === 0x0a && at > 0 && text.charCodeAt(at - 1) === 0x0d)) breaks += 1;
+      space = false;
+    } else if (breaks === 0) space = true;
+  }
+  if (run !== -1) out += text.slice(run);
+  return out;
 }
