@@ -1,4 +1,5 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
+import { dateValue } from "./date-renderings.js";
 import { localeTag } from "./record-locales.js";
 import { englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
 import { digitsHeld, textDigits } from "./text-digits.js";
@@ -168,11 +169,12 @@ export function valueIndex<S extends CollectionSchemas>(
       ? {}
       : { text: options.text.toLowerCase(), digits }),
   };
-  // The renderings `keep` lets through, each with the placeholder of the first value rendering it.
-  const collect = (keep: (rendering: string) => boolean) => {
+  // The renderings `keep` lets through, each with the placeholder of the first value rendering it; a
+  // value `lacks` says none of whose renderings would be kept is not rendered.
+  const collect = (keep: (rendering: string) => boolean, lacks?: (value: unknown) => boolean) => {
     const found = new Map<string, string>();
     for (const { value, placeholder, currency } of leaves) {
-      if (!mayHold(value)) continue;
+      if (!mayHold(value) || lacks?.(value) === true) continue;
       for (const rendering of renderings(value, currency, timeZone, dates))
         if (rendering.length >= minLength && !found.has(rendering) && keep(rendering))
           found.set(rendering, placeholder);
@@ -186,9 +188,16 @@ export function valueIndex<S extends CollectionSchemas>(
   const held = (rendering: string) => digitsHeld(rendering, digits);
   if (options.text === undefined) return { values: collect(held), phones };
   const lowered = lowerText(options.text);
-  const sequences = threeUnitSequences(lowered);
+  const bits = threeUnitSequences(lowered);
+  // A string that is no date and no phone number has one rendering: itself, cleaned and normalised.
+  const lacks = (value: unknown) =>
+    typeof value === "string" &&
+    !plainMayBeIn(bits, value) &&
+    dateValue(value) === undefined &&
+    !isPhoneShaped(value);
   const inText = collect(
-    (rendering) => mayBeIn(sequences, rendering) && lowered.includes(rendering) && held(rendering),
+    (rendering) => mayBeIn(bits, rendering) && lowered.includes(rendering) && held(rendering),
+    lacks,
   );
   return new TextIndex(options.text, inText, phones, () => collect(held));
 }
@@ -335,14 +344,20 @@ const ascii = /^[\x00-\x7f]*$/;
 // Three-unit sequences hashed into this many bits: a message's few hundred fill a small share of them.
 const sequenceBits = 13;
 
-function sequenceHash(text: string, at: number): number {
-  const mixed = Math.imul(Math.imul(text.charCodeAt(at), 0x01000193) ^ text.charCodeAt(at + 1), 0x01000193);
-  return Math.imul(mixed ^ text.charCodeAt(at + 2), 0x9e3779b1) >>> (32 - sequenceBits);
+function unitsHash(a: number, b: number, c: number): number {
+  const mixed = Math.imul(Math.imul(a, 0x01000193) ^ b, 0x01000193);
+  return Math.imul(mixed ^ c, 0x9e3779b1) >>> (32 - sequenceBits);
 }
 
-/** The three-unit sequences a text holds, as bits by their hash. */
+const sequenceHash = (text: string, at: number) =>
+  unitsHash(text.charCodeAt(at), text.charCodeAt(at + 1), text.charCodeAt(at + 2));
+
+// One set of bits, refilled for each index: it is read only while the index is built.
+const sequenceSet = new Uint32Array((1 << sequenceBits) / 32);
+
+/** The three-unit sequences a text holds, as bits by their hash (valid until the next call). */
 function threeUnitSequences(text: string): Uint32Array {
-  const bits = new Uint32Array((1 << sequenceBits) / 32);
+  const bits = sequenceSet.fill(0);
   for (let at = 0; at + 3 <= text.length; at++) {
     const hash = sequenceHash(text, at);
     bits[hash >>> 5] = (bits[hash >>> 5] as number) | (1 << (hash & 31));
@@ -357,6 +372,28 @@ function threeUnitSequences(text: string): Uint32Array {
 function mayBeIn(bits: Uint32Array, rendering: string): boolean {
   for (let at = 0; at + 3 <= rendering.length; at += 2) {
     const hash = sequenceHash(rendering, at);
+    if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a text whose sequences are `bits` may hold a string value as it is rendered (cleaned, then
+ * lower-cased with white space single). Read for printable ASCII only, which cleaning leaves as it is
+ * and lower-casing changes a character at a time: each three characters of it with no white space are
+ * then in the rendering, lower-cased. Any other value may be held.
+ */
+function plainMayBeIn(bits: Uint32Array, value: string): boolean {
+  for (let at = 0; at < value.length; at++) {
+    const unit = value.charCodeAt(at);
+    if (unit > 0x7e || (unit < 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d)) return true;
+  }
+  const lower = (unit: number) => (unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit);
+  const white = (unit: number) => unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d;
+  for (let at = 0; at + 3 <= value.length; at += 2) {
+    const [a, b, c] = [value.charCodeAt(at), value.charCodeAt(at + 1), value.charCodeAt(at + 2)];
+    if (white(a) || white(b) || white(c)) continue;
+    const hash = unitsHash(lower(a), lower(b), lower(c));
     if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) return false;
   }
   return true;
