@@ -35,6 +35,11 @@ describe("recipients compared as addresses", () => {
     ["shop@lumen.example,", "seller.email"],
     ["shop\u200b@lumen.example", "seller.email"],
     ["Lumen <ｓｈｏｐ＠ｌｕｍｅｎ.example>", "seller.email"],
+    // Plain addresses, as most recipients are written, and one ending a sentence.
+    ["SHOP@LUMEN.EXAMPLE", "seller.email"],
+    ["shop@lumen.example.", "seller.email"],
+    ["+49 151 2345678", "seller.phone"],
+    ["+491512345678", "seller.phone"],
   ])("%s → %s", (to, source) => {
     expect(recipientSource(records, ticket, to)).toBe(source);
   });
