@@ -259,9 +259,10 @@ function bestRoot(
     const ownShare = matched / own.line.length;
     // A few words the line of a recurring message about records opens with, the other not: a greeting
     // the mail reading left in the line, not a place of the template.
-    const greeting = !few && leading > 0 && sharedPlaceholders(own.line, root.line) > 0;
+    const placeholders = sharedPlaceholders(own.line, root.line);
+    const greeting = !few && leading > 0 && placeholders > 0;
     const places = substitutions + partial - (greeting ? 1 : 0);
-    const frame = frameOf(matched, own.line, root.line);
+    const frame = frameOf(matched, own.line, root.line, placeholders);
     const joins = few
       ? rootShare >= fewRootShare && frame >= minFrame && places <= 2
       : rootShare >= rootShareNeeded &&
@@ -282,12 +283,12 @@ function bestRoot(
 /**
  * How much of two lines agrees, of the `matched` tokens an alignment found: numbers left out (lines of
  * values agree on little but their shape: "<#> GET <#> status <#>" and "<#> POST <#> status <#>" are two
- * requests), a placeholder both write counting three (clusters writing the same record fields in the
- * same order share more than words).
+ * requests), each of the `placeholders` both write counting three (clusters writing the same record
+ * fields share more than words).
  */
-function frameOf(matched: number, a: readonly string[], b: readonly string[]): number {
+function frameOf(matched: number, a: readonly string[], b: readonly string[], placeholders: number): number {
   const numbers = (line: readonly string[]) => line.filter((token) => token === numberToken).length;
-  return matched - Math.min(numbers(a), numbers(b)) + 2 * sharedPlaceholders(a, b);
+  return matched - Math.min(numbers(a), numbers(b)) + 2 * placeholders;
 }
 
 /**
