@@ -39,7 +39,7 @@ export interface RigOptions {
   /** Whether the relay gets an operator secret (and so serves the operator endpoints). @default true */
   readonly operator?: boolean;
   readonly relay?: Partial<Omit<RelayOptions, "outbox" | "catalog" | "store">>;
-  readonly outbox?: Partial<Pick<OutboxOptions<never>, "maxPerRun" | "load" | "clock">>;
+  readonly outbox?: Partial<Pick<OutboxOptions<never>, "maxPerRun" | "load" | "clock" | "contactKey">>;
 }
 
 /** Starts a relay for each test of the surrounding block and stops it (and deletes its file) after. */
@@ -59,6 +59,7 @@ export function useRelay(options: RigOptions = {}): { readonly rig: RelayRig } {
       transports: { email: transport },
       ...(options.outbox?.maxPerRun === undefined ? {} : { maxPerRun: options.outbox.maxPerRun }),
       ...(options.outbox?.clock === undefined ? {} : { clock: options.outbox.clock }),
+      ...(options.outbox?.contactKey === undefined ? {} : { contactKey: options.outbox.contactKey }),
     });
     const relay = createRelay({
       outbox,

@@ -3,63 +3,14 @@
  * `recipient_suppressed` (409) with the cause as a typed field, never the generic refusal of a status,
  * so the operator knows that lifting the suppression is the fix. Nothing is sent and the item waits.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createOutbox, memoryTransport, type Outbox, type Store } from "../../src/index.js";
-import { createRelay, type Relay } from "../../src/relay/index.js";
-import { sqliteStore } from "../../src/store/sqlite/index.js";
-import type { MemoryTransport } from "../../src/transport/index.js";
-import { contractorEmail, loadTicket, propertyCatalog, proposal } from "../fixtures/property.js";
+import { describe, expect, it } from "vitest";
+import { contractorEmail, proposal } from "../fixtures/property.js";
 import { suppressDestination } from "../fixtures/suppress.js";
-import { agentSecret, auditOf, call, operatorSecret } from "./harness.js";
+import { auditOf, call, type RelayRig, useRelay } from "./harness.js";
 
 const contactKey = "a secret of at least thirty-two bytes, for the relay";
 
-interface Rig {
-  readonly relay: Relay;
-  readonly outbox: Outbox;
-  readonly store: Store;
-  readonly transport: MemoryTransport;
-  readonly url: string;
-}
-
-/** A relay over an outbox that keeps suppressions (it has a contact key), on a real SQLite file. */
-function useSuppressingRelay(): { readonly rig: Rig } {
-  let current: Rig | undefined;
-  let dir: string | undefined;
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "formletter-relay-suppressed-"));
-    const store = sqliteStore(join(dir, "relay.db"));
-    const transport = memoryTransport();
-    const outbox = createOutbox({
-      catalog: propertyCatalog,
-      load: loadTicket,
-      store,
-      transports: { email: transport },
-      contactKey,
-    });
-    const relay = createRelay({ outbox, secret: agentSecret, operatorSecret });
-    const { url } = await relay.listen({ port: 0 });
-    current = { relay, outbox, store, transport, url };
-  });
-  afterEach(async () => {
-    await current?.relay.close();
-    await current?.outbox.close();
-    current = undefined;
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
-  return {
-    get rig(): Rig {
-      if (current === undefined) throw new Error("no relay outside a test");
-      return current;
-    },
-  };
-}
-
-/** A payment release proposed through the agent endpoint: a draft waiting for approval. */
-async function awaitingApproval(rig: Rig, ticketId = "T-2") {
+async function awaitingApproval(rig: RelayRig, ticketId = "T-2") {
   const token = await rig.relay.mintTaskToken({ ticketId, runId: `run-${ticketId}` });
   const answer = await call(rig.url, "/v1/proposals", {
     token,
@@ -72,7 +23,8 @@ async function awaitingApproval(rig: Rig, ticketId = "T-2") {
 }
 
 describe("POST /v1/queue/{id}/approve to a suppressed recipient", () => {
-  const setup = useSuppressingRelay();
+  // An outbox with a contact key keeps suppressions.
+  const setup = useRelay({ outbox: { contactKey } });
 
   it.each([
     ["hard_bounce", "it bounced for good"],
