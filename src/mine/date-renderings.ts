@@ -319,6 +319,12 @@ interface DayForms {
   /** By digits, the forms written with digits only, and those with words for the month (by locale). */
   readonly numeric: readonly (readonly string[])[];
   readonly worded: readonly (readonly { readonly form: string; readonly locale: number }[])[];
+  /**
+   * The shortest digits of the day's forms written with digits only (the locales' and {@link numericForms}),
+   * none holding another: every such form's digits hold one of them, so a text that holds none of them
+   * holds no numeric form of the day, nor any with a time joined to one.
+   */
+  readonly numericRoots: readonly string[];
 }
 
 const dayFormCaches = new Map<string, Map<number, DayForms>>();
@@ -349,11 +355,22 @@ function dayFormsOf(locales: readonly string[], year: number, month: number, day
       return -1;
     });
     const of = (own: string) => byDigits.get(own) ?? [];
+    const numeric = digits.map((own) => [
+      ...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form]))),
+    ]);
+    const numericDigits = [
+      ...digits.filter((_, at) => (numeric[at] as readonly string[]).length > 0),
+      ...numericForms(year, month, day).map(([, own]) => own),
+    ].sort((a, b) => a.length - b.length);
+    const numericRoots: string[] = [];
+    for (const own of numericDigits)
+      if (!numericRoots.some((root) => own.includes(root))) numericRoots.push(own);
     return {
       digits,
       requires,
-      numeric: digits.map((own) => [...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form])))]),
+      numeric,
       worded: digits.map((own) => of(own).filter(({ words }) => words)),
+      numericRoots,
     };
   });
 }
@@ -491,6 +508,28 @@ function numericForms(year: number, month: number, day: number) {
   });
 }
 
+// Which locales' month names a context's text holds, by month: read once a text and month, since a
+// ticket's dates share their months and each reading searches the text for every name of the month.
+const namedMonths = new WeakMap<DateContext, (readonly boolean[] | undefined)[]>();
+
+/** For each of the context's locales, whether its text holds one of the locale's names for `month`. */
+function monthsNamed(context: DateContext, month: number): readonly boolean[] {
+  let byMonth = namedMonths.get(context);
+  if (byMonth === undefined) {
+    byMonth = [];
+    namedMonths.set(context, byMonth);
+  }
+  let named = byMonth[month];
+  if (named === undefined) {
+    const { text } = context;
+    named = context.locales.map(
+      (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
+    );
+    byMonth[month] = named;
+  }
+  return named;
+}
+
 /** Where dates are looked for: the locales, and the text when known (lower-cased). */
 export interface DateContext {
   readonly locales: readonly string[];
@@ -516,23 +555,24 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   const local = value.kind === "instant" ? localTime(value.at, timeZone) : value;
   if (local === undefined) return [];
   const { year, month, day } = local;
-  const { text, digits } = context;
+  const { digits } = context;
+  const forms = dayFormsOf(context.locales, year, month, day);
+  // Every form of a day has digits only, or words for its month (a joined form, its day's): where the
+  // text holds neither the one nor the other, none is made. Most of a ticket's dates end here.
+  if (
+    digits !== undefined &&
+    !forms.numericRoots.some((root) => digits.includes(root)) &&
+    !monthsNamed(context, month).includes(true)
+  )
+    return [];
   const numbers = numericForms(year, month, day);
   const out: string[] = [];
   for (const [form, own] of numbers) if (digits === undefined || digits.includes(own)) out.push(form);
+  const { text } = context;
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
   const add = (form: string) => out.push(form);
-  // Which locales' month names the text holds, looked up only once a form's digits are found: most of a
-  // ticket's dates are not in the message, and each look-up searches the text for every month name.
-  let words: readonly boolean[] | undefined;
-  const wordsOf = (): readonly boolean[] => {
-    words ??= context.locales.map(
-      (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
-    );
-    return words;
-  };
-  const forms = dayFormsOf(context.locales, year, month, day);
+  const wordsOf = () => monthsNamed(context, month);
   const passed = new Uint8Array(forms.digits.length);
   for (const [at, own] of forms.digits.entries()) {
     const required = forms.requires[at] as number;
