@@ -1,6 +1,6 @@
 import type { Channel } from "../core/definition/channels.js";
 import { isFormletterError } from "../core/errors.js";
-import type { Actor, HumanQueue } from "../outbox/index.js";
+import { type Actor, type HumanQueue, suppressedRefusal } from "../outbox/index.js";
 import type { SuppressionCause } from "../store/index.js";
 
 /**
@@ -46,9 +46,6 @@ export type ApprovalOutcome =
       readonly cause?: SuppressionCause;
     };
 
-// The causes this version knows: a refusal's cause is read against them, never passed on as it came.
-const suppressionCauses: readonly SuppressionCause[] = ["hard_bounce", "complaint"];
-
 /** The queue operations approvals use: the outbox's own queue (`outbox.queue`). */
 export type ApprovalQueue = Pick<HumanQueue, "get" | "approve" | "reject">;
 
@@ -92,12 +89,10 @@ export function createApprovals(options: { queue: ApprovalQueue; ticketId: strin
   const refused = (error: unknown, queueItemId: string): ApprovalOutcome => {
     if (isFormletterError(error) && error.code === "queue_item_not_found")
       return { outcome: "not_found", queueItemId };
-    if (isFormletterError(error) && error.code === "queue_transition_invalid") {
-      const suppression = (error as { suppression?: unknown }).suppression;
-      if (suppression === undefined || suppression === null) return { outcome: "closed", queueItemId };
-      const cause = suppressionCauses.find((known) => known === suppression);
-      return { outcome: "recipient_suppressed", queueItemId, ...(cause === undefined ? {} : { cause }) };
-    }
+    const suppressed = suppressedRefusal(error);
+    if (suppressed !== undefined) return { outcome: "recipient_suppressed", queueItemId, ...suppressed };
+    if (isFormletterError(error) && error.code === "queue_transition_invalid")
+      return { outcome: "closed", queueItemId };
     throw error;
   };
   return {

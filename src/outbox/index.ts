@@ -30,5 +30,5 @@ export type {
   HumanQueue,
   QueueItemDetail,
 } from "./queue.js";
-export { QueueError } from "./queue-error.js";
+export { QueueError, suppressedRefusal } from "./queue-error.js";
 export { type LiftResult, liftSuppression } from "./suppression.js";

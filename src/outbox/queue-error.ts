@@ -5,9 +5,15 @@
  * its message, so a message can go to any log or screen as it is.
  */
 import { escalationReasons } from "../core/decision/reasons.js";
-import { FormletterError } from "../core/errors.js";
+import { FormletterError, isFormletterError } from "../core/errors.js";
 import { visibleNameRule } from "../core/visible-name.js";
-import { type QueueItem, type QueueStatus, queueStatuses, type SuppressionCause } from "../store/store.js";
+import {
+  type QueueItem,
+  type QueueStatus,
+  queueStatuses,
+  type SuppressionCause,
+  suppressionCauses,
+} from "../store/store.js";
 
 /** The codes of a {@link QueueError}. */
 export type QueueErrorCode = "queue_item_not_found" | "queue_transition_invalid" | "queue_actor_invalid";
@@ -141,4 +147,17 @@ export function destinationSuppressed(id: unknown, item: QueueItem, cause: Suppr
     `the draft's recipient is suppressed (${why}): nothing was sent and the item still waits; lift the suppression, then approve again`,
     { itemId: idOf(id), status: knownStatus(item.status), suppression: cause },
   );
+}
+
+/**
+ * Whether `error` is an approval refused for a suppressed recipient, and why: `undefined` when it is
+ * not; `{ cause }` when it is, `cause` left out for a cause this version does not know. Read by its
+ * fields, not its class: another bundle's copy of the queue throws another class.
+ */
+export function suppressedRefusal(error: unknown): { readonly cause?: SuppressionCause } | undefined {
+  if (!isFormletterError(error) || error.code !== "queue_transition_invalid") return undefined;
+  const suppression = (error as { suppression?: unknown }).suppression;
+  if (suppression === undefined || suppression === null) return undefined;
+  const cause = suppressionCauses.find((known) => known === suppression);
+  return cause === undefined ? {} : { cause };
 }

@@ -1,20 +1,13 @@
 import { isFormletterError } from "../core/errors.js";
 import { reportFromAudit } from "../metrics/audit.js";
 import { reportTime } from "../metrics/report-time.js";
-import type { Outbox } from "../outbox/index.js";
+import { type Outbox, suppressedRefusal } from "../outbox/index.js";
 import type { QueueFilter, QueueStatus } from "../store/index.js";
 import type { Checked, Gate } from "./gate.js";
 import { json, problem } from "./http.js";
 import { issueOf, placeAt } from "./refusal.js";
 import type { RelayMetrics } from "./relay-metrics.js";
-import {
-  approvalReply,
-  queueItem,
-  queueItemDetail,
-  queuePage,
-  reportReply,
-  suppressionCauses,
-} from "./reply-schemas.js";
+import { approvalReply, queueItem, queueItemDetail, queuePage, reportReply } from "./reply-schemas.js";
 import {
   queryObject,
   queueActionRequest,
@@ -233,16 +226,13 @@ export function operatorRoutes(options: OperatorRoutesOptions): Route[] {
 function queueProblem(error: unknown): Response {
   if (isFormletterError(error)) {
     if (error.code === "queue_item_not_found") return problem(404, { code: error.code });
-    if (error.code === "queue_transition_invalid") {
-      // Read by its fields, not its class: another bundle's copy of the queue throws another class.
-      const suppression = (error as { suppression?: unknown }).suppression;
-      if (suppression === undefined || suppression === null) return problem(409, { code: error.code });
-      const cause = suppressionCauses.find((known) => known === suppression);
+    const suppressed = suppressedRefusal(error);
+    if (suppressed !== undefined)
       return problem(409, {
         code: "recipient_suppressed",
-        ...(cause === undefined ? {} : { suppression: { cause } }),
+        ...(suppressed.cause === undefined ? {} : { suppression: { cause: suppressed.cause } }),
       });
-    }
+    if (error.code === "queue_transition_invalid") return problem(409, { code: error.code });
     if (error.code === "queue_actor_invalid") return problem(400, { code: "actor_invalid" });
   }
   return problem(503, { code: "unavailable" });

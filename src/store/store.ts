@@ -152,7 +152,10 @@ export interface AuditFilter {
 type New<T> = Omit<T, "id">;
 
 /** Why a destination was suppressed: the provider said it cannot receive mail, or its owner complained. */
-export type SuppressionCause = "hard_bounce" | "complaint";
+export type SuppressionCause = (typeof suppressionCauses)[number];
+
+/** Every {@link SuppressionCause}: what a refusal's cause is read against, never taken as it came. */
+export const suppressionCauses = ["hard_bounce", "complaint"] as const;
 
 /**
  * A destination no decision sends to until a person lifts it: the keyed hash first contact uses (never
