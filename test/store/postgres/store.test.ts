@@ -82,16 +82,18 @@ describe.skipIf(!available)("postgresStore", () => {
     );
   const schemaExists = async (schema: string) =>
     (await admin.query("SELECT to_regnamespace($1) IS NOT NULL AS found", [schema])).rows[0].found as boolean;
-  /** A new schema as version 4 left it. */
-  const schemaAtVersion4 = async (name: string) => {
+  /** A new schema as `version` left it: its migrations up to that one applied and recorded. */
+  const schemaAtVersion = async (name: string, version: number) => {
     const schema = freshSchema(name);
     await admin.query(`CREATE SCHEMA ${schema}`);
     await admin.query(
       `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
     );
-    for (const migration of migrations.slice(0, 4))
+    for (const migration of migrations.slice(0, version))
       await admin.query((migration as (schema: string) => string)(schema));
-    await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4)`);
+    await admin.query(`INSERT INTO ${schema}.migrations (version) SELECT generate_series(1, $1::integer)`, [
+      version,
+    ]);
     return schema;
   };
   /**
@@ -172,14 +174,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 2 schema: value ceilings sum from nothing, under the decision lock", async () => {
-      const schema = freshSchema("v2");
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.query(
-        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      for (const migration of migrations.slice(0, 2))
-        await admin.query((migration as (schema: string) => string)(schema));
-      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2)`);
+      const schema = await schemaAtVersion("v2", 2);
       const store = open(schema);
       try {
         const spend = [{ ceiling: "refunds", group: "refunds", currency: "EUR", units: 1250 }];
@@ -197,14 +192,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 3 schema: a send reserved before reads back as written, and one reserved after stores its message once and reads back whole", async () => {
-      const schema = freshSchema("v3");
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.query(
-        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      for (const migration of migrations.slice(0, 3))
-        await admin.query((migration as (schema: string) => string)(schema));
-      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3)`);
+      const schema = await schemaAtVersion("v3", 3);
       // As version 3 wrote it: the whole decision, message included, in the reservation.
       const before = reservation("fl_v3_before");
       await admin.query(
@@ -245,13 +233,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 1 schema: its pending rows are still claimed, and claims mark them delivering", async () => {
-      const schema = freshSchema("v1");
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.query(
-        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      await admin.query((migrations[0] as (schema: string) => string)(schema));
-      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1)`);
+      const schema = await schemaAtVersion("v1", 1);
       await admin.query(
         `INSERT INTO ${schema}.outbound (id, key, ticket_id, run_id, template, message, status, attempts, created_at, body_sha256)
          VALUES (1, 'fl_v1', 'T-1', 'r', 'visit_request', '{}', 'pending', 0, 1, 'x')`,
@@ -278,7 +260,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 4 schema: counts and spend per hour are its minutes' sums, before 1970 too, and sums read as before", async () => {
-      const schema = await schemaAtVersion4("v4");
+      const schema = await schemaAtVersion("v4", 4);
       // Every 11th minute of 30 hours from 3 hours before 1970 on, and of 30 hours before t0, each with a
       // count and a spend of its own; a second template and currency every 7th of them.
       const everyEleventh = (first: number) =>
@@ -375,7 +357,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("a version 4 apply and add_spend waiting for the decision lock while migration 5 runs go on after it commits, and what they write reaches its hours", async () => {
-      const schema = await schemaAtVersion4("v4_in_flight");
+      const schema = await schemaAtVersion("v4_in_flight", 4);
       const hour = 3_600_000;
       // Written before: an hour with sends and spend in it, which the migration copies.
       await admin.query(`INSERT INTO ${schema}.send_counts VALUES ('visit_request', $1, 3)`, [minuteOf(t0)]);
@@ -511,14 +493,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 6 schema: its outbound rows read back with no versions, and rows an instance at 6 writes through apply after the migration hold none", async () => {
-      const schema = freshSchema("v6");
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.query(
-        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      for (const migration of migrations.slice(0, 6))
-        await admin.query((migration as (schema: string) => string)(schema));
-      await admin.query(`INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4), (5), (6)`);
+      const schema = await schemaAtVersion("v6", 6);
       // What an instance at version 6 sends apply: its rows as JSON, with no versions. Ids far above the
       // sequence's, so the store's own never meet them.
       const applyAsVersion6 = (id: number, key: string) =>
@@ -552,16 +527,7 @@ describe.skipIf(!available)("postgresStore", () => {
     });
 
     it("migrates a version 7 schema to hash indexes on tickets and runs: a ticket's events and its and its run's counts read the same, from rows written before and after", async () => {
-      const schema = freshSchema("v7");
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.query(
-        `CREATE TABLE ${schema}.migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
-      );
-      for (const migration of migrations.slice(0, 7))
-        await admin.query((migration as (schema: string) => string)(schema));
-      await admin.query(
-        `INSERT INTO ${schema}.migrations (version) VALUES (1), (2), (3), (4), (5), (6), (7)`,
-      );
+      const schema = await schemaAtVersion("v7", 7);
       // Rows as an instance at version 7 writes them, through apply: ids far above the sequence's.
       const applyAsVersion7 = (id: number, ticketId: string, template: string, at: number) =>
         admin.query(`SELECT ${schema}.apply(NULL, $1::json, NULL, NULL, $2::json, NULL, NULL)`, [
