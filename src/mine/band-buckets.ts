@@ -15,7 +15,7 @@ export class BandBuckets {
   /** The entry itself for a bucket of one, else where its block starts in {@link pool}. */
   private at = new Int32Array(1 << 12);
   private slotsUsed = 0;
-  private pool = new Int32Array(1 << 12);
+  private entries = new Int32Array(1 << 12);
   private poolUsed = 0;
   /** Blocks given up when their bucket moved to a bigger one, by size, to be used again. */
   private readonly freeBlocks = new Map<number, number[]>();
@@ -43,15 +43,15 @@ export class BandBuckets {
     if (count === 1 || count === size) {
       // Moved to a bigger block (a bucket of one has none yet), its entries kept in order.
       const block = this.newBlock(blockSize(count + 1));
-      if (count === 1) this.pool[block] = this.at[slot] as number;
+      if (count === 1) this.entries[block] = this.at[slot] as number;
       else {
         const from = this.at[slot] as number;
-        this.pool.copyWithin(block, from, from + count);
+        this.entries.copyWithin(block, from, from + count);
         this.freeBlock(from, size);
       }
       this.at[slot] = block;
     }
-    this.pool[(this.at[slot] as number) + count] = entry;
+    this.entries[(this.at[slot] as number) + count] = entry;
     this.counts[slot] = count + 1;
   }
 
@@ -70,7 +70,17 @@ export class BandBuckets {
   entryAt(slot: number, place: number): number {
     return this.counts[slot] === 1
       ? (this.at[slot] as number)
-      : (this.pool[(this.at[slot] as number) + place] as number);
+      : (this.entries[(this.at[slot] as number) + place] as number);
+  }
+
+  /** The entries of all buckets of two or more, each bucket's side by side from its {@link blockAt}. */
+  get pool(): Int32Array {
+    return this.entries;
+  }
+
+  /** Where the entries of the bucket at a slot holding two or more start in {@link pool}. */
+  blockAt(slot: number): number {
+    return this.at[slot] as number;
   }
 
   /** The slot holding the band's key, or the free slot where it would go (linear probing). */
@@ -87,10 +97,10 @@ export class BandBuckets {
   private newBlock(size: number): number {
     const free = this.freeBlocks.get(size)?.pop();
     if (free !== undefined) return free;
-    if (this.poolUsed + size > this.pool.length) {
-      const bigger = new Int32Array(Math.max(this.pool.length * 2, this.poolUsed + size));
-      bigger.set(this.pool);
-      this.pool = bigger;
+    if (this.poolUsed + size > this.entries.length) {
+      const bigger = new Int32Array(Math.max(this.entries.length * 2, this.poolUsed + size));
+      bigger.set(this.entries);
+      this.entries = bigger;
     }
     const block = this.poolUsed;
     this.poolUsed += size;

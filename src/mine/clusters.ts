@@ -38,8 +38,17 @@ interface Counted {
 }
 
 function countedOf(withEnds: readonly string[]): Counted {
-  const sequence = withEnds.filter((token) => token !== sentenceEnd);
-  return { words: new Set(sequence), pairs: pairsOf(sequence) };
+  // Sentence ends left out, in one pass: a message's words and its pairs of neighbouring words.
+  const words = new Set<string>();
+  const pairs = new Set<string>();
+  let previous: string | undefined;
+  for (const token of withEnds) {
+    if (token === sentenceEnd) continue;
+    words.add(token);
+    if (previous !== undefined) pairs.add(pairOf(previous, token));
+    previous = token;
+  }
+  return { words, pairs };
 }
 
 /** Options of {@link Clusters}. */
@@ -396,16 +405,20 @@ export class Clusters {
       // The words it misses already cost more than the message may miss: no need to read its pairs.
       if (words.size - shared > missable) return 0;
       const counted = one.distinctPairs ? undefined : new Set<string>();
-      let previous: string | undefined;
+      // A pair the message holds is of two of its words: only such pairs are written and looked up.
+      let previousHeld = false;
+      let previous = "";
       for (const token of cluster.sequences[0] ?? []) {
         if (token === sentenceEnd) continue;
-        if (previous !== undefined) {
+        const held = words.has(token);
+        if (previousHeld && held) {
           const pair = pairOf(previous, token);
           if (pairs.has(pair) && (counted === undefined || !counted.has(pair))) {
             shared++;
             counted?.add(pair);
           }
         }
+        previousHeld = held;
         previous = token;
       }
       const missed = words.size + pairs.size - shared;

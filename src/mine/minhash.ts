@@ -51,8 +51,11 @@ export class SignatureIndex<T> {
   private readonly numbers = new Map<T, number>();
   /** Bands shared with the signature being looked up, by entry number; zeroed after each look-up. */
   private shared = new Uint8Array(64);
-  /** The entries met and the nearest of them in the look-up under way: reused, not made per look-up. */
-  private readonly met: number[] = [];
+  /**
+   * The entries met in the order first met (as many places as {@link shared}) and the nearest of them,
+   * in the look-up under way: reused, not made per look-up.
+   */
+  private met = new Int32Array(64);
   private readonly top: number[] = [];
 
   add(of: Uint32Array, entry: T): void {
@@ -65,6 +68,7 @@ export class SignatureIndex<T> {
         const grown = new Uint8Array(this.shared.length * 2);
         grown.set(this.shared);
         this.shared = grown;
+        this.met = new Int32Array(grown.length);
       }
     }
     for (let band = 0; band < bands; band++) this.buckets.add(band, bandKey(of, band), number);
@@ -78,15 +82,24 @@ export class SignatureIndex<T> {
   candidates(of: Uint32Array, limit = Number.POSITIVE_INFINITY): T[] {
     const shared = this.shared;
     const met = this.met;
-    met.length = 0;
+    let metCount = 0;
     const buckets = this.buckets;
     for (let band = 0; band < bands; band++) {
       const slot = buckets.find(band, bandKey(of, band));
       if (slot < 0) continue;
       const size = buckets.sizeAt(slot);
-      for (let place = 0; place < size; place++) {
-        const number = buckets.entryAt(slot, place);
-        if (shared[number] === 0) met.push(number);
+      if (size === 1) {
+        const number = buckets.entryAt(slot, 0);
+        if (shared[number] === 0) met[metCount++] = number;
+        shared[number] = (shared[number] as number) + 1;
+        continue;
+      }
+      // A bigger bucket's entries lie side by side: read in one go.
+      const pool = buckets.pool;
+      const start = buckets.blockAt(slot);
+      for (let place = start; place < start + size; place++) {
+        const number = pool[place] as number;
+        if (shared[number] === 0) met[metCount++] = number;
         shared[number] = (shared[number] as number) + 1;
       }
     }
@@ -94,9 +107,10 @@ export class SignatureIndex<T> {
     // order they were first met in): chosen by insertion into a short list, with no sort of them all.
     const top = this.top;
     top.length = 0;
-    if (met.length <= limit) top.push(...met);
+    if (metCount <= limit) for (let at = 0; at < metCount; at++) top.push(met[at] as number);
     else
-      for (const number of met) {
+      for (let place = 0; place < metCount; place++) {
+        const number = met[place] as number;
         const count = shared[number] as number;
         if (top.length >= limit && count <= (shared[top[top.length - 1] as number] as number)) continue;
         let at = top.length;
@@ -104,7 +118,7 @@ export class SignatureIndex<T> {
         top.splice(at, 0, number);
         if (top.length > limit) top.pop();
       }
-    for (const number of met) shared[number] = 0;
+    for (let place = 0; place < metCount; place++) shared[met[place] as number] = 0;
     return top.map((number) => this.entries[number] as T);
   }
 }

@@ -54,25 +54,27 @@ export function identityAndWholeTokens(
 function chunkTokensOf(skeleton: string, sentences: boolean): string[] {
   const tokens: string[] = [];
   let parenthesis = false;
-  const end = () => {
-    if (tokens.length > 0 && tokens.at(-1) !== sentenceEnd) tokens.push(sentenceEnd);
-  };
   for (const chunk of skeleton.split(/\s+/)) {
     if (chunk === "") continue;
     const read = chunkReading(chunk);
     // A parenthesis is a clause of its own: left out or added whole, like a sentence.
     if (sentences && read.opens) {
-      end();
+      endSentence(tokens);
       parenthesis = true;
     }
     for (const token of read.tokens) tokens.push(token);
     if (!sentences || read.dayNumber) continue;
     if (read.endsSentence || (parenthesis && read.closes)) {
-      end();
+      endSentence(tokens);
       parenthesis = false;
     }
   }
   return tokens;
+}
+
+/** Ends the sentence read so far, unless none was begun since the last end. */
+function endSentence(tokens: string[]): void {
+  if (tokens.length > 0 && tokens[tokens.length - 1] !== sentenceEnd) tokens.push(sentenceEnd);
 }
 
 /** What one chunk of a skeleton gives, whatever chunks are around it. */
@@ -88,26 +90,34 @@ interface ChunkReading {
 }
 
 /**
- * Short chunks already read: a history writes the same few thousand words again and again. Only chunks
- * shorter than the engine's shortest slice of a string are kept (a longer one would hold the whole text
- * it was cut from), and at most {@link maxChunksRead} of them.
+ * Chunks already read: a history writes the same few thousand words and placeholders again and again.
+ * At most {@link maxChunksRead} of them, none longer than {@link longestChunkRead}. A chunk as long as
+ * the engine's shortest slice of a string would hold the whole text it was cut from, so such a chunk is
+ * kept as a copy of its own.
  */
 const chunksRead = new Map<string, ChunkReading>();
 const maxChunksRead = 1 << 15;
 const shortChunk = 13;
+const longestChunkRead = 64;
 
 function chunkReading(chunk: string): ChunkReading {
   const known = chunksRead.get(chunk);
   if (known !== undefined) return known;
+  const kept = chunk.length < shortChunk ? chunk : ownCopy(chunk);
   const read: ChunkReading = {
-    tokens: interned(chunkTokens(chunk)),
-    opens: chunk.startsWith("("),
-    dayNumber: /^\p{N}{1,2}\.$/u.test(chunk),
-    endsSentence: /[.!?;:]["')\]]*$/.test(chunk),
-    closes: /\)\W*$/.test(chunk),
+    tokens: interned(chunkTokens(kept)),
+    opens: kept.startsWith("("),
+    dayNumber: /^\p{N}{1,2}\.$/u.test(kept),
+    endsSentence: /[.!?;:]["')\]]*$/.test(kept),
+    closes: /\)\W*$/.test(kept),
   };
-  if (chunk.length < shortChunk && chunksRead.size < maxChunksRead) chunksRead.set(chunk, read);
+  if (kept.length <= longestChunkRead && chunksRead.size < maxChunksRead) chunksRead.set(kept, read);
   return read;
+}
+
+/** A string of the same text that is no slice of another: joined anew from its characters. */
+function ownCopy(text: string): string {
+  return text.length > longestChunkRead ? text : [...text].join("");
 }
 
 /** The tokens of one chunk between spaces. */

@@ -48,4 +48,22 @@ describe("a message's identity and whole skeleton read at once", () => {
       "§",
     ]);
   });
+
+  it("reads a long chunk read before (a placeholder with its stop) as it read it the first time", () => {
+    const text = "Claim {{claim.number}}. ({{policyholder.name}}) paid {{claim.amount}}, user_identifier=x1";
+    const first = tokensOf(text, true);
+    expect(first).toEqual([
+      "claim",
+      "{{claim.number}}",
+      "§",
+      "{{policyholder.name}}",
+      "§",
+      "paid",
+      "{{claim.amount}}",
+      "user",
+      "identifier",
+      "<#>",
+    ]);
+    expect(tokensOf(`Hi ${text}`, true)).toEqual(["hi", ...first]);
+  });
 });
