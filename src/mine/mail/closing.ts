@@ -1,4 +1,4 @@
-import { Phrases, type Word, wordsOf } from "./words.js";
+import { firstWordOf, Phrases, type Word, wordsOf } from "./words.js";
 
 /**
  * Closings as people end a message ("Best regards,", "Viele Grüße", "Cordialement", "Cheers, Sam"), in
@@ -138,6 +138,8 @@ const upper = /\p{Lu}/u;
  */
 export function isClosing(line: string, last = false): boolean {
   if (line.length > 80) return false;
+  // Most lines start with no closing's first word: read first, before all of the line's words.
+  if (!closings.opens(firstWordOf(line))) return false;
   const words = wordsOf(line, 12);
   let phrase = closings.prefixOf(words);
   // Two closings joined: "Thanks and regards", "Danke und Gruß", "Merci et bonne journée".

@@ -1,4 +1,4 @@
-import { Phrases, wordsOf } from "./words.js";
+import { firstWordOf, Phrases, wordsOf } from "./words.js";
 
 /**
  * Greetings as people open a message, in the languages of the histories mining reads: a phrase from
@@ -101,6 +101,8 @@ const dashes = "-–—";
  * "Hello Atelier Lune, could you…" → greeting "Hello Atelier Lune,", rest "could you…".
  */
 export function greetingOf(line: string): { greeting: string; rest: string } | undefined {
+  // Most first lines start with no greeting's first word: read first, before all of the line's words.
+  if (!greetings.opens(firstWordOf(line))) return undefined;
   const words = wordsOf(line, 1 + maxNameWords + 4);
   const phrase = greetings.prefixOf(words);
   if (phrase === 0) return undefined;

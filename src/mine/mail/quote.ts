@@ -180,8 +180,12 @@ export function cutQuotes(lines: readonly string[]): QuoteCut {
   for (let i = lines.length - 1; i >= 0; i--)
     nextText[i] = (lines[i] as string).trim() === "" ? (nextText[i + 1] as number) : i;
   let quoted = quotedLine.includes(true);
+  const colons = lines.map(holdsColon);
   for (let i = 0; i < lines.length; i++) {
     if (quotedLine[i]) continue;
+    // A separator opens with a decoration; a header field, a forward marker and an attribution (on its
+    // line or on the next, when wrapped) hold a colon: most lines are none of these.
+    if (!colons[i] && colons[i + 1] !== true && !decorated.test(lines[i] as string)) continue;
     if (startsEarlierMessage(lines, i)) return { end: i, quotedLine, quoted: true };
     const header = attributionAt(lines, i);
     if (header === undefined) continue;
@@ -263,6 +267,12 @@ function startsEarlierMessage(lines: readonly string[], i: number): boolean {
 }
 
 const decoration = "-_=*~ \t:";
+// A line whose text opens with a decoration other than the colon (`\s` is what `trim` takes off).
+const decorated = /^\s*[-_=*~]/;
+
+function holdsColon(line: string): boolean {
+  return line.includes(":") || line.includes("：");
+}
 
 /** A separator's words: dashes, underscores, equals signs, asterisks and a final colon taken off. */
 function undecorated(line: string): string {

@@ -83,13 +83,10 @@ export function isSentFrom(line: string): boolean {
 /** Whether a line holds contact data: an e-mail address, a URL or host, or a phone number. */
 export function holdsContact(line: string): boolean {
   let found = false;
-  const stop = () => {
-    found = true;
-    return true;
-  };
-  forEachAddress(line, stop);
-  if (!found) forEachLink(line, stop);
-  if (!found) forEachPhoneNumber(line, stop);
+  // Each scan stops at its first find: only whether there is one matters.
+  forEachAddress(line, () => (found = true));
+  if (!found) forEachLink(line, () => (found = true));
+  if (!found) forEachPhoneNumber(line, () => (found = true));
   return found;
 }
 
@@ -130,8 +127,9 @@ export function signatureStart(lines: readonly string[]): number | undefined {
   const block = lines.slice(start, end);
   // Only a block with an empty line above it: a signature is set apart from the text.
   if (start === 0 || block.length < 2 || block.length > 8) return undefined;
-  if (!block.every(isSignatureLine) || !block.some(holdsContact)) return undefined;
+  if (!block.every(isSignatureLine)) return undefined;
   // "Best regards,\nAnna\n+49 …" is a closing with a signature under it: the closing is read as one.
+  // Looked for before contact data, which costs more to scan for.
   if (block.some((line) => isClosing(line))) return undefined;
-  return start;
+  return block.some(holdsContact) ? start : undefined;
 }

@@ -30,6 +30,17 @@ export function wordsOf(line: string, limit = 16): Word[] {
   return words;
 }
 
+const firstRun = /\S+/;
+
+/**
+ * The first word of `line` as {@link wordsOf} reads it ("" when the line is blank): enough to tell that
+ * no phrase of a list starts the line, as most lines show, before its words are read.
+ */
+export function firstWordOf(line: string): string {
+  const match = firstRun.exec(line);
+  return match === null ? "" : trimmed(line, match.index, match.index + match[0].length);
+}
+
 /** Whether the character at `at` is a letter or a digit (ASCII read without a regular expression). */
 function isWordCharacter(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
@@ -51,8 +62,10 @@ function trimmed(line: string, start: number, end: number): string {
  * A word as a phrase is compared with it: German writes both genders in one word ("Liebe/r",
  * "Sehr geehrte*r", "Kolleg:innen"), which is compared by the part before the mark.
  */
+const genderMark = /[/*:_]/;
+
 function stem(word: string): string {
-  const mark = word.search(/[/*:_]/);
+  const mark = word.search(genderMark);
   return mark > 0 ? word.slice(0, mark) : word;
 }
 
@@ -80,6 +93,11 @@ export class Phrases {
       if (phrase.every((word, i) => stem(words[from + i]?.text ?? "") === word)) return phrase.length;
     }
     return 0;
+  }
+
+  /** Whether a phrase starts with `word` (as {@link firstWordOf} gives it): else `prefixOf` is 0. */
+  opens(word: string): boolean {
+    return this.#byFirst.has(stem(word));
   }
 
   /** Whether `word` is one of the phrases of one word. */
