@@ -19,27 +19,98 @@ export function recipientSource<S extends CollectionSchemas>(
   to: string,
 ): string | undefined {
   const records = definition as unknown as RecordsDefinition;
-  const wanted = addressForms(to, e164Of);
-  if (wanted.size === 0) return undefined;
+  const wanted = Wanted.of(to);
+  if (wanted === undefined) return undefined;
   // An e-mail address is only ever found in a value holding an "@", a phone number only in one without.
-  let email = false;
-  for (const form of wanted) if (form.startsWith("email:")) email = true;
+  const email = wanted.email !== undefined;
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
-    const fields = Object.keys((records.collections[collection]?.shape ?? {}) as Record<string, unknown>);
-    for (const row of rows.slice(0, records.maxPerCollection)) {
+    const fields = fieldsOf(records.collections[collection]?.shape, collection);
+    const count = Math.min(rows.length, records.maxPerCollection);
+    for (let at = 0; at < count; at++) {
+      const row: unknown = rows[at];
       if (typeof row !== "object" || row === null) continue;
-      for (const field of fields) {
+      for (const [field, source] of fields) {
         const value = (row as Record<string, unknown>)[field];
         if (typeof value !== "string" || value.length > 320 || value.includes("@") !== email) continue;
-        for (const form of knownForms(value)) {
-          if (wanted.has(form)) return `${singular(collection)}.${field}`;
-        }
+        if (wanted.heldBy(value)) return source;
       }
     }
   }
   return undefined;
+}
+
+/** The recipient's forms (see {@link addressForms}), compared with each record value's. */
+class Wanted {
+  /** The recipient's e-mail address, lower-cased, when it is one. */
+  readonly email: string | undefined;
+  readonly #forms: ReadonlySet<string>;
+  readonly #phone: string | undefined;
+  /** The recipient's E.164 form: parsed at the first record number it could be the only match of. */
+  #e164: string | undefined | null = null;
+
+  private constructor(address: string) {
+    if (address.includes("@")) {
+      this.email = address.toLowerCase();
+      this.#forms = new Set([`email:${this.email}`]);
+    } else {
+      this.email = undefined;
+      this.#phone = address;
+      this.#forms = new Set([`phone:${phoneDigits(address)}`]);
+    }
+  }
+
+  /** The recipient's forms; undefined when it names no address, so no record can hold it. */
+  static of(to: string): Wanted | undefined {
+    const address = bareAddress(to);
+    if (address === undefined || (!address.includes("@") && !phoneShape.test(address))) return undefined;
+    return new Wanted(address);
+  }
+
+  /** Whether one of the forms of the record value `value` is one of the recipient's. */
+  heldBy(value: string): boolean {
+    // A plain address's one form is itself lower-cased: compared without making it (ASCII keeps lengths).
+    const email = this.email;
+    if (email !== undefined && plainAddress.test(value))
+      return value.length === email.length && value.toLowerCase() === email;
+    const forms = knownForms(value);
+    for (const form of forms) if (this.#forms.has(form)) return true;
+    if (this.#phone === undefined) return false;
+    // Only a value's own E.164 form can equal the recipient's: the recipient is parsed for one.
+    for (const form of forms) if (form.startsWith("phone:+") && form === this.#e164Form()) return true;
+    return false;
+  }
+
+  #e164Form(): string | undefined {
+    if (this.#e164 === null) {
+      const international = e164Of(this.#phone as string);
+      this.#e164 = international === undefined ? undefined : `phone:${international}`;
+    }
+    return this.#e164;
+  }
+}
+
+/** Each collection's fields, with the source a match in them names ("order.email"), read once per shape. */
+const fieldsByShape = new WeakMap<object, Map<string, readonly (readonly [string, string])[]>>();
+
+function fieldsOf(shape: unknown, collection: string): readonly (readonly [field: string, source: string])[] {
+  const key = typeof shape === "object" && shape !== null ? shape : undefined;
+  let byCollection = key === undefined ? undefined : fieldsByShape.get(key);
+  const known = byCollection?.get(collection);
+  if (known !== undefined) return known;
+  const prefix = singular(collection);
+  const fields = Object.keys((shape ?? {}) as Record<string, unknown>).map(
+    (field) => [field, `${prefix}.${field}`] as const,
+  );
+  if (key !== undefined) {
+    if (byCollection === undefined) {
+      byCollection = new Map();
+      fieldsByShape.set(key, byCollection);
+    }
+    byCollection.set(collection, fields);
+  }
+  return fields;
 }
 
 /** Records repeat across tickets (a garage in a thousand of them): their forms are read once. */
@@ -49,13 +120,24 @@ const maxRemembered = 20_000;
 function knownForms(value: string): ReadonlySet<string> {
   const known = formsOfValue.get(value);
   if (known !== undefined) return known;
-  const forms = addressForms(value, sharedE164);
+  const forms = addressForms(value);
   if (formsOfValue.size >= maxRemembered) formsOfValue.clear();
   formsOfValue.set(value, forms);
   return forms;
 }
 
-function addressForms(value: string, e164: (number: string) => string | undefined): Set<string> {
+const phoneShape = /^\+?[\d\s().-]{7,24}$/;
+
+/** A phone number's digits as written, with its "+". */
+function phoneDigits(number: string): string {
+  return number.replace(/[^\d+]/g, "");
+}
+
+/**
+ * A value's forms: `email:` and the address lower-cased, or `phone:` with the number's E.164 form and
+ * `phone:` with its digits as written.
+ */
+function addressForms(value: string): Set<string> {
   const forms = new Set<string>();
   const address = bareAddress(value);
   if (address === undefined) return forms;
@@ -63,19 +145,24 @@ function addressForms(value: string, e164: (number: string) => string | undefine
     forms.add(`email:${address.toLowerCase()}`);
     return forms;
   }
-  if (/^\+?[\d\s().-]{7,24}$/.test(address)) {
-    const international = e164(address);
+  if (phoneShape.test(address)) {
+    const international = sharedE164(address);
     if (international !== undefined) forms.add(`phone:${international}`);
-    forms.add(`phone:${address.replace(/[^\d+]/g, "")}`);
+    forms.add(`phone:${phoneDigits(address)}`);
   }
   return forms;
 }
+
+// Parsed without a default country, a number has an E.164 form only when written with its "+country"
+// prefix (a phone-shaped address holds a "+" only as its first character): dates and national numbers
+// are not parsed.
 
 /**
  * The E.164 form of a record's number through `parsePhone`, whose cache masking has often filled with
  * the ticket's numbers already.
  */
 function sharedE164(number: string): string | undefined {
+  if (!number.startsWith("+")) return undefined;
   const phone = parsePhone(number, undefined);
   return phone.ok ? phone.e164 : undefined;
 }
@@ -85,6 +172,7 @@ function sharedE164(number: string): string | undefined {
  * forms (most of a parse's cost) no comparison needs, since no other step parses the recipient.
  */
 function e164Of(number: string): string | undefined {
+  if (!number.startsWith("+")) return undefined;
   const phone = phoneNumbers().parsePhoneNumberFromString(number, undefined);
   return phone?.isValid() === true ? phone.number : undefined;
 }

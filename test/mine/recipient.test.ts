@@ -66,6 +66,34 @@ describe("recipients compared as addresses", () => {
     expect(recipientSource(records, ticket, to)).toBeUndefined();
   });
 
+  it("finds a number by its E.164 form when the digits as written differ, past records of other numbers", () => {
+    const couriers = defineRecords({
+      sellers: z.object({ id: z.string(), phone: z.string(), since: z.string() }),
+      couriers: z.object({ id: z.string(), phone: z.string() }),
+    });
+    const withCourier = {
+      sellers: [{ id: "s1", phone: "+49 151 2345678", since: "2026-02-15" }],
+      couriers: [{ id: "c1", phone: "+49 (0)160 7654321" }],
+    };
+    expect(recipientSource(couriers, withCourier, "+49 160 7654321")).toBe("courier.phone");
+    expect(recipientSource(couriers, withCourier, "tel:+491607654321")).toBe("courier.phone");
+    expect(recipientSource(couriers, withCourier, "+49 0151 2345678")).toBe("seller.phone");
+    // Digits as written match whatever the grouping; a date is no number.
+    expect(recipientSource(couriers, withCourier, "2026 02 15")).toBe("seller.since");
+    expect(recipientSource(couriers, withCourier, "+49 170 0000000")).toBeUndefined();
+  });
+
+  it("compares a number written without its country prefix by its digits alone", () => {
+    const national = {
+      ...ticket,
+      sellers: [{ id: "s1", email: "shop@lumen.example", phone: "0151 2345678" }],
+    };
+    expect(recipientSource(records, national, "0151-2345678")).toBe("seller.phone");
+    // Without a "+country" prefix no E.164 form is read, so the international form is another number.
+    expect(recipientSource(records, national, "+49 151 2345678")).toBeUndefined();
+    expect(recipientSource(records, ticket, "0151 2345678")).toBeUndefined();
+  });
+
   it("never throws and finds no record for hostile recipients", () => {
     for (const to of [...hostileStrings, "<".repeat(20_000), "mailto:%E0%A4%A", `"${"\\".repeat(5_000)}`]) {
       expect(() => recipientSource(records, ticket, to)).not.toThrow();
