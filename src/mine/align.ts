@@ -62,36 +62,9 @@ export function align(
   // best[state][i][j]: the best score of the suffixes a[i..], b[j..] after a step of `state`
   // (0 matched, 1 skipped a token of a, 2 of b).
   const best = [afterMatch, afterA, afterB];
-  const cells = (n + 1) * width;
-  equal.fill(0, 0, cells);
-  // Only the cells this alignment reads are written before they are read: no clearing needed but the end.
-  const end = n * width + m;
-  afterMatch[end] = 0;
-  afterA[end] = 0;
-  afterB[end] = 0;
-  const none = Number.NEGATIVE_INFINITY;
-  for (let i = n; i >= 0; i--) {
-    const token = i < n ? (a[i] as string) : "";
-    // Looked up once a row: a look-up a cell made alignments a third slower.
-    const alternatives = alike.get(token);
-    for (let j = m; j >= 0; j--) {
-      const at = i * width + j;
-      if (at === end) continue;
-      let matched = none;
-      if (i < n && j < m && sameWith(token, alternatives, b[j] as string)) {
-        equal[at] = 1;
-        matched = 1 + (afterMatch[at + width + 1] as number);
-      }
-      const skippedA = i < n ? (afterA[at + width] as number) : none;
-      const skippedB = j < m ? (afterB[at + 1] as number) : none;
-      // Opening a place of difference costs; going on with one does not.
-      const openA = skippedA - openCost;
-      const openB = skippedB - openCost;
-      afterMatch[at] = Math.max(matched, openA, openB);
-      afterA[at] = Math.max(matched, skippedA, openB);
-      afterB[at] = Math.max(matched, openA, skippedB);
-    }
-  }
+  markSame(a, n, b, m, width);
+  // Only the cells this alignment reads are written before they are read: no clearing needed.
+  fillScores(n, m, width);
   // The path: 0 a token of both matched, 1 a token of `a` only, 2 a token of `b` only.
   const path: number[] = [];
   let i = 0;
@@ -118,6 +91,139 @@ export function align(
   }
   return describe(path, a.slice(0, n), b.slice(0, m));
 }
+
+/**
+ * Fills the score tables for `n` tokens of one side and `m` of the other, from the ends back (see
+ * {@link align}); `equal` is marked.
+ */
+function fillScores(n: number, m: number, width: number): void {
+  // Read through locals: the loop runs for every cell of every alignment.
+  const [matchedAfter, skippedAfterA, skippedAfterB, same] = [afterMatch, afterA, afterB, equal];
+  const end = n * width + m;
+  matchedAfter[end] = 0;
+  skippedAfterA[end] = 0;
+  skippedAfterB[end] = 0;
+  // The last row and column: only one side has tokens left, each skipped at a cost to open.
+  for (let j = m - 1; j >= 0; j--) {
+    const at = n * width + j;
+    const skippedB = skippedAfterB[at + 1] as number;
+    matchedAfter[at] = skippedB - openCost;
+    skippedAfterA[at] = skippedB - openCost;
+    skippedAfterB[at] = skippedB;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    const at = i * width + m;
+    const skippedA = skippedAfterA[at + width] as number;
+    matchedAfter[at] = skippedA - openCost;
+    skippedAfterA[at] = skippedA;
+    skippedAfterB[at] = skippedA - openCost;
+    for (let j = m - 1; j >= 0; j--) {
+      const at = i * width + j;
+      const skippedA = skippedAfterA[at + width] as number;
+      const skippedB = skippedAfterB[at + 1] as number;
+      // Opening a place of difference costs; going on with one does not.
+      const openA = skippedA - openCost;
+      const openB = skippedB - openCost;
+      if (same[at] === 1) {
+        const matched = 1 + (matchedAfter[at + width + 1] as number);
+        matchedAfter[at] = Math.max(matched, openA, openB);
+        skippedAfterA[at] = Math.max(matched, skippedA, openB);
+        skippedAfterB[at] = Math.max(matched, openA, skippedB);
+      } else {
+        matchedAfter[at] = Math.max(openA, openB);
+        skippedAfterA[at] = Math.max(skippedA, openB);
+        skippedAfterB[at] = Math.max(openA, skippedB);
+      }
+    }
+  }
+}
+
+/** Where a sequence holds each of its tokens, as {@link markSame} looks them up. */
+interface Places {
+  /** The places of each distinct token. */
+  readonly where: ReadonlyMap<string, readonly number[]>;
+  /** Its distinct words that could be mistyped (see `isTypoOf`), by length. */
+  readonly byLength: readonly (readonly string[] | undefined)[];
+  /** Its distinct placeholders. */
+  readonly placeholders: readonly string[];
+}
+
+/**
+ * The places of the sequences aligned, by sequence (kept while it is, and read-only: a sequence aligned
+ * is not changed after): a merge aligns each cluster's line with several bigger ones, and each bigger
+ * one with many.
+ */
+const placesOf = new WeakMap<readonly string[], Places>();
+
+/** Where the first `m` tokens of `b` hold each token. */
+function placesIn(b: readonly string[], m: number): Places {
+  const known = placesOf.get(b);
+  if (known !== undefined && b.length === m) return known;
+  const where = new Map<string, number[]>();
+  for (let j = 0; j < m; j++) {
+    const token = b[j] as string;
+    const list = where.get(token);
+    if (list === undefined) where.set(token, [j]);
+    else list.push(j);
+  }
+  const byLength: string[][] = [];
+  const placeholders: string[] = [];
+  for (const token of where.keys()) {
+    if (isPlaceholder(token)) placeholders.push(token);
+    else if (token.length >= minTypoLength) {
+      const sameLength = byLength[token.length];
+      if (sameLength === undefined) byLength[token.length] = [token];
+      else sameLength.push(token);
+    }
+  }
+  const places = { where, byLength, placeholders };
+  if (b.length === m) placesOf.set(b, places);
+  return places;
+}
+
+/**
+ * Marks in `equal` the cells whose tokens are one word (see {@link same}), for the first `n` tokens of
+ * `a` and `m` of `b`: each distinct token of `a` is looked for once, among the few tokens of `b` it could
+ * be one word with (itself, its alternatives, a value's tokens, words of about its length), rather than
+ * compared with every token.
+ */
+function markSame(a: readonly string[], n: number, b: readonly string[], m: number, width: number): void {
+  equal.fill(0, 0, (n + 1) * width);
+  const { where, byLength, placeholders } = placesIn(b, m);
+  // Per distinct token of `a`, the places of `b` holding a token it is one word with.
+  const columns = new Map<string, readonly number[]>();
+  for (let i = 0; i < n; i++) {
+    const token = a[i] as string;
+    let same = columns.get(token);
+    if (same === undefined) {
+      const found: (readonly number[] | undefined)[] = [where.get(token)];
+      for (const alternative of alike.get(token) ?? []) found.push(where.get(alternative));
+      if (token === numberToken) for (const placeholder of placeholders) found.push(where.get(placeholder));
+      else if (isPlaceholder(token)) found.push(where.get(numberToken));
+      else if (token.length >= minTypoLength) {
+        // A mistyped word keeps its first letter or its last.
+        const first = token.charCodeAt(0);
+        const last = token.charCodeAt(token.length - 1);
+        for (let length = token.length - 1; length <= token.length + 1; length++)
+          for (const other of byLength[length] ?? [])
+            if (
+              (other.charCodeAt(0) === first || other.charCodeAt(other.length - 1) === last) &&
+              other !== token &&
+              isTypoOf(token, other)
+            )
+              found.push(where.get(other));
+      }
+      const lists = found.filter((list) => list !== undefined);
+      same = lists.length === 1 ? (lists[0] as readonly number[]) : lists.flat();
+      columns.set(token, same);
+    }
+    const row = i * width;
+    for (const j of same) equal[row + j] = 1;
+  }
+}
+
+/** Shortest word {@link isTypoOf} reads as mistyped. */
+const minTypoLength = 5;
 
 /**
  * Reads a path as places of difference. A lone matched token inside a difference ("the" in two

@@ -1,4 +1,4 @@
-import { align } from "./align.js";
+import { type Alignment, align } from "./align.js";
 import { type Alternatives, learnedAlternatives } from "./alternatives.js";
 import { boilerplateWords } from "./boilerplate.js";
 import {
@@ -10,6 +10,7 @@ import {
   sharedShare,
   wordCounts,
 } from "./clusters.js";
+import { RootIndex } from "./merge-candidates.js";
 import { isPlaceholder, isTypoOf, numberToken, sentenceEnd } from "./tokens.js";
 import { variablePlaceGroups } from "./variable-places.js";
 
@@ -23,8 +24,6 @@ export interface MergeOptions {
   readonly vocabulary?: number;
 }
 
-/** Clusters one identity word leads to: past this, the word says too little to look through. */
-const maxPostings = 256;
 /** Bigger clusters aligned with each cluster, those sharing the most identity words first. */
 const maxCompared = 6;
 /** Most words on either side of the one place two clusters of one template may differ: a phrase. */
@@ -37,17 +36,10 @@ const maxPhrase = 6;
  */
 const minFrame = 10;
 
-/** How many placeholders two lines both hold (each as often as both hold it). */
-function sharedPlaceholders(a: readonly string[], b: readonly string[]): number {
-  const inA = new Map<string, number>();
-  for (const token of a) if (isPlaceholder(token)) inA.set(token, (inA.get(token) ?? 0) + 1);
+/** How many placeholders two lines both hold (each as often as both hold it), by their tokens' counts. */
+function sharedPlaceholders(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
   let shared = 0;
-  for (const token of b) {
-    const left = inA.get(token) ?? 0;
-    if (left === 0) continue;
-    inA.set(token, left - 1);
-    shared++;
-  }
+  for (const [token, inB] of b) if (isPlaceholder(token)) shared += Math.min(a.get(token) ?? 0, inB);
   return shared;
 }
 
@@ -57,6 +49,78 @@ interface Root {
   readonly identity: readonly string[];
   /** Its identity words in a member's order. */
   readonly line: readonly string[];
+  /** How many times the line holds each token, once asked for (see {@link tokensOf}). */
+  tokens?: ReadonlyMap<string, number>;
+  /** Its line's number among the lines aligned, once aligned (see {@link Alignments}). */
+  lineId?: number;
+}
+
+/** How many times a root's line holds each token: what the bounds and the frame of an alignment read. */
+function tokensOf(root: Root): ReadonlyMap<string, number> {
+  if (root.tokens !== undefined) return root.tokens;
+  const tokens = new Map<string, number>();
+  for (const token of root.line) tokens.set(token, (tokens.get(token) ?? 0) + 1);
+  root.tokens = tokens;
+  return tokens;
+}
+
+/**
+ * What a cluster's root is read from, boilerplate aside, kept while the cluster does not change: a
+ * merge pass and the next read most clusters again as they were, and merging into a cluster adds
+ * members (so its size is the mark of a change).
+ */
+interface Reading {
+  readonly size: number;
+  /** The words most members hold, in the order they were counted. */
+  readonly core: ReadonlySet<string>;
+  /** The word pairs most members hold, each with its two words. */
+  readonly pairs: readonly (readonly [pair: string, first: string, second: string])[];
+  /** Each kept member's tokens as the core reads them (see `readingOf`). */
+  readonly sequences: readonly (readonly string[])[];
+}
+
+type Readings = Map<ClusterState, Reading>;
+
+/** What the passes of one merge share: the alternatives learned, and what they read and aligned. */
+interface Shared {
+  readonly alternatives: Alternatives;
+  readonly readings: Readings;
+  readonly alignments: Alignments;
+}
+
+/**
+ * The alignments of one pass, kept for the next, by the two lines aligned: the second pass aligns many
+ * of the first pass's lines again (clusters neither changed), and an alignment depends on the lines (and
+ * the alternatives, the same in both passes) alone.
+ */
+class Alignments {
+  /** Each line aligned, by its tokens. */
+  private readonly lines = new Map<string, number>();
+  private readonly known = new Map<number, Alignment>();
+  /** Whether alignments made are kept (the last pass's are not asked for again). */
+  keep = true;
+
+  of(own: Root, root: Root, alternatives: Alternatives): Alignment {
+    const key = this.idOf(own) * 2 ** 26 + this.idOf(root);
+    const known = this.known.get(key);
+    if (known !== undefined) return known;
+    const made = align(own.line, root.line, alternatives);
+    if (this.keep) this.known.set(key, made);
+    return made;
+  }
+
+  /** The number of a root's line, the same for lines of the same tokens. */
+  private idOf(root: Root): number {
+    if (root.lineId !== undefined) return root.lineId;
+    const key = root.line.join("\u0000");
+    let id = this.lines.get(key);
+    if (id === undefined) {
+      id = this.lines.size;
+      this.lines.set(key, id);
+    }
+    root.lineId = id;
+    return id;
+  }
 }
 
 /**
@@ -87,23 +151,29 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
   // Learned from the clusters as read, before merging joins any two.
   const alternatives = learnedAlternatives(clusters, minSize);
-  const once = mergePass(clusters, boilerplateWords(clusters, minSize), alternatives, options);
-  const twice = mergePass(once, boilerplateWords(once, minSize), alternatives, options);
-  return mergeVariablePlaces(twice, options);
+  const shared: Shared = { alternatives, readings: new Map(), alignments: new Alignments() };
+  const once = mergePass(clusters, boilerplateWords(clusters, minSize), shared, options);
+  shared.alignments.keep = false;
+  const twice = mergePass(once, boilerplateWords(once, minSize), shared, options);
+  return mergeVariablePlaces(twice, shared.readings, options);
 }
 
 /**
  * Clusters whose lines differ only by one word at one place, three or more of them (see
  * `variablePlaceGroups`), are merged into the biggest: the word is a value masking did not take.
  */
-function mergeVariablePlaces(clusters: readonly ClusterState[], options: MergeOptions): ClusterState[] {
+function mergeVariablePlaces(
+  clusters: readonly ClusterState[],
+  readings: Readings,
+  options: MergeOptions,
+): ClusterState[] {
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
   // Whole lines, words spread over many clusters and all: a template split at a value into many
   // clusters makes its own words look like boilerplate, and a line cut of its last words is too short
   // to tell.
   const none = new Set<string>();
   const groups = variablePlaceGroups(
-    order.map((cluster) => rootOf(cluster, none).line),
+    order.map((cluster) => rootOf(cluster, none, readings).line),
     order.map((cluster) => cluster.size),
   );
   const keep = options.examples ?? 5;
@@ -137,7 +207,7 @@ function interleaved<T>(lists: readonly (readonly T[])[], most: number): T[] {
 function mergePass(
   clusters: readonly ClusterState[],
   boilerplate: ReadonlySet<string>,
-  alternatives: Alternatives,
+  shared: Shared,
   options: MergeOptions,
 ): ClusterState[] {
   const minSize = options.minSize ?? 3;
@@ -145,24 +215,17 @@ function mergePass(
   const vocabulary = options.vocabulary ?? 2000;
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
   const roots: Root[] = [];
-  const postings = new Map<string, number[]>();
+  const index = new RootIndex();
   for (const cluster of order) {
-    const own = rootOf(cluster, boilerplate);
+    const own = rootOf(cluster, boilerplate, shared.readings);
     const into =
-      own.identity.length === 0
-        ? undefined
-        : bestRoot(own, roots, postings, alternatives, cluster.size < minSize);
+      own.identity.length === 0 ? undefined : bestRoot(own, roots, index, shared, cluster.size < minSize);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
       continue;
     }
-    const at = roots.length;
     roots.push(own);
-    for (const word of own.identity) {
-      const list = postings.get(word);
-      if (list === undefined) postings.set(word, [at]);
-      else if (list.length <= maxPostings) list.push(at);
-    }
+    index.add(own.identity);
   }
   return roots.map((root) => root.cluster);
 }
@@ -172,21 +235,37 @@ function mergePass(
  * boilerplate left out (a pair is boilerplate when either word is), and its words in the order of the
  * member that holds most of them.
  */
-function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
+function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
+  const { core, pairs, sequences } = readingOf(cluster, readings);
+  const shared = [...core].filter((word) => !boilerplate.has(word));
+  const identity = [...shared];
+  for (const [pair, first, second] of pairs)
+    if (!boilerplate.has(first) && !boilerplate.has(second)) identity.push(pair);
+  // Boilerplate words stay in the line ("is due" and "was due" are two templates' words in one place),
+  // but not at its end, where they are a closing or a team line the mail reading left.
+  let line: readonly string[] = [];
+  for (const kept of sequences) {
+    let end = kept.length;
+    while (end > 0 && trailing(kept[end - 1] as string, boilerplate)) end--;
+    if (end > line.length) line = kept.slice(0, end);
+  }
+  return { cluster, identity: shared.length === 0 ? [] : identity, line };
+}
+
+/** What {@link rootOf} reads of a cluster, read again only when the cluster changed. */
+function readingOf(cluster: ClusterState, readings: Readings): Reading {
+  const known = readings.get(cluster);
+  if (known !== undefined && known.size === cluster.size) return known;
   const floor = sharedShare * cluster.size;
   const core = new Set<string>();
   for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.add(word);
-  const shared = [...core].filter((word) => !boilerplate.has(word));
-  const identity = [...shared];
+  const pairs: [string, string, string][] = [];
   for (const [pair, count] of pairCounts(cluster)) {
     if (count < floor) continue;
     const [first = "", second = ""] = pair.split(" ");
-    if (!boilerplate.has(first) && !boilerplate.has(second)) identity.push(pair);
+    pairs.push([pair, first, second]);
   }
-  // Boilerplate words stay in the line ("is due" and "was due" are two templates' words in one place),
-  // but not at its end, where they are a closing or a team line the mail reading left.
-  let line: string[] = [];
-  for (const sequence of cluster.sequences) {
+  const sequences = cluster.sequences.map((sequence) => {
     // A run of numbers is one, words not shared between them aside: a time or a date masking did not
     // take ("12. Januar 2026, 10:25") reads as one to four of them.
     const kept: string[] = [];
@@ -197,11 +276,11 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>): Root {
       if (word === numberToken && kept.at(-1) === numberToken) continue;
       kept.push(word);
     }
-    let end = kept.length;
-    while (end > 0 && trailing(kept[end - 1] as string, boilerplate)) end--;
-    if (end > line.length) line = kept.slice(0, end);
-  }
-  return { cluster, identity: shared.length === 0 ? [] : identity, line };
+    return kept;
+  });
+  const reading = { size: cluster.size, core, pairs, sequences };
+  readings.set(cluster, reading);
+  return reading;
 }
 
 /** The shared word a token is a mistyped form of, if any. */
@@ -217,52 +296,31 @@ function trailing(token: string, boilerplate: ReadonlySet<string>): boolean {
   return boilerplate.has(token) && !isPlaceholder(token) && token !== numberToken;
 }
 
-/** Per root, how many identity items the cluster being placed shares with it; zeroed after each use. */
-let commonCounts = new Int32Array(256);
-
 function bestRoot(
   own: Root,
   roots: readonly Root[],
-  postings: ReadonlyMap<string, readonly number[]>,
-  alternatives: Alternatives,
+  index: RootIndex,
+  { alternatives, alignments }: Shared,
   few: boolean,
 ): ClusterState | undefined {
-  if (commonCounts.length < roots.length) commonCounts = new Int32Array(roots.length * 2);
-  const counts = commonCounts;
-  const met: number[] = [];
-  for (const word of own.identity) {
-    const list = postings.get(word);
-    if (list === undefined || list.length > maxPostings) continue;
-    for (const at of list) {
-      if (counts[at] === 0) met.push(at);
-      counts[at] = (counts[at] as number) + 1;
-    }
-  }
-  // A bigger cluster sharing under a fifth of its identity cannot hold half of its line: not aligned.
-  const ranked = met
-    .filter((at) => (counts[at] as number) >= 0.2 * (roots[at] as Root).identity.length)
-    .map((at) => [at, counts[at] as number] as const)
-    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
-    .slice(0, maxCompared);
-  for (const at of met) counts[at] = 0;
   let best: ClusterState | undefined;
   let bestScore = 0;
-  for (const [at] of ranked) {
+  for (const at of index.nearest(own.identity, maxCompared)) {
     const root = roots[at] as Root;
     // Aligning is quadratic; the tokens the two lines could match at most, in any order, rule most out.
     const needed = few
       ? Math.max(fewRootShare * root.line.length, fewMatched)
       : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
-    if (mostMatched(own.line, root.line, alternatives) < needed) continue;
-    const { matched, substitutions, partial, widest, leading } = align(own.line, root.line, alternatives);
+    if (mostMatched(tokensOf(own), tokensOf(root), alternatives) < needed) continue;
+    const { matched, substitutions, partial, widest, leading } = alignments.of(own, root, alternatives);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
     // A few words the line of a recurring message about records opens with, the other not: a greeting
     // the mail reading left in the line, not a place of the template.
-    const placeholders = sharedPlaceholders(own.line, root.line);
+    const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root));
     const greeting = !few && leading > 0 && placeholders > 0;
     const places = substitutions + partial - (greeting ? 1 : 0);
-    const frame = frameOf(matched, own.line, root.line, placeholders);
+    const frame = frameOf(matched, tokensOf(own), tokensOf(root), placeholders);
     const joins = few
       ? rootShare >= fewRootShare && frame >= minFrame && places <= 2
       : rootShare >= rootShareNeeded &&
@@ -286,9 +344,13 @@ function bestRoot(
  * requests), each of the `placeholders` both write counting three (clusters writing the same record
  * fields share more than words).
  */
-function frameOf(matched: number, a: readonly string[], b: readonly string[], placeholders: number): number {
-  const numbers = (line: readonly string[]) => line.filter((token) => token === numberToken).length;
-  return matched - Math.min(numbers(a), numbers(b)) + 2 * placeholders;
+function frameOf(
+  matched: number,
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  placeholders: number,
+): number {
+  return matched - Math.min(a.get(numberToken) ?? 0, b.get(numberToken) ?? 0) + 2 * placeholders;
 }
 
 /**
@@ -296,21 +358,24 @@ function frameOf(matched: number, a: readonly string[], b: readonly string[], pl
  * those that could still match another as a mistyped word, a value or an alternative (never more than
  * either side has).
  */
-function mostMatched(a: readonly string[], b: readonly string[], alternatives: Alternatives): number {
+function mostMatched(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  alternatives: Alternatives,
+): number {
   const loosely = (token: string) => looseToken(token) || alternatives.has(token);
-  const inA = new Map<string, number>();
-  for (const token of a) inA.set(token, (inA.get(token) ?? 0) + 1);
   let common = 0;
   let restB = 0;
-  for (const token of b) {
-    const left = inA.get(token) ?? 0;
-    if (left > 0) {
-      inA.set(token, left - 1);
-      common++;
-    } else if (loosely(token)) restB++;
+  for (const [token, inB] of b) {
+    const both = Math.min(a.get(token) ?? 0, inB);
+    common += both;
+    if (inB > both && loosely(token)) restB += inB - both;
   }
   let restA = 0;
-  for (const [token, left] of inA) if (left > 0 && loosely(token)) restA += left;
+  for (const [token, inA] of a) {
+    const inB = b.get(token) ?? 0;
+    if (inA > inB && loosely(token)) restA += inA - inB;
+  }
   return common + Math.min(restA, restB);
 }
 
