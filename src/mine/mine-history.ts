@@ -2,14 +2,12 @@ import type { CollectionSchemas, RecordsDefinition } from "../core/definition/de
 import { type Interval, wilsonInterval } from "../metrics/wilson.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
-import { cleanText } from "./clean-text.js";
 import { type ClusterOptions, Clusters } from "./clusters.js";
-import { resolveIdentifiers } from "./history-identifiers.js";
 import { parseSentMessage } from "./history-line.js";
-import { readMail } from "./mail/read-mail.js";
-import { maskMessage, type ValueIndexOptions, valueIndex } from "./mask.js";
+import type { ValueIndexOptions } from "./mask.js";
 import { mergeClusters } from "./merge-clusters.js";
-import { recipientSource } from "./recipient.js";
+import { readInOrder } from "./read-in-order.js";
+import type { LineProblem } from "./read-line.js";
 import { RecordProfile, type RecordProfileSummary } from "./record-profile.js";
 
 /** Options of {@link mineHistory}. */
@@ -25,12 +23,15 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
    * for a line whose message moved to another cluster while the history was read (the last call holds).
    */
   readonly onMessage?: (line: number, cluster: number) => void;
+  /**
+   * Worker threads reading lines (parsing and masking them) while this thread clusters them, in order:
+   * the report is the same with any number. 0 reads every line on this thread. By default a history is
+   * read here until it proves long (4,096 lines), then on one worker per core but the one clustering.
+   */
+  readonly workers?: number;
 }
 
-/** A line the reader could not hand over as text (not UTF-8, too long): counted as malformed. */
-export interface LineProblem {
-  readonly problem: string;
-}
+export type { LineProblem } from "./read-line.js";
 
 /** One point of the coverage curve: a catalog of the `k` biggest templatable clusters. */
 export interface CoveragePoint {
@@ -67,6 +68,17 @@ export interface MiningReport {
 const day = 86_400_000;
 
 /**
+ * The records of a history's `ticket`th message as the record profile takes them: it reads every ticket
+ * up to its 2,000th, then one in 8 (record-profile.ts), so only those lines are parsed again when a
+ * worker read them; the others are counted, never read.
+ */
+function profiledRecords(ticket: number, line: string): unknown {
+  if (ticket > 2000 && ticket % 8 !== 0) return noRecords;
+  return (parseSentMessage(line) as { readonly records: unknown }).records;
+}
+const noRecords = {};
+
+/**
  * Mines a history of free-text messages (JSON lines, see {@link parseSentMessage}; a reader may hand a
  * line it could not read as a {@link LineProblem}) for the templates
  * that would replace them: masks each ticket's record values into placeholders, clusters the skeletons,
@@ -83,71 +95,53 @@ export async function mineHistory<S extends CollectionSchemas>(
   options: MineOptions = {},
 ): Promise<MiningReport> {
   const records = definition as unknown as RecordsDefinition;
+  const workers = options.workers;
+  if (workers !== undefined && !(Number.isSafeInteger(workers) && workers >= 0))
+    throw new RangeError(
+      `mineHistory: workers must be a whole number ≥ 0 (0 reads every line on the calling thread), not ${String(workers)}`,
+    );
   // A message moved to another cluster while reading is told again.
   const clusters = new Clusters(options, (line, cluster) => options.onMessage?.(line, cluster.id));
   const profile = new RecordProfile({ collections: records.names });
   const sources = new Map<string, number>();
   const problems: { line: number; problem: string }[] = [];
   const maxProblems = options.maxProblems ?? 20;
-  let lineNumber = 0;
   let messages = 0;
   let malformed = 0;
   let newRecipients = 0;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for await (const read of lines) {
-    lineNumber += 1;
-    if (typeof read !== "string") {
-      malformed += 1;
-      if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: read.problem });
-      continue;
+  for await (const batch of readInOrder(records, lines, options)) {
+    for (let at = 0; at < batch.read.length; at++) {
+      const read = batch.read[at];
+      if (read === undefined) continue;
+      const lineNumber = batch.first + at;
+      if ("problem" in read) {
+        malformed += 1;
+        if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: read.problem });
+        continue;
+      }
+      messages += 1;
+      profile.observe(read.records ?? profiledRecords(messages, batch.lines[at] as string));
+      if (read.at !== undefined) {
+        first = Math.min(first, read.at);
+        last = Math.max(last, read.at);
+      }
+      if (read.source === undefined) newRecipients += 1;
+      else sources.set(read.source, (sources.get(read.source) ?? 0) + 1);
+      // Compared by what the message says; kept with its greeting, which may name the recipient.
+      const cluster = clusters.add(
+        read.skeleton,
+        read.source === undefined ? undefined : `${read.channel}:${read.source}`,
+        {
+          identity: read.identity,
+          ...(read.subject === undefined ? {} : { subject: read.subject }),
+          identifiers: read.identifiers,
+          tag: lineNumber,
+        },
+      );
+      options.onMessage?.(lineNumber, cluster.id);
     }
-    if (read.trim() === "") continue;
-    const line = parseSentMessage(read);
-    if ("problem" in line) {
-      malformed += 1;
-      if (problems.length < maxProblems) problems.push({ line: lineNumber, problem: line.problem });
-      continue;
-    }
-    messages += 1;
-    profile.observe(line.records);
-    if (line.at !== undefined) {
-      first = Math.min(first, line.at);
-      last = Math.max(last, line.at);
-    }
-    // What the writer wrote for this message: earlier messages, the signature and the closing cut off.
-    const mail = readMail(cleanText(line.text));
-    const text = mail.greeting === undefined ? mail.body : `${mail.greeting}\n${mail.body}`;
-    const subject = line.subject === undefined ? undefined : cleanText(line.subject);
-    const index = valueIndex(records, line.records, {
-      ...options,
-      text: subject === undefined ? text : `${subject}\n${text}`,
-    });
-    // An identifier masking did not make a placeholder is either a record's value written another way
-    // (it becomes the placeholder) or one no record holds: it never reaches a skeleton, so no draft.
-    const masked = resolveIdentifiers(maskMessage(mail.body, index).skeleton, index);
-    const greeting =
-      mail.greeting === undefined
-        ? undefined
-        : resolveIdentifiers(maskMessage(mail.greeting, index).skeleton, index);
-    const maskedSubject =
-      subject === undefined ? undefined : resolveIdentifiers(maskMessage(subject, index).skeleton, index);
-    const source = recipientSource(records, line.records, line.to);
-    if (source === undefined) newRecipients += 1;
-    else sources.set(source, (sources.get(source) ?? 0) + 1);
-    const channel = line.to.includes("@") ? "email" : "sms";
-    // Compared by what the message says; kept with its greeting, which may name the recipient.
-    const cluster = clusters.add(
-      greeting === undefined ? masked.skeleton : `${greeting.skeleton} ${masked.skeleton}`,
-      source === undefined ? undefined : `${channel}:${source}`,
-      {
-        identity: masked.skeleton,
-        ...(maskedSubject === undefined ? {} : { subject: maskedSubject.skeleton }),
-        identifiers: [...masked.leftOut, ...(greeting?.leftOut ?? []), ...(maskedSubject?.leftOut ?? [])],
-        tag: lineNumber,
-      },
-    );
-    options.onMessage?.(lineNumber, cluster.id);
   }
 
   const merged = mergeClusters(clusters.all, options);

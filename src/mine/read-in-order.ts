@@ -1,0 +1,149 @@
+import { availableParallelism } from "node:os";
+import type { RecordsDefinition } from "../core/definition/define-records.js";
+import type { ValueIndexOptions } from "./mask.js";
+import { type LineProblem, type ReadLine, readingDefinition, readLine } from "./read-line.js";
+import { ReadingPool } from "./worker-pool.js";
+
+/** Lines of a history, read, in the order they came. */
+export interface ReadBatch {
+  /** The line number (from 1) of the first line. */
+  readonly first: number;
+  readonly lines: readonly (string | LineProblem)[];
+  /** What each line was read as, in the same order. */
+  readonly read: readonly ReadLine[];
+}
+
+/** Options of {@link readInOrder}. */
+export interface ReadInOrderOptions extends Omit<ValueIndexOptions, "text"> {
+  /** Worker threads reading lines; 0 reads them all on this thread. @default see {@link defaultWorkers} */
+  readonly workers?: number;
+}
+
+/** Lines one message to a worker holds: few enough to keep every thread busy, many enough to cost little to send. */
+const batchSize = 256;
+/** Lines read on this thread before workers start by default: a short history is read before a worker would be. */
+export const readAloneFor = 4096;
+/** Batches each worker is given ahead: one being read, the next ones waiting so the worker never idles. */
+const aheadPerWorker = 3;
+/** Batches read and not yet clustered, besides those ahead on workers: what bounds memory. */
+const readAhead = 4;
+
+/** Workers started once a history proves long: every core but the one clustering, and at least one. */
+export function defaultWorkers(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+interface Queued {
+  readonly first: number;
+  readonly lines: readonly (string | LineProblem)[];
+  read: readonly ReadLine[] | undefined;
+  readonly answer?: Promise<readonly ReadLine[]>;
+}
+
+/**
+ * Reads a history's lines ({@link readLine}) and yields them in batches in their order. With workers,
+ * batches are read on worker threads while the caller clusters earlier ones; when every worker has its
+ * batches ahead, this thread reads the next batch itself rather than wait. A bounded number of batches
+ * is out at once, so memory follows the batch size, not the history. The workers end when the lines do,
+ * when reading them throws, and when the caller stops early.
+ */
+export async function* readInOrder(
+  definition: RecordsDefinition,
+  lines: AsyncIterable<string | LineProblem> | Iterable<string | LineProblem>,
+  options: ReadInOrderOptions,
+): AsyncGenerator<ReadBatch> {
+  const { workers, ...reading } = options;
+  const readHere = (batch: readonly (string | LineProblem)[]): ReadLine[] =>
+    batch.map((line) => readLine(definition, line, reading));
+  const queue: Queued[] = [];
+  let pool: ReadingPool | undefined;
+  let first = 1;
+  const dispatch = async function* (batch: readonly (string | LineProblem)[]): AsyncGenerator<ReadBatch> {
+    const count = workers ?? (first > readAloneFor ? defaultWorkers() : 0);
+    if (pool === undefined && count > 0)
+      pool = new ReadingPool(count, {
+        definition: readingDefinition(definition),
+        options: functionless(reading),
+      });
+    if (pool === undefined) {
+      queue.push({ first, lines: batch, read: readHere(batch) });
+    } else {
+      // Answers that arrived are taken in (they come as events), and the ones in order are clustered.
+      await nextTurn();
+      yield* settled(queue, "none");
+      await nextTurn();
+      if (pool.inFlight < aheadPerWorker * count) {
+        // A line problem is sent as only what it says: a reader's own object may not be one a thread can send.
+        const answer = pool.read(
+          batch.map((line) => (typeof line === "string" ? line : { problem: line.problem })),
+        );
+        const queued: Queued = { first, lines: batch, read: undefined, answer };
+        // A failure is raised where the batch is awaited, in order.
+        answer.then(
+          (read) => {
+            queued.read = read;
+          },
+          () => undefined,
+        );
+        queue.push(queued);
+      } else queue.push({ first, lines: batch, read: readHere(batch) });
+    }
+    first += batch.length;
+    yield* settled(queue, queue.length > aheadPerWorker * count + readAhead ? "front" : "none");
+  };
+  // The lines before one the source failed to give are all clustered (and told) before its error is raised.
+  let failed: { error: unknown } | undefined;
+  try {
+    for await (const batch of batchesOf(lines, (error) => (failed = { error }))) yield* dispatch(batch);
+    yield* settled(queue, "all");
+  } finally {
+    await pool?.close();
+  }
+  if (failed !== undefined) throw failed.error;
+}
+
+/** A source's lines in batches; an error of the source's ends them, after the lines before it, and is handed to `failed`. */
+async function* batchesOf<T>(
+  lines: AsyncIterable<T> | Iterable<T>,
+  failed: (error: unknown) => void,
+): AsyncGenerator<T[]> {
+  let batch: T[] = [];
+  try {
+    for await (const line of lines) {
+      batch.push(line);
+      if (batch.length === batchSize) {
+        yield batch;
+        batch = [];
+      }
+    }
+  } catch (error) {
+    failed(error);
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * Yields the batches read at the front of the queue, up to the first one still being read; waits for
+ * that one first when `wait` is "front", for each one in turn when "all".
+ */
+async function* settled(queue: Queued[], wait: "none" | "front" | "all"): AsyncGenerator<ReadBatch> {
+  for (let front = queue[0]; front !== undefined; front = queue[0]) {
+    if (front.read === undefined) {
+      if (wait === "none") return;
+      front.read = await front.answer;
+      if (wait === "front") wait = "none";
+    }
+    queue.shift();
+    yield { first: front.first, lines: front.lines, read: front.read as readonly ReadLine[] };
+  }
+}
+
+/** Lets the events that arrived (workers' answers) be handled. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** Options as a worker can be sent them: a function is never read while reading a line. */
+function functionless<T extends object>(options: T): T {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => typeof value !== "function")) as T;
+}

@@ -1,0 +1,30 @@
+/**
+ * A worker thread reading history lines for mining: each batch it is sent comes back read
+ * ({@link readLine}), without the tickets' records, which the thread that profiles them reads itself.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { type ReadLine, readLine } from "./read-line.js";
+import type { ReadAnswer, ReaderSetup, ReadRequest } from "./worker-pool.js";
+
+function run(port: NonNullable<typeof parentPort>, setup: ReaderSetup): void {
+  port.on("message", (request: ReadRequest) => {
+    let answer: ReadAnswer;
+    try {
+      const read: ReadLine[] = [];
+      for (const line of request.lines)
+        read.push(withoutRecords(readLine(setup.definition, line, setup.options)));
+      answer = { id: request.id, read };
+    } catch (error) {
+      answer = { id: request.id, failed: error instanceof Error ? error.message : String(error) };
+    }
+    port.postMessage(answer);
+  });
+}
+
+function withoutRecords(read: ReadLine): ReadLine {
+  if (read === undefined || "problem" in read) return read;
+  const { records: _, ...message } = read;
+  return message;
+}
+
+if (parentPort !== null) run(parentPort, workerData as ReaderSetup);

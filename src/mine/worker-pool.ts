@@ -1,0 +1,130 @@
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { ValueIndexOptions } from "./mask.js";
+import type { LineProblem, ReadingDefinition, ReadLine } from "./read-line.js";
+
+/** What a reading worker is started with. */
+export interface ReaderSetup {
+  readonly definition: ReadingDefinition;
+  readonly options: Omit<ValueIndexOptions, "text">;
+}
+
+/** A batch of lines to read. */
+export interface ReadRequest {
+  readonly id: number;
+  readonly lines: readonly (string | LineProblem)[];
+}
+
+/** A reading worker's answer: the batch read, in its order, or why reading it threw. */
+export type ReadAnswer =
+  | { readonly id: number; readonly read: readonly ReadLine[] }
+  | { readonly id: number; readonly failed: string };
+
+interface Pending {
+  readonly resolve: (read: readonly ReadLine[]) => void;
+  readonly reject: (error: Error) => void;
+}
+
+/** One worker thread and the batches it was given that it has not answered yet. */
+interface Reader {
+  readonly worker: Worker;
+  readonly pending: Map<number, Pending>;
+}
+
+/**
+ * Worker threads that read batches of history lines ({@link readLine}). Batches go to the workers in
+ * turn; each answer settles its own batch, so the caller takes them in the order it asked. A worker
+ * that throws or exits fails its batches and every later one with an error saying so: no batch waits
+ * on a worker that is gone.
+ */
+export class ReadingPool {
+  readonly #readers: Reader[] = [];
+  #next = 0;
+  #id = 0;
+  #broken: Error | undefined;
+  #closed = false;
+
+  constructor(count: number, setup: ReaderSetup) {
+    for (let at = 0; at < count; at++) this.#readers.push(this.#start(setup));
+  }
+
+  /** Batches asked for and not answered yet. */
+  get inFlight(): number {
+    let count = 0;
+    for (const reader of this.#readers) count += reader.pending.size;
+    return count;
+  }
+
+  /** Reads a batch on the next worker in turn. */
+  read(lines: readonly (string | LineProblem)[]): Promise<readonly ReadLine[]> {
+    if (this.#broken !== undefined) return Promise.reject(this.#broken);
+    const reader = this.#readers[this.#next] as Reader;
+    this.#next = (this.#next + 1) % this.#readers.length;
+    const id = this.#id++;
+    const answer = new Promise<readonly ReadLine[]>((resolve, reject) => {
+      reader.pending.set(id, { resolve, reject });
+    });
+    reader.worker.postMessage({ id, lines } satisfies ReadRequest);
+    return answer;
+  }
+
+  /** Ends every worker; batches still out are failed (their callers have stopped waiting). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#fail(new Error("mining's line readers were closed"));
+    await Promise.all(this.#readers.map((reader) => reader.worker.terminate()));
+  }
+
+  #start(setup: ReaderSetup): Reader {
+    const reader: Reader = { worker: startWorker(setup), pending: new Map() };
+    reader.worker.on("message", (answer: ReadAnswer) => {
+      const pending = reader.pending.get(answer.id);
+      if (pending === undefined) return;
+      reader.pending.delete(answer.id);
+      if ("read" in answer) pending.resolve(answer.read);
+      else {
+        this.#fail(new Error(`mining could not read a line: ${answer.failed}`));
+        pending.reject(this.#broken as Error);
+      }
+    });
+    reader.worker.on("error", (error) =>
+      this.#fail(
+        new Error(`mining's line reader (a worker thread) threw: ${error.message}`, { cause: error }),
+      ),
+    );
+    reader.worker.on("messageerror", (error) =>
+      this.#fail(new Error(`mining's line reader sent an answer that could not be read: ${error.message}`)),
+    );
+    reader.worker.on("exit", (code) => {
+      if (!this.#closed)
+        this.#fail(new Error(`mining's line reader (a worker thread) exited with code ${code}`));
+    });
+    return reader;
+  }
+
+  /** Fails every batch still out, and every later one, with the first error. */
+  #fail(error: Error): void {
+    this.#broken ??= error;
+    for (const reader of this.#readers) {
+      for (const pending of reader.pending.values()) pending.reject(this.#broken);
+      reader.pending.clear();
+    }
+  }
+}
+
+/**
+ * The worker runs the built read-worker.js beside this file; from the sources (tests, tsx) that file
+ * is TypeScript, which Node cannot run in a worker, so a one-line script loads it through jiti.
+ */
+function startWorker(setup: ReaderSetup): Worker {
+  const built = new URL("./read-worker.js", import.meta.url);
+  if (existsSync(built)) return new Worker(built, { workerData: setup });
+  const source = JSON.stringify(fileURLToPath(new URL("./read-worker.ts", import.meta.url)));
+  const jiti = JSON.stringify(createRequire(import.meta.url).resolve("jiti"));
+  return new Worker(`require(${jiti}).createJiti(${source}).import(${source});`, {
+    eval: true,
+    workerData: setup,
+  });
+}
