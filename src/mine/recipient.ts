@@ -1,6 +1,5 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { lazyDependency } from "../core/lazy-dependency.js";
-import { parsePhone } from "../core/message/phone.js";
 import { cleanText } from "./clean-text.js";
 import { singular } from "./mask.js";
 
@@ -146,30 +145,20 @@ function addressForms(value: string): Set<string> {
     return forms;
   }
   if (phoneShape.test(address)) {
-    const international = sharedE164(address);
+    const international = e164Of(address);
     if (international !== undefined) forms.add(`phone:${international}`);
     forms.add(`phone:${phoneDigits(address)}`);
   }
   return forms;
 }
 
-// Parsed without a default country, a number has an E.164 form only when written with its "+country"
-// prefix (a phone-shaped address holds a "+" only as its first character): dates and national numbers
-// are not parsed.
-
 /**
- * The E.164 form of a record's number through `parsePhone`, whose cache masking has often filled with
- * the ticket's numbers already.
- */
-function sharedE164(number: string): string | undefined {
-  if (!number.startsWith("+")) return undefined;
-  const phone = parsePhone(number, undefined);
-  return phone.ok ? phone.e164 : undefined;
-}
-
-/**
- * The E.164 form of the recipient's number, as `parsePhone` gives it: parsed alone, without the display
- * forms (most of a parse's cost) no comparison needs, since no other step parses the recipient.
+ * A number's E.164 form, as `parsePhone` gives it (`phone.e164` when `ok`), parsed without the display
+ * forms (most of a parse's cost) no comparison needs; masking parses a record's number only when the
+ * message holds its digits, so a recipient's and most record numbers are parsed here first. Parsed
+ * without a default country, a number has an E.164 form only when written with its "+country" prefix
+ * (a phone-shaped address holds a "+" only as its first character): dates and national numbers are not
+ * parsed.
  */
 function e164Of(number: string): string | undefined {
   if (!number.startsWith("+")) return undefined;
