@@ -4,14 +4,44 @@ import { sanitizeValue } from "../core/message/sanitize.js";
 // text as it is (no hidden character, no compatibility form), so most texts skip it. The no-break spaces
 // amounts are written with (U+00A0, U+202F) become spaces when cleaned, and every comparison and finder
 // reads them as white space already.
-const plainText = /^[\t\n\r\x20-\x7e\u00a0\u00c0-\u00ff\u202f\u20ac]*$/;
+const plainCharacter = /^[\t\n\r\x20-\x7e\u00a0\u00c0-\u00ff\u202f\u20ac]$/;
 
 // Characters NFKC leaves as they are, that are not hidden, combine with nothing and are no white space
 // but space and tab: Latin-1 and Latin Extended-A letters and signs, dashes, quotes and bullets, symbols,
 // dingbats and the common emoji, and the two no-break spaces NFKC makes spaces. A text of only these is
 // cleaned by folding its spaces and line breaks alone, with what the full cleaning would give.
-const foldableText =
-  /^[\t\n\r\x20-\x7e\u00a0-\u00a7\u00a9\u00ab\u00ac\u00ae\u00b0\u00b1\u00b6\u00b7\u00bb\u00bf-\u0131\u0134-\u013e\u0141-\u0148\u014a-\u017e\u2010\u2012-\u2016\u2018-\u2023\u2027\u202f\u20ac\u2600-\u27bf\u{1f300}-\u{1f6d8}\u{1f900}-\u{1fa57}]*$/u;
+const foldableCharacter =
+  /^[\t\n\r\x20-\x7e\u00a0-\u00a7\u00a9\u00ab\u00ac\u00ae\u00b0\u00b1\u00b6\u00b7\u00bb\u00bf-\u0131\u0134-\u013e\u0141-\u0148\u014a-\u017e\u2010\u2012-\u2016\u2018-\u2023\u2027\u202f\u20ac\u2600-\u27bf\u{1f300}-\u{1f6d8}\u{1f900}-\u{1fa57}]$/u;
+
+// Each UTF-16 unit below U+2800 (all plain and foldable ones but the emoji's surrogates) read once into
+// a table from the two classes above, so a text is classified in one pass of look-ups.
+const plain = 1;
+const foldable = 2;
+const kindOfUnit = new Uint8Array(0x2800);
+for (let code = 0; code < kindOfUnit.length; code++) {
+  const character = String.fromCharCode(code);
+  kindOfUnit[code] =
+    (plainCharacter.test(character) ? plain : 0) | (foldableCharacter.test(character) ? foldable : 0);
+}
+
+/** Whether every character of `text` is plain, or foldable (bits of the two), or neither (0). */
+function kindOfText(text: string): number {
+  let kind = plain | foldable;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code < 0x2800) {
+      kind &= kindOfUnit[code] as number;
+      if (kind === 0) return 0;
+      continue;
+    }
+    // An emoji: a surrogate pair, read as the one character it is.
+    if (code < 0xd800 || code > 0xdbff || !foldableCharacter.test(text.slice(at, at + 2))) return 0;
+    kind &= foldable;
+    at += 1;
+  }
+  return kind;
+}
+
 // Something the folding would change: a no-break space, a tab or carriage return, a space beside another
 // or at a line's end or start, three line breaks in a row, or a line break at either end.
 const unfolded = /[\t\r\u00a0\u202f]| [ \n]|\n | $|^[ \n]|\n\n\n|\n$/;
@@ -23,8 +53,9 @@ const unfolded = /[\t\r\u00a0\u202f]| [ \n]|\n | $|^[ \n]|\n\n\n|\n$/;
  * fullwidth letters a URL.
  */
 export function cleanText(text: string): string {
-  if (plainText.test(text)) return text;
-  if (foldableText.test(text)) return foldedSpaces(text);
+  const kind = kindOfText(text);
+  if ((kind & plain) !== 0) return text;
+  if (kind === foldable) return foldedSpaces(text);
   return sanitizeValue(text, { multiline: true, neutralize: false });
 }
 

@@ -25,6 +25,19 @@ describe("cleanText", () => {
       expect(cleanText(text)).toBe(cleaned(text));
   });
 
+  it("reads an emoji as the one character its surrogate pair is, and a lone surrogate as none", () => {
+    expect(cleanText("Danke ·  Anna 😊")).toBe("Danke · Anna 😊");
+    for (const text of [
+      "Danke  😊",
+      "Danke  \ud83d",
+      "Danke  \ud83d x",
+      "Danke  \ude0a",
+      "\ude0a\ud83d  x",
+      "😊\u2800  x",
+    ])
+      expect(cleanText(text)).toBe(cleaned(text));
+  });
+
   it("gives the SDK's cleaning for each character beside spaces and line breaks", () => {
     // Latin, punctuation, symbols and dingbats, and the emoji blocks: where the folded characters are.
     const codes = [...range(0x80, 0x3000), ...range(0x1f000, 0x1fb00)];
