@@ -89,7 +89,7 @@ export function align(
     }
     path.push(state);
   }
-  return describe(path, a.slice(0, n), b.slice(0, m));
+  return describe(path, n === a.length ? a : a.slice(0, n), m === b.length ? b : b.slice(0, m));
 }
 
 /**
@@ -117,10 +117,11 @@ function fillScores(n: number, m: number, width: number): void {
     matchedAfter[at] = skippedA - openCost;
     skippedAfterA[at] = skippedA;
     skippedAfterB[at] = skippedA - openCost;
+    // The score after skipping a token of `b`, in the cell just filled to the right.
+    let skippedB = skippedA - openCost;
     for (let j = m - 1; j >= 0; j--) {
       const at = i * width + j;
       const skippedA = skippedAfterA[at + width] as number;
-      const skippedB = skippedAfterB[at + 1] as number;
       // Opening a place of difference costs; going on with one does not.
       const openA = skippedA - openCost;
       const openB = skippedB - openCost;
@@ -128,12 +129,13 @@ function fillScores(n: number, m: number, width: number): void {
         const matched = 1 + (matchedAfter[at + width + 1] as number);
         matchedAfter[at] = Math.max(matched, openA, openB);
         skippedAfterA[at] = Math.max(matched, skippedA, openB);
-        skippedAfterB[at] = Math.max(matched, openA, skippedB);
+        skippedB = Math.max(matched, openA, skippedB);
       } else {
         matchedAfter[at] = Math.max(openA, openB);
         skippedAfterA[at] = Math.max(skippedA, openB);
-        skippedAfterB[at] = Math.max(openA, skippedB);
+        skippedB = Math.max(openA, skippedB);
       }
+      skippedAfterB[at] = skippedB;
     }
   }
 }
@@ -190,36 +192,47 @@ function placesIn(b: readonly string[], m: number): Places {
 function markSame(a: readonly string[], n: number, b: readonly string[], m: number, width: number): void {
   equal.fill(0, 0, (n + 1) * width);
   const { where, byLength, placeholders } = placesIn(b, m);
-  // Per distinct token of `a`, the places of `b` holding a token it is one word with.
-  const columns = new Map<string, readonly number[]>();
+  const mark = (row: number, token: string) => {
+    const list = where.get(token);
+    if (list !== undefined) for (const j of list) equal[row + j] = 1;
+  };
+  // The words of `b` each word of `a` is a mistyped form of, found once a word.
+  const mistyped = new Map<string, readonly string[]>();
   for (let i = 0; i < n; i++) {
     const token = a[i] as string;
-    let same = columns.get(token);
-    if (same === undefined) {
-      const found: (readonly number[] | undefined)[] = [where.get(token)];
-      for (const alternative of alike.get(token) ?? []) found.push(where.get(alternative));
-      if (token === numberToken) for (const placeholder of placeholders) found.push(where.get(placeholder));
-      else if (isPlaceholder(token)) found.push(where.get(numberToken));
-      else if (token.length >= minTypoLength) {
-        // A mistyped word keeps its first letter or its last.
-        const first = token.charCodeAt(0);
-        const last = token.charCodeAt(token.length - 1);
-        for (let length = token.length - 1; length <= token.length + 1; length++)
-          for (const other of byLength[length] ?? [])
-            if (
-              (other.charCodeAt(0) === first || other.charCodeAt(other.length - 1) === last) &&
-              other !== token &&
-              isTypoOf(token, other)
-            )
-              found.push(where.get(other));
-      }
-      const lists = found.filter((list) => list !== undefined);
-      same = lists.length === 1 ? (lists[0] as readonly number[]) : lists.flat();
-      columns.set(token, same);
-    }
     const row = i * width;
-    for (const j of same) equal[row + j] = 1;
+    mark(row, token);
+    for (const alternative of alike.get(token) ?? noTokens) mark(row, alternative);
+    if (token === numberToken) for (const placeholder of placeholders) mark(row, placeholder);
+    else if (isPlaceholder(token)) mark(row, numberToken);
+    else if (token.length >= minTypoLength) {
+      let typos = mistyped.get(token);
+      if (typos === undefined) {
+        typos = typosAmong(token, byLength);
+        mistyped.set(token, typos);
+      }
+      for (const typo of typos) mark(row, typo);
+    }
   }
+}
+
+const noTokens: readonly string[] = [];
+
+/** The words of about a word's length (see {@link Places}) that are it mistyped, the word itself aside. */
+function typosAmong(word: string, byLength: Places["byLength"]): readonly string[] {
+  const typos: string[] = [];
+  // A mistyped word keeps its first letter or its last.
+  const first = word.charCodeAt(0);
+  const last = word.charCodeAt(word.length - 1);
+  for (let length = word.length - 1; length <= word.length + 1; length++)
+    for (const other of byLength[length] ?? noTokens)
+      if (
+        (other.charCodeAt(0) === first || other.charCodeAt(other.length - 1) === last) &&
+        other !== word &&
+        isTypoOf(word, other)
+      )
+        typos.push(other);
+  return typos.length === 0 ? noTokens : typos;
 }
 
 /** Shortest word {@link isTypoOf} reads as mistyped. */
@@ -444,6 +457,7 @@ function sameWith(a: string, alternatives: ReadonlySet<string> | undefined, b: s
  * each where one of them was; `a` itself when they already are in it.
  */
 function inOrderOf(a: readonly string[], b: readonly string[]): readonly string[] {
+  if (!a.includes(sentenceEnd) || !b.includes(sentenceEnd)) return a;
   const mine = sentencesOf(a);
   const theirs = sentencesOf(b);
   if (mine.length < 2 || theirs.length < 2) return a;
