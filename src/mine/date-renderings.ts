@@ -1,7 +1,7 @@
 // From its own file: date-fns's root module re-exports all of date-fns.
 import { isValid } from "date-fns/isValid";
 import { normalize } from "./normalize.js";
-import { textDigits } from "./text-digits.js";
+import { type HeldDigits, textDigits } from "./text-digits.js";
 
 /**
  * A date as people write it in each of a few languages: numeric forms of every order, the forms the
@@ -46,6 +46,8 @@ export function dateValue(value: unknown): DateValue | undefined {
   if (value instanceof Date) return isValid(value) ? { kind: "instant", at: value } : undefined;
   // An ISO date has its first dash fifth: most strings fail here, before the expression.
   if (typeof value !== "string" || value.length > 40 || value.charCodeAt(4) !== 0x2d) return undefined;
+  const usual = usualDate(value);
+  if (usual !== undefined) return usual;
   let read = readDates.get(value);
   if (read === undefined) {
     read = readDate(value) ?? null;
@@ -55,13 +57,53 @@ export function dateValue(value: unknown): DateValue | undefined {
   return read ?? undefined;
 }
 
+/**
+ * The date of the two shapes records hold most, read by hand: a day ("2026-03-05") and an instant in UTC
+ * to the second ("2026-03-05T09:30:00Z"). Undefined for any other string, or one not a valid date: the
+ * expression decides those.
+ */
+function usualDate(value: string): DateValue | undefined {
+  const length = value.length;
+  if (length !== 10 && length !== 20) return undefined;
+  const year = digitsAt(value, 0, 4);
+  const month = digitsAt(value, 5, 2);
+  const day = digitsAt(value, 8, 2);
+  if (year === -1 || month === -1 || day === -1 || value[7] !== "-") return undefined;
+  if (!isCalendarDay(year, month, day)) return undefined;
+  if (length === 10) return { kind: "day", year, month, day };
+  if (value[10] !== "T" || value[13] !== ":" || value[16] !== ":" || value[19] !== "Z") return undefined;
+  const hour = digitsAt(value, 11, 2);
+  const minute = digitsAt(value, 14, 2);
+  const second = digitsAt(value, 17, 2);
+  // A leap second or an hour past 23 is left to the expression and Date, as any other string.
+  if (hour === -1 || minute === -1 || second === -1 || hour > 23 || minute > 59 || second > 59)
+    return undefined;
+  return { kind: "instant", at: new Date(Date.UTC(year, month - 1, day, hour, minute, second)) };
+}
+
+/** The number `count` ASCII digits from `at` write, or -1 where one is no digit. */
+function digitsAt(value: string, at: number, count: number): number {
+  let number = 0;
+  for (let unit = at; unit < at + count; unit++) {
+    const digit = value.charCodeAt(unit) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    number = number * 10 + digit;
+  }
+  return number;
+}
+
+/** Whether a year (1000 or later), month and day name a day: 2026-02-31 does not. */
+function isCalendarDay(year: number, month: number, day: number): boolean {
+  // Date would roll 2026-02-31 over to 3 March, and reads a year below 100 as 19xx.
+  const check = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1000 && check.getUTCMonth() === month - 1 && check.getUTCDate() === day;
+}
+
 function readDate(value: string): DateValue | undefined {
   const match = isoDate.exec(value);
   if (match === null) return undefined;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  // 2026-02-31 is no day (Date would roll it over to 3 March), nor is a year Date reads as 19xx.
-  const check = new Date(Date.UTC(year, month - 1, day));
-  if (year < 1000 || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return undefined;
+  if (!isCalendarDay(year, month, day)) return undefined;
   if (match[4] === undefined) return { kind: "day", year, month, day };
   const [hour, minute] = [Number(match[4]), Number(match[5])];
   if (hour > 23 || minute > 59) return undefined;
@@ -328,16 +370,25 @@ interface DayForms {
 }
 
 const dayFormCaches = new Map<string, Map<number, DayForms>>();
+// The same caches by list of locales: a ticket's index asks with one list for each of its dates.
+const dayFormCachesByList = new WeakMap<readonly string[], Map<number, DayForms>>();
 
-function dayFormsOf(locales: readonly string[], year: number, month: number, day: number): DayForms {
+function dayFormCacheOf(locales: readonly string[]): Map<number, DayForms> {
+  let cache = dayFormCachesByList.get(locales);
+  if (cache !== undefined) return cache;
   const key = locales.join("\u0000");
-  let cache = dayFormCaches.get(key);
+  cache = dayFormCaches.get(key);
   if (cache === undefined) {
     cache = new Map();
     if (dayFormCaches.size >= maxLocales) dayFormCaches.clear();
     dayFormCaches.set(key, cache);
   }
-  return remember(cache, dayKey(year, month, day), () => {
+  dayFormCachesByList.set(locales, cache);
+  return cache;
+}
+
+function dayFormsOf(locales: readonly string[], year: number, month: number, day: number): DayForms {
+  return remember(dayFormCacheOf(locales), dayKey(year, month, day), () => {
     const byDigits = new Map<string, { form: string; locale: number; words: boolean }[]>();
     for (const [locale, tag] of locales.entries()) {
       for (const group of dayGroupsOf(tag, year, month, day)) {
@@ -384,7 +435,7 @@ function joinedForms(
   locale: string,
   local: { year: number; month: number; day: number; hour: number; minute: number },
   words: boolean,
-  digits: string | undefined,
+  digits: HeldDigits | undefined,
   add: (form: string) => void,
 ): void {
   const days = daysOf(locale, local.year, local.month, local.day);
@@ -392,7 +443,7 @@ function joinedForms(
   // A joined form's digits hold its date's and its time's: where the text lacks either, no form of the
   // pair is written.
   const held = (form: Written | undefined) =>
-    digits === undefined || (form !== undefined && digits.includes(form.digits));
+    digits === undefined || (form !== undefined && digits.holds(form.digits));
   const join = (
     d: number,
     t: number,
@@ -407,7 +458,7 @@ function joinedForms(
     if (!held(clock) || !held(date)) return;
     if (digits !== undefined) {
       const [first, second] = timeFirst ? [clock, date] : [date, clock];
-      if (!digits.includes(`${before}${first.digits}${between}${second.digits}${after}`)) return;
+      if (!digits.holds(`${before}${first.digits}${between}${second.digits}${after}`)) return;
     }
     withoutDots(write(date.form, clock.form), add);
   };
@@ -543,7 +594,7 @@ export interface DateContext {
    * The digits of that text (see {@link textDigits}): a form whose digits are not among them together
    * cannot be in the text, nor written there another way, and is not given.
    */
-  readonly digits?: string;
+  readonly digits?: HeldDigits;
 }
 
 /**
@@ -561,13 +612,13 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   // text holds neither the one nor the other, none is made. Most of a ticket's dates end here.
   if (
     digits !== undefined &&
-    !forms.numericRoots.some((root) => digits.includes(root)) &&
+    !forms.numericRoots.some((root) => digits.holds(root)) &&
     !monthsNamed(context, month).includes(true)
   )
     return [];
   const numbers = numericForms(year, month, day);
   const out: string[] = [];
-  for (const [form, own] of numbers) if (digits === undefined || digits.includes(own)) out.push(form);
+  for (const [form, own] of numbers) if (digits === undefined || digits.holds(own)) out.push(form);
   const { text } = context;
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
@@ -578,7 +629,7 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
     const required = forms.requires[at] as number;
     // Most fail here: a ticket's dates are many, the dates a message names few.
     if (required !== -1 && passed[required] === 0) continue;
-    if (digits !== undefined && !digits.includes(own)) continue;
+    if (digits !== undefined && !digits.holds(own)) continue;
     passed[at] = 1;
     out.push(...(forms.numeric[at] ?? []));
     const worded = forms.worded[at] ?? [];

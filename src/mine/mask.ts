@@ -2,7 +2,8 @@ import type { CollectionSchemas, RecordsDefinition } from "../core/definition/de
 import { dateValue } from "./date-renderings.js";
 import { localeTag } from "./record-locales.js";
 import { englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
-import { digitsHeld, textDigits } from "./text-digits.js";
+import { digitsHeld, HeldDigits, textDigits } from "./text-digits.js";
+import { isWordUnit, plainWordsMayBeIn, wholeWords, wordsMayBeIn } from "./whole-words.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
 export interface MaskedMessage {
@@ -55,10 +56,17 @@ interface Leaf {
   readonly currency: string | undefined;
 }
 
-/** A collection's declared fields that may name a placeholder, with the path they name: read once a schema. */
-const fieldsByShape = new WeakMap<object, Map<string, readonly (readonly [field: string, path: string])[]>>();
+/** A declared field of a collection with the placeholder it names and its path, for fields inside it. */
+interface Field {
+  readonly field: string;
+  readonly path: string;
+  readonly placeholder: string;
+}
 
-function fieldsOf(shape: unknown, collection: string): readonly (readonly [field: string, path: string])[] {
+/** A collection's declared fields that may name a placeholder: read once a schema. */
+const fieldsByShape = new WeakMap<object, Map<string, readonly Field[]>>();
+
+function fieldsOf(shape: unknown, collection: string): readonly Field[] {
   const key = typeof shape === "object" && shape !== null ? shape : undefined;
   let byCollection = key === undefined ? undefined : fieldsByShape.get(key);
   const known = byCollection?.get(collection);
@@ -66,7 +74,7 @@ function fieldsOf(shape: unknown, collection: string): readonly (readonly [field
   const prefix = singular(collection);
   const fields = Object.keys((shape ?? {}) as Record<string, unknown>)
     .filter((field) => identifier.test(field))
-    .map((field) => [field, `${prefix}.${field}`] as const);
+    .map((field) => ({ field, path: `${prefix}.${field}`, placeholder: `{{${prefix}.${field}}}` }));
   if (key !== undefined) {
     if (byCollection === undefined) {
       byCollection = new Map();
@@ -76,6 +84,60 @@ function fieldsOf(shape: unknown, collection: string): readonly (readonly [field
   }
   return fields;
 }
+
+/**
+ * Every value of a ticket's declared fields, in order of collection, record and field (the fields of
+ * objects inside them, two levels down, in their own order), each with its placeholder.
+ */
+function leavesOf(records: RecordsDefinition, ticket: Readonly<Record<string, unknown>>): Leaf[] {
+  const leaves: Leaf[] = [];
+  const visit = (value: unknown, path: string, currency: string | undefined, depth: number) => {
+    if (typeof value === "object" && value !== null && !(value instanceof Date) && !Array.isArray(value)) {
+      if (depth >= maxDepth) return;
+      for (const [key, inner] of Object.entries(value)) {
+        if (identifier.test(key)) visit(inner, `${path}.${key}`, currency, depth + 1);
+      }
+      return;
+    }
+    leaves.push({ value, placeholder: `{{${path}}}`, currency });
+  };
+  for (const collection of records.names) {
+    const rows = ticket[collection];
+    if (!Array.isArray(rows)) continue;
+    const fields = fieldsOf(records.collections[collection]?.shape, collection);
+    const count = Math.min(rows.length, records.maxPerCollection);
+    for (let at = 0; at < count; at++) {
+      const row: unknown = rows[at];
+      if (typeof row !== "object" || row === null) continue;
+      const record = row as Record<string, unknown>;
+      const currency = typeof record.currency === "string" ? record.currency : undefined;
+      for (const { field, path, placeholder } of fields) {
+        if (!Object.hasOwn(record, field)) continue;
+        const value = record[field];
+        // Most values are no object: their placeholder is the field's, made once.
+        if (typeof value === "object" && value !== null && !(value instanceof Date) && !Array.isArray(value))
+          visit(value, path, currency, 0);
+        else leaves.push({ value, placeholder, currency });
+      }
+    }
+  }
+  return leaves;
+}
+
+/**
+ * Whether a value may be in a text whose digits (see `textDigits`) are `digits`: a number only where
+ * its integer part is, and a phone number (not a date) only where its last seven digits are together,
+ * as they are however it is written. Any other value may be.
+ */
+function mayHold(value: unknown, digits: HeldDigits | undefined): boolean {
+  if (digits === undefined) return true;
+  if (typeof value === "number") return digits.holds(String(Math.trunc(Math.abs(value))));
+  // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
+  if (typeof value !== "string" || !isPhoneShaped(value) || isoDay.test(value)) return true;
+  return digits.holds(value.replace(/\D/g, "").slice(-7));
+}
+
+const isoDay = /^\d{4}-\d{2}-\d{2}/;
 
 /**
  * An index built for a known text. It also holds the renderings that occur in that text, in the order of
@@ -115,43 +177,9 @@ export function valueIndex<S extends CollectionSchemas>(
   const phones = new Map<string, string>();
   // The text's digits (of any script, as ASCII) with everything else removed: a number written with any
   // grouping is a run here.
-  const digits = options.text === undefined ? undefined : textDigits(options.text);
-  const mayHold = (value: unknown): boolean => {
-    if (digits === undefined) return true;
-    if (typeof value === "number") return digits.includes(String(Math.trunc(Math.abs(value))));
-    // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
-    if (typeof value !== "string" || !isPhoneShaped(value) || /^\d{4}-\d{2}-\d{2}/.test(value)) return true;
-    // A phone number as written anywhere keeps at least its last seven digits together.
-    return digits.includes(value.replace(/\D/g, "").slice(-7));
-  };
+  const digits = options.text === undefined ? undefined : new HeldDigits(textDigits(options.text));
   // Every value first, then the locales they name, then each value's renderings in those locales.
-  const leaves: Leaf[] = [];
-  for (const collection of records.names) {
-    const rows = ticket[collection];
-    if (!Array.isArray(rows)) continue;
-    const fields = fieldsOf(records.collections[collection]?.shape, collection);
-    const count = Math.min(rows.length, records.maxPerCollection);
-    for (let at = 0; at < count; at++) {
-      const row: unknown = rows[at];
-      if (typeof row !== "object" || row === null) continue;
-      const record = row as Record<string, unknown>;
-      const currency = typeof record.currency === "string" ? record.currency : undefined;
-      for (const [field, path] of fields) {
-        if (!Object.hasOwn(record, field)) continue;
-        visit(record[field], path, currency, 0);
-      }
-    }
-  }
-  function visit(value: unknown, path: string, currency: string | undefined, depth: number) {
-    if (typeof value === "object" && value !== null && !(value instanceof Date) && !Array.isArray(value)) {
-      if (depth >= maxDepth) return;
-      for (const [key, inner] of Object.entries(value)) {
-        if (identifier.test(key)) visit(inner, `${path}.${key}`, currency, depth + 1);
-      }
-      return;
-    }
-    leaves.push({ value, placeholder: `{{${path}}}`, currency });
-  }
+  const leaves = leavesOf(records, ticket);
   const locales = new Set(englishLocales);
   for (const wanted of (options.locales ?? []).slice(0, maxOptionLocales)) {
     const tag = localeTag(wanted);
@@ -174,7 +202,7 @@ export function valueIndex<S extends CollectionSchemas>(
   const collect = (keep: (rendering: string) => boolean, lacks?: (value: unknown) => boolean) => {
     const found = new Map<string, string>();
     for (const { value, placeholder, currency } of leaves) {
-      if (!mayHold(value) || lacks?.(value) === true) continue;
+      if (!mayHold(value, digits) || lacks?.(value) === true) continue;
       for (const rendering of renderings(value, currency, timeZone, dates))
         if (rendering.length >= minLength && !found.has(rendering) && keep(rendering))
           found.set(rendering, placeholder);
@@ -182,21 +210,22 @@ export function valueIndex<S extends CollectionSchemas>(
     return [...found].sort((a, b) => b[0].length - a[0].length);
   };
   for (const { value, placeholder } of leaves) {
-    if (typeof value !== "string" || !isPhoneShaped(value) || !mayHold(value)) continue;
+    if (typeof value !== "string" || !isPhoneShaped(value) || !mayHold(value, digits)) continue;
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
   const held = (rendering: string) => digitsHeld(rendering, digits);
   if (options.text === undefined) return { values: collect(held), phones };
   const lowered = lowerText(options.text);
-  const bits = threeUnitSequences(lowered);
+  // Only a rendering whose words are all the text's can be found there whole (see `wholeWords`).
+  const words = wholeWords(lowered);
   // A string that is no date and no phone number has one rendering: itself, cleaned and normalised.
   const lacks = (value: unknown) =>
     typeof value === "string" &&
-    !plainMayBeIn(bits, value) &&
+    !plainWordsMayBeIn(words, value) &&
     dateValue(value) === undefined &&
     !isPhoneShaped(value);
   const inText = collect(
-    (rendering) => mayBeIn(bits, rendering) && lowered.includes(rendering) && held(rendering),
+    (rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering) && held(rendering),
     lacks,
   );
   return new TextIndex(options.text, inText, phones, () => collect(held));
@@ -212,7 +241,7 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   if (values.length === 0 && index.phones.size === 0)
     return { skeleton: unbraced(text).replace(/\s+/g, " ").trim(), slots: [] };
   const { lowered, origin } = lowerWithOrigins(text, true);
-  const taken = new Uint8Array(lowered.length);
+  const taken = takenUnits(lowered.length);
   const hits: { start: number; end: number; placeholder: string }[] = [];
   for (const [rendering, placeholder] of values) {
     if (rendering.length > lowered.length) continue;
@@ -246,6 +275,14 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   }
   skeleton += unbraced(text.slice(origin[from] ?? text.length));
   return { skeleton: skeleton.replace(/\s+/g, " ").trim(), slots: hits.map((hit) => hit.placeholder) };
+}
+
+// Which units of the text a value found there already took: one buffer, cleared for each text.
+let takenBuffer = new Uint8Array(4_096);
+
+function takenUnits(length: number): Uint8Array {
+  if (takenBuffer.length < length) takenBuffer = new Uint8Array(Math.max(length, takenBuffer.length * 2));
+  return takenBuffer.fill(0, 0, length);
 }
 
 function isTaken(taken: Uint8Array, start: number, end: number): boolean {
@@ -341,68 +378,9 @@ function lowerText(text: string): string {
 
 const ascii = /^[\x00-\x7f]*$/;
 
-// Three-unit sequences hashed into this many bits: a message's few hundred fill a small share of them.
-const sequenceBits = 13;
-
-function unitsHash(a: number, b: number, c: number): number {
-  const mixed = Math.imul(Math.imul(a, 0x01000193) ^ b, 0x01000193);
-  return Math.imul(mixed ^ c, 0x9e3779b1) >>> (32 - sequenceBits);
-}
-
-const sequenceHash = (text: string, at: number) =>
-  unitsHash(text.charCodeAt(at), text.charCodeAt(at + 1), text.charCodeAt(at + 2));
-
-// One set of bits, refilled for each index: it is read only while the index is built.
-const sequenceSet = new Uint32Array((1 << sequenceBits) / 32);
-
-/** The three-unit sequences a text holds, as bits by their hash (valid until the next call). */
-function threeUnitSequences(text: string): Uint32Array {
-  const bits = sequenceSet.fill(0);
-  for (let at = 0; at + 3 <= text.length; at++) {
-    const hash = sequenceHash(text, at);
-    bits[hash >>> 5] = (bits[hash >>> 5] as number) | (1 << (hash & 31));
-  }
-  return bits;
-}
-
-/**
- * Whether a text whose sequences are `bits` may hold `rendering`: it holds every three-unit sequence of
- * it. A few bit tests rule out most renderings before the text is searched for them.
- */
-function mayBeIn(bits: Uint32Array, rendering: string): boolean {
-  for (let at = 0; at + 3 <= rendering.length; at += 2) {
-    const hash = sequenceHash(rendering, at);
-    if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) return false;
-  }
-  return true;
-}
-
-/**
- * Whether a text whose sequences are `bits` may hold a string value as it is rendered (cleaned, then
- * lower-cased with white space single). Read for printable ASCII only, which cleaning leaves as it is
- * and lower-casing changes a character at a time: each three characters of it with no white space are
- * then in the rendering, lower-cased. Any other value may be held.
- */
-function plainMayBeIn(bits: Uint32Array, value: string): boolean {
-  for (let at = 0; at < value.length; at++) {
-    const unit = value.charCodeAt(at);
-    if (unit > 0x7e || (unit < 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d)) return true;
-  }
-  const lower = (unit: number) => (unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit);
-  const white = (unit: number) => unit === 0x20 || unit === 0x09 || unit === 0x0a || unit === 0x0d;
-  for (let at = 0; at + 3 <= value.length; at += 2) {
-    const [a, b, c] = [value.charCodeAt(at), value.charCodeAt(at + 1), value.charCodeAt(at + 2)];
-    if (white(a) || white(b) || white(c)) continue;
-    const hash = unitsHash(lower(a), lower(b), lower(c));
-    if (((bits[hash >>> 5] as number) & (1 << (hash & 31))) === 0) return false;
-  }
-  return true;
-}
-
 /** Whether the position is outside the text or not a letter or digit: a value must match whole. */
 function isBoundary(text: string, at: number): boolean {
-  if (at < 0 || at >= text.length) return true;
-  return !/[\p{L}\p{N}]/u.test(text[at] as string);
+  return at < 0 || at >= text.length || !isWordUnit(text.charCodeAt(at));
 }
 
 /** "orders" → "order", "categories" → "category", "boxes" → "box": placeholder names read as one record. */

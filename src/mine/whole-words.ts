@@ -1,0 +1,92 @@
+/**
+ * The whole words of a text, as hashes in a set of bits: what a value found there as a whole can be made
+ * of. Masking finds a value only where neither end touches a letter or digit, so each run of letters and
+ * digits in the value is then a whole word of the text; a value one of whose words the text lacks cannot
+ * be found, and need not be rendered, indexed or looked for. Most of a ticket's values are such.
+ */
+
+// What each UTF-16 unit outside ASCII is, read once: 0 not yet read, 1 a letter or digit, 2 neither.
+const unitKinds = new Uint8Array(0x10000);
+const letterOrDigit = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether a UTF-16 unit is a letter or a digit by itself (half of a surrogate pair is neither): a value
+ * found in a text must not have one on either side.
+ */
+export function isWordUnit(unit: number): boolean {
+  if (unit < 0x80)
+    return (unit >= 0x61 && unit <= 0x7a) || (unit >= 0x30 && unit <= 0x39) || (unit >= 0x41 && unit <= 0x5a);
+  let kind = unitKinds[unit] as number;
+  if (kind === 0) {
+    kind = letterOrDigit.test(String.fromCharCode(unit)) ? 1 : 2;
+    unitKinds[unit] = kind;
+  }
+  return kind === 1;
+}
+
+// Words hashed into this many bits: a message's few hundred distinct words fill a small share of them.
+const wordBits = 14;
+const start = 0x811c9dc5;
+const step = (hash: number, unit: number) => Math.imul(hash ^ unit, 0x01000193);
+const bitOf = (hash: number) => Math.imul(hash, 0x9e3779b1) >>> (32 - wordBits);
+// ASCII capitals as small letters: a record value is compared lower-cased.
+const lower = (unit: number) => (unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : unit);
+
+// One set of bits, refilled for each text: it is read only while that text's index is built.
+const wordSet = new Uint32Array((1 << wordBits) / 32);
+
+/** The words of a lower-cased text, as bits by their hash (valid until the next call). */
+export function wholeWords(lowered: string): Uint32Array {
+  const bits = wordSet.fill(0);
+  let hash = start;
+  let inWord = false;
+  for (let at = 0; at <= lowered.length; at++) {
+    const unit = at < lowered.length ? lowered.charCodeAt(at) : 0x20;
+    if (isWordUnit(unit)) {
+      hash = step(hash, unit);
+      inWord = true;
+    } else if (inWord) {
+      const bit = bitOf(hash);
+      bits[bit >>> 5] = (bits[bit >>> 5] as number) | (1 << (bit & 31));
+      hash = start;
+      inWord = false;
+    }
+  }
+  return bits;
+}
+
+/**
+ * Whether each word of `value` (ASCII capitals read as small letters) may be a word of the text whose
+ * set `words` is: false only when one is certainly not.
+ */
+export function wordsMayBeIn(words: Uint32Array, value: string): boolean {
+  let hash = start;
+  let inWord = false;
+  for (let at = 0; at <= value.length; at++) {
+    const unit = at < value.length ? lower(value.charCodeAt(at)) : 0x20;
+    if (isWordUnit(unit)) {
+      hash = step(hash, unit);
+      inWord = true;
+    } else if (inWord) {
+      const bit = bitOf(hash);
+      if (((words[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return false;
+      hash = start;
+      inWord = false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Whether a string record value, as masking renders it (cleaned, lower-cased), may be found in the text
+ * whose set `words` is. Read for printable ASCII, tabs and line breaks only, which cleaning leaves as
+ * they are and lower-casing changes a letter at a time, so the value's words are the rendering's; any
+ * other value may be found.
+ */
+export function plainWordsMayBeIn(words: Uint32Array, value: string): boolean {
+  for (let at = 0; at < value.length; at++) {
+    const unit = value.charCodeAt(at);
+    if (unit > 0x7e || (unit < 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d)) return true;
+  }
+  return wordsMayBeIn(words, value);
+}
