@@ -391,11 +391,15 @@ export class Clusters {
     needed: number,
   ): number {
     const floor = sharedShare * cluster.size;
-    const total = words.size + pairs.size + (this.tallies[cluster.id] as Tally).shared;
+    const shares = (this.tallies[cluster.id] as Tally).shared;
+    const total = words.size + pairs.size + shares;
     // Past this many items not shared, the score is below `needed` whatever the rest holds.
     const missable = words.size + pairs.size - (needed * total) / 2;
     // Even holding all of it, the cluster shares too much the message lacks.
     if (missable < 0) return 0;
+    // Each item the message holds that the cluster shares is one of its shared items: the message
+    // misses at least those it holds beyond them.
+    if (words.size + pairs.size - shares > missable) return 0;
     const one = cluster.oneMember;
     if (one !== undefined) {
       // One member whose counts were dropped: what it shares is what the message holds of its words and
