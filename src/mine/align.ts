@@ -192,28 +192,29 @@ function placesIn(b: readonly string[], m: number): Places {
 function markSame(a: readonly string[], n: number, b: readonly string[], m: number, width: number): void {
   equal.fill(0, 0, (n + 1) * width);
   const { where, byLength, placeholders } = placesIn(b, m);
-  const mark = (row: number, token: string) => {
-    const list = where.get(token);
-    if (list !== undefined) for (const j of list) equal[row + j] = 1;
-  };
   // The words of `b` each word of `a` is a mistyped form of, found once a word.
   const mistyped = new Map<string, readonly string[]>();
   for (let i = 0; i < n; i++) {
     const token = a[i] as string;
     const row = i * width;
-    mark(row, token);
-    for (const alternative of alike.get(token) ?? noTokens) mark(row, alternative);
-    if (token === numberToken) for (const placeholder of placeholders) mark(row, placeholder);
-    else if (isPlaceholder(token)) mark(row, numberToken);
+    mark(row, where.get(token));
+    for (const alternative of alike.get(token) ?? noTokens) mark(row, where.get(alternative));
+    if (token === numberToken) for (const placeholder of placeholders) mark(row, where.get(placeholder));
+    else if (isPlaceholder(token)) mark(row, where.get(numberToken));
     else if (token.length >= minTypoLength) {
       let typos = mistyped.get(token);
       if (typos === undefined) {
         typos = typosAmong(token, byLength);
         mistyped.set(token, typos);
       }
-      for (const typo of typos) mark(row, typo);
+      for (const typo of typos) mark(row, where.get(typo));
     }
   }
+}
+
+/** Marks in `equal` the places of `b` a row's token is one word with. */
+function mark(row: number, places: readonly number[] | undefined): void {
+  if (places !== undefined) for (const j of places) equal[row + j] = 1;
 }
 
 const noTokens: readonly string[] = [];

@@ -363,25 +363,27 @@ function mostMatched(
   b: ReadonlyMap<string, number>,
   alternatives: Alternatives,
 ): number {
-  const loosely = (token: string) => looseToken(token) || alternatives.has(token);
   let common = 0;
   let restB = 0;
   for (const [token, inB] of b) {
     const both = Math.min(a.get(token) ?? 0, inB);
     common += both;
-    if (inB > both && loosely(token)) restB += inB - both;
+    if (inB > both && loosely(token, alternatives)) restB += inB - both;
   }
   let restA = 0;
   for (const [token, inA] of a) {
     const inB = b.get(token) ?? 0;
-    if (inA > inB && loosely(token)) restA += inA - inB;
+    if (inA > inB && loosely(token, alternatives)) restA += inA - inB;
   }
   return common + Math.min(restA, restB);
 }
 
-/** Whether a token can match another that is not equal to it: a word long enough to be mistyped, or a value. */
-function looseToken(token: string): boolean {
-  return token.length >= 5 || token === numberToken || isPlaceholder(token);
+/**
+ * Whether a token can match another that is not equal to it: a word long enough to be mistyped, a
+ * value, or a word with alternatives.
+ */
+function loosely(token: string, alternatives: Alternatives): boolean {
+  return token.length >= 5 || token === numberToken || isPlaceholder(token) || alternatives.has(token);
 }
 
 // A message or two may miss the optional sentences and add a tail of its own: half of the bigger
