@@ -92,12 +92,17 @@ function digitsAt(value: string, at: number, count: number): number {
   return number;
 }
 
-/** Whether a year (1000 or later), month and day name a day: 2026-02-31 does not. */
+/**
+ * Whether a year (1000 or later: Date reads a year below 100 as 19xx), month and day name a day in the
+ * Gregorian calendar, as Date counts them: 2026-02-31 does not (Date would roll it over to 3 March).
+ */
 function isCalendarDay(year: number, month: number, day: number): boolean {
-  // Date would roll 2026-02-31 over to 3 March, and reads a year below 100 as 19xx.
-  const check = new Date(Date.UTC(year, month - 1, day));
-  return year >= 1000 && check.getUTCMonth() === month - 1 && check.getUTCDate() === day;
+  if (year < 1000 || month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 ? (leap ? 29 : 28) : (monthDays[month - 1] as number));
 }
+
+const monthDays = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function readDate(value: string): DateValue | undefined {
   const match = isoDate.exec(value);

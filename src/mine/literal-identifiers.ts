@@ -166,10 +166,12 @@ const longestRemembered = 2000;
 
 /** {@link literalIdentifiers} of a template text or skeleton, found once for a text seen before. */
 function identifiersIn(text: string): readonly LiteralIdentifier[] {
-  const known = foundByText.get(text);
+  // A long text is never remembered, so not looked up: reading its hash costs a pass over it.
+  const remembered = text.length <= longestRemembered;
+  const known = remembered ? foundByText.get(text) : undefined;
   if (known !== undefined) return known;
   const { found } = literalIdentifiers(piecesOf(text));
-  if (text.length <= longestRemembered) {
+  if (remembered) {
     if (foundByText.size >= maxRemembered) foundByText.clear();
     foundByText.set(text, found);
   }

@@ -240,7 +240,9 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   const values = index instanceof TextIndex && index.text.includes(text) ? index.inText : index.values;
   if (values.length === 0 && index.phones.size === 0)
     return { skeleton: unbraced(text).replace(/\s+/g, " ").trim(), slots: [] };
-  const { lowered, origin } = lowerWithOrigins(text, true);
+  // An ASCII text's places are read only when a value was found in it: most units keep theirs.
+  const isAscii = ascii.test(text);
+  const { lowered, origin } = lowerWithOrigins(text, !isAscii);
   const taken = takenUnits(lowered.length);
   const hits: { start: number; end: number; placeholder: string }[] = [];
   for (const [rendering, placeholder] of values) {
@@ -266,14 +268,16 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
       hits.push({ start, end, placeholder });
     }
   }
+  if (hits.length === 0) return { skeleton: unbraced(text).replace(/\s+/g, " ").trim(), slots: [] };
   hits.sort((a, b) => a.start - b.start);
+  const places = isAscii ? asciiOrigins(text) : origin;
   let skeleton = "";
   let from = 0;
   for (const hit of hits) {
-    skeleton += unbraced(text.slice(origin[from] ?? text.length, origin[hit.start])) + hit.placeholder;
+    skeleton += unbraced(text.slice(places[from] ?? text.length, places[hit.start])) + hit.placeholder;
     from = hit.end;
   }
-  skeleton += unbraced(text.slice(origin[from] ?? text.length));
+  skeleton += unbraced(text.slice(places[from] ?? text.length));
   return { skeleton: skeleton.replace(/\s+/g, " ").trim(), slots: hits.map((hit) => hit.placeholder) };
 }
 
@@ -306,17 +310,7 @@ function lowerWithOrigins(text: string, withOrigin: boolean): { lowered: string;
   if (ascii.test(text)) {
     // One unit a character, each lower-cased alone: only the white-space runs move places.
     const lowered = text.toLowerCase().replace(/\s+/g, " ");
-    const origin: number[] = [];
-    if (withOrigin) {
-      let space = false;
-      for (let i = 0; i < text.length; i++) {
-        const unit = text.charCodeAt(i);
-        const white = unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
-        if (!white || !space) origin.push(i);
-        space = white;
-      }
-    }
-    return { lowered, origin };
+    return { lowered, origin: withOrigin ? asciiOrigins(text) : [] };
   }
   const units: number[] = [];
   const origin: number[] = [];
@@ -364,6 +358,19 @@ function lowerWithOrigins(text: string, withOrigin: boolean): { lowered: string;
   }
   flush();
   return { lowered, origin };
+}
+
+/** Each unit's index in an ASCII text once its white-space runs are made one space. */
+function asciiOrigins(text: string): number[] {
+  const origin: number[] = [];
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    const white = unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+    if (!white || !space) origin.push(i);
+    space = white;
+  }
+  return origin;
 }
 
 /**
