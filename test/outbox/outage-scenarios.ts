@@ -3,8 +3,13 @@
  * unavailable (a SQLite file locked by another process, a Postgres server stopped). A receiver counts
  * deliveries per idempotency key; each scenario checks what the call said was written against what the
  * store holds, and that no key reaches the receiver twice.
+ *
+ * An outage lasts until an event ends it, never a fixed time: the failed call the scenario waits for,
+ * or, where the call must ride the outage out, the store giving up on one of its calls (its own retries
+ * spent), so the outbox's retries are what carry the call over.
  */
-import { expect, it } from "vitest";
+import { afterEach, expect, it } from "vitest";
+import { isStoreUnavailable } from "../../src/core/errors.js";
 import {
   type Catalog,
   createOutbox,
@@ -17,17 +22,44 @@ import { loadTicket, propertyCatalog, proposal } from "../fixtures/property.js";
 import { message, outboundRow } from "../store/conformance.js";
 import { auditOf, rejectionOf } from "./harness.js";
 
+/** An outage under way. */
+export interface Outage {
+  /** Ends the outage; resolves once the store can be reached again. */
+  end(): Promise<void>;
+}
+
 /** A store that can be made unavailable for real. */
 export interface OutageTarget {
   /** A fresh store (its own file or schema) for one scenario. */
   store(): Promise<Store>;
-  /**
-   * Makes the store unavailable, for about `ms`; resolves once it is (the outage has begun), with a
-   * promise that resolves once it is over.
-   */
-  outage(ms: number): Promise<{ readonly over: Promise<void> }>;
-  /** How long an outage must last so that the store itself gives up (its retry window and then some). */
-  readonly longerThanStoreRetries: number;
+  /** Makes the store unavailable until the outage is ended; resolves once it is (the outage has begun). */
+  outage(): Promise<Outage>;
+}
+
+/**
+ * `store` as the outbox sees it, and a promise that resolves the first time one of its calls fails with
+ * a StoreUnavailableError: the store gave up (its own retry window, or busy timeout, spent).
+ */
+function watched(store: Store): { readonly store: Store; readonly gaveUp: Promise<void> } {
+  let gaveUp: () => void = () => undefined;
+  const given = new Promise<void>((resolve) => {
+    gaveUp = resolve;
+  });
+  const proxy = new Proxy(store, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(target, args);
+        if (result instanceof Promise)
+          result.catch((error: unknown) => {
+            if (isStoreUnavailable(error)) gaveUp();
+          });
+        return result;
+      };
+    },
+  });
+  return { store: proxy, gaveUp: given };
 }
 
 /** Deliveries per key, as a provider on the other side would count them. */
@@ -69,17 +101,45 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
       retry: { attempts: 1 },
       ...options,
     });
-  const long = target.longerThanStoreRetries;
+  // Far longer than any outage here lasts (the store giving up once, then coming back): the outbox
+  // holds a delivered outcome and retries recording it until the store returns.
+  const recordRetryMs = 20_000;
+
+  // The outage of the running scenario, ended after it whatever happened, so one failed scenario does
+  // not leave the store out of reach for the next.
+  let current: Promise<Outage> | undefined;
+  const begin = (): Promise<Outage> => {
+    let ending: Promise<void> | undefined;
+    const outage = target.outage().then((started) => ({ end: () => (ending ??= started.end()) }));
+    current = outage;
+    return outage;
+  };
+  afterEach(async () => {
+    const outage = current;
+    current = undefined;
+    await (await outage?.catch(() => undefined))?.end();
+  });
+  /**
+   * Begins an outage (resolving once it has begun) that ends once the store has given up on a call;
+   * `ended` resolves when the store is back, so it resolving shows the outage outlasted the store's
+   * own retries.
+   */
+  const untilGivenUp = async (gaveUp: Promise<void>): Promise<{ ended: Promise<void> }> => {
+    const outage = await begin();
+    const ended = gaveUp.then(() => outage.end());
+    ended.catch(() => undefined);
+    return { ended };
+  };
 
   it(
     "an outage while handle() writes its decision: it fails saying nothing was written or sent; the retry sends once",
     async () => {
       const store = await target.store();
       const rx = receiver();
-      let outage: Promise<{ over: Promise<void> }> | undefined;
+      let outage: Promise<Outage> | undefined;
       const outbox = await outboxOn(store, rx, {
         load: async (ticketId: string) => {
-          outage ??= target.outage(long);
+          outage ??= begin();
           await outage;
           return loadTicket(ticketId);
         },
@@ -95,7 +155,7 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
       });
       expect((error as Error).message).toMatch(/the decision was not written; no message was sent/);
       expect(rx.total()).toBe(0);
-      await (await outage)?.over;
+      await (await outage)?.end();
       const result = await outbox.handle(input);
       expect(result).toMatchObject({ duplicate: false, delivery: { status: "delivered" } });
       expect([...rx.counts.values()]).toEqual([1]);
@@ -108,14 +168,16 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
     "an outage after the transport delivered, shorter than recordRetryMs: the outcome is kept and recorded when the store returns",
     async () => {
       const store = await target.store();
+      const watch = watched(store);
       const rx = receiver();
-      const outbox = await outboxOn(store, rx, { recordRetryMs: long * 4 });
-      let over: Promise<void> | undefined;
+      const outbox = await outboxOn(watch.store, rx, { recordRetryMs });
+      let ended: Promise<void> | undefined;
       rx.afterNextDelivery(async () => {
-        over = (await target.outage(long)).over;
+        ({ ended } = await untilGivenUp(watch.gaveUp));
       });
       const result = await outbox.handle({ ticketId: "T-2", output: proposal("T-2"), runId: "r2" });
-      expect(over).toBeDefined();
+      expect(ended).toBeDefined();
+      await ended;
       expect(result).toMatchObject({ duplicate: false, delivery: { status: "delivered", attempts: 1 } });
       expect(await store.getOutbound(result.outboundId as string)).toMatchObject({
         status: "delivered",
@@ -136,13 +198,13 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
       const rx = receiver();
       let now = Date.now();
       const outbox = await outboxOn(store, rx, {
-        recordRetryMs: 200,
+        recordRetryMs: 100,
         leaseMs: 60_000,
         clock: () => now,
       });
-      let over: Promise<void> | undefined;
+      let outage: Outage | undefined;
       rx.afterNextDelivery(async () => {
-        over = (await target.outage(long)).over;
+        outage = await begin();
       });
       const input = { ticketId: "T-3", output: proposal("T-3"), runId: "r3" };
       const error = await rejectionOf(outbox.handle(input));
@@ -159,7 +221,8 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
       expect((error as Error).message).not.toContain(writes?.receiptId);
       expect((error as Error).message).not.toMatch(/nothing was written/);
       expect((error as Error).message).toMatch(/the message was delivered .*not recorded/);
-      await over;
+      expect(outage).toBeDefined();
+      await outage?.end();
 
       // The row is still held, delivering: a retry of the call is a duplicate and sends nothing.
       const row = await store.getOutbound(writes?.outboundId as string);
@@ -192,7 +255,7 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
       );
       const rx = receiver();
       const outbox = await outboxOn(store, rx);
-      const { over } = await target.outage(long);
+      const outage = await begin();
       const error = await rejectionOf(outbox.flush());
       expect(error).toMatchObject({
         code: "store_unavailable",
@@ -200,7 +263,7 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
         writes: { decision: "not_written", delivery: "not_attempted" },
       });
       expect(rx.total()).toBe(0);
-      await over;
+      await outage.end();
       expect(await outbox.flush()).toEqual({ delivered: 1, failed: 0 });
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
       expect([...rx.counts]).toEqual([["fl_outage_claim", 1]]);
@@ -216,12 +279,16 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
       const id = await store.transaction((tx) =>
         tx.addOutbound(outboundRow({ key: "fl_outage_settle", message: message(2) })),
       );
+      const watch = watched(store);
       const rx = receiver();
-      const outbox = await outboxOn(store, rx, { recordRetryMs: long * 4 });
+      const outbox = await outboxOn(watch.store, rx, { recordRetryMs });
+      let ended: Promise<void> | undefined;
       rx.afterNextDelivery(async () => {
-        await target.outage(long);
+        ({ ended } = await untilGivenUp(watch.gaveUp));
       });
       expect(await outbox.flush()).toEqual({ delivered: 1, failed: 0 });
+      expect(ended).toBeDefined();
+      await ended;
       expect(await store.getOutbound(id)).toMatchObject({ status: "delivered" });
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
       expect([...rx.counts]).toEqual([["fl_outage_settle", 1]]);
@@ -241,7 +308,7 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
         output: proposal("T-5", "payment_release"),
         runId: "r5",
       });
-      const { over } = await target.outage(long);
+      const outage = await begin();
       const error = await rejectionOf(outbox.queue.approve(result.queueItemId as string, { by: "ana" }));
       expect(error).toBeInstanceOf(StoreUnavailableError);
       expect(error).toMatchObject({
@@ -249,7 +316,7 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
         writes: { decision: "not_written", delivery: "not_attempted" },
       });
       expect(rx.total()).toBe(0);
-      await over;
+      await outage.end();
       const approval = await outbox.queue.approve(result.queueItemId as string, { by: "ana" });
       expect(approval).toMatchObject({ approvedNow: true, outbound: { status: "delivered" } });
       expect([...rx.counts.values()]).toEqual([1]);
@@ -262,19 +329,23 @@ export function outageScenarios(target: OutageTarget, timeoutMs: number): void {
     "an outage after an approval's delivery: recorded when the store returns; approving again sends nothing",
     async () => {
       const store = await target.store();
+      const watch = watched(store);
       const rx = receiver();
-      const outbox = await outboxOn(store, rx, { recordRetryMs: long * 4 });
+      const outbox = await outboxOn(watch.store, rx, { recordRetryMs });
       const result = await outbox.handle({
         ticketId: "T-4",
         output: proposal("T-4", "payment_release"),
         runId: "r4",
       });
       expect(rx.total()).toBe(0);
+      let ended: Promise<void> | undefined;
       rx.afterNextDelivery(async () => {
-        await target.outage(long);
+        ({ ended } = await untilGivenUp(watch.gaveUp));
       });
       const approval = await outbox.queue.approve(result.queueItemId as string, { by: "ana" });
       expect(approval).toMatchObject({ approvedNow: true, outbound: { status: "delivered" } });
+      expect(ended).toBeDefined();
+      await ended;
       const again = await outbox.queue.approve(result.queueItemId as string, { by: "ana" });
       expect(again.approvedNow).toBe(false);
       expect(await outbox.flush()).toEqual({ delivered: 0, failed: 0 });
