@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { z } from "zod";
 import { closedOutputStatus } from "../../src/cli/output.js";
 import { createProgram } from "../../src/cli/program.js";
@@ -18,14 +18,28 @@ import {
 } from "../../src/index.js";
 import { sqliteStore } from "../../src/store/sqlite/index.js";
 import { builtPackage } from "../fixtures/built-package.js";
+import { type InstalledCatalogs, installedCatalogs } from "../fixtures/installed-catalogs.js";
 
 // `formletter … | head -1`: the reader of the output goes away before the command has written. Each
 // command runs as its own process with the read end of its stdout closed at once, so its first write
 // fails with EPIPE; it must end with 141 (128 + SIGPIPE) and nothing on stderr but its own words. The
-// processes run the command line built from the sources, as `npx formletter` runs dist.
+// processes run the command line built from the sources, as `npx formletter` runs dist, given catalog
+// modules that import the package as a team's do (the built one, installed beside them), so a process
+// does not compile the sources again to load one.
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const at = (relative: string) => join(root, relative);
+/** The catalog modules the commands load, as copies in a project where `formletter` is installed. */
+const catalogModules = [
+  "templates/seller.ts",
+  "test/fixtures/capacity-catalog.ts",
+  "test/fixtures/whatsapp-catalog.ts",
+  "test/relay/fixtures/relay-module.ts",
+  "test/fixtures/property.ts",
+  "examples/data/history-corpus.ts",
+];
+let installed: InstalledCatalogs;
+const module = (path: string) => installed.at(path);
 const secret = "closed-output test secret, 32 bytes or more";
 
 let directory: string;
@@ -127,18 +141,18 @@ const cases: Readonly<Record<string, Case>> = {
   "suppression list": { argv: () => ["--db", db] },
   // Nothing is suppressed in this file: the lift is refused on its own terms, before any output.
   "suppression lift": { argv: () => ["0".repeat(64), "--db", db, "--by", "ana"], code: 1 },
-  replay: { argv: () => [at("templates/seller.ts"), history] },
+  replay: { argv: () => [module("templates/seller.ts"), history] },
   report: { argv: () => ["--db", db] },
-  capacity: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
-  cost: { argv: () => [at("templates/seller.ts"), "--tickets", history] },
-  check: { argv: () => [at("test/fixtures/capacity-catalog.ts")] },
-  diff: { argv: () => ["--base", at("templates/seller.ts"), "--head", at("templates/seller.ts")] },
+  capacity: { argv: () => [module("test/fixtures/capacity-catalog.ts")] },
+  cost: { argv: () => [module("templates/seller.ts"), "--tickets", history] },
+  check: { argv: () => [module("test/fixtures/capacity-catalog.ts")] },
+  diff: { argv: () => ["--base", module("templates/seller.ts"), "--head", module("templates/seller.ts")] },
   // The catalog holds a template with sections, which is not exported: its own refusal, kept as 1.
-  "export whatsapp": { argv: () => ["--catalog", at("test/fixtures/whatsapp-catalog.ts")], code: 1 },
+  "export whatsapp": { argv: () => ["--catalog", module("test/fixtures/whatsapp-catalog.ts")], code: 1 },
   checklist: {
     argv: () => [
       "--catalog",
-      at("templates/seller.ts"),
+      module("templates/seller.ts"),
       "--records",
       at("examples/data/seller-sample-ticket.json"),
       "--runs",
@@ -148,7 +162,7 @@ const cases: Readonly<Record<string, Case>> = {
   serve: {
     argv: () => [
       "--catalog",
-      at("test/relay/fixtures/relay-module.ts"),
+      module("test/relay/fixtures/relay-module.ts"),
       "--db",
       join(directory, "relay.db"),
       "--port",
@@ -161,7 +175,7 @@ const cases: Readonly<Record<string, Case>> = {
   mcp: {
     argv: () => [
       "--catalog",
-      at("test/relay/fixtures/relay-module.ts"),
+      module("test/relay/fixtures/relay-module.ts"),
       "--db",
       join(directory, "mcp.db"),
       "--ticket",
@@ -170,10 +184,10 @@ const cases: Readonly<Record<string, Case>> = {
     code: 0,
   },
   mine: {
-    argv: () => ["--records", at("examples/data/history-corpus.ts"), at("examples/data/history.jsonl")],
+    argv: () => ["--records", module("examples/data/history-corpus.ts"), at("examples/data/history.jsonl")],
   },
   preview: {
-    argv: () => ["--catalog", at("templates/seller.ts"), "--port", String(previewPort)],
+    argv: () => ["--catalog", module("templates/seller.ts"), "--port", String(previewPort)],
     serves: () => previewPort,
   },
 };
@@ -219,6 +233,18 @@ async function runClosed(
   return { code, stdout, stderr, status };
 }
 
+/**
+ * Runs `run` when the commands given before it on the outbox database have ended, in the order given,
+ * as an operator's commands act on it one after another; the other commands run meanwhile.
+ */
+let onDatabase: Promise<unknown> = Promise.resolve();
+function inTurn<T>(argv: readonly string[], run: () => Promise<T>): Promise<T> {
+  if (!argv.includes(db)) return run();
+  const result = onDatabase.then(run);
+  onDatabase = result.catch(() => undefined);
+  return result;
+}
+
 // Node's own report of an unhandled stream error, or any stack frame.
 const crash = /EPIPE|Unhandled 'error'|\n\s+at /;
 
@@ -232,56 +258,68 @@ beforeAll(async () => {
   servePort = await freePort();
   previewPort = await freePort();
   cliEntry = (await builtPackage()).cli;
+  installed = await installedCatalogs(catalogModules);
 }, 120_000);
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(directory, { recursive: true, force: true });
+  installed?.remove();
+});
 
-describe("a command whose output is closed by its reader", () => {
-  it("has a case for every command the program defines", () => {
+// Each process mostly waits (on its start, its catalog, its server): they run side by side.
+describe.concurrent("a command whose output is closed by its reader", () => {
+  it("has a case for every command the program defines", ({ expect }) => {
     expect(commands.length).toBeGreaterThan(10);
     expect(commands.filter((command) => cases[command] === undefined)).toEqual([]);
   });
 
-  it.each(commands)(
+  it.for(commands)(
     "formletter %s ends quietly: 141, or its own refusal",
-    async (command) => {
+    { timeout: 60_000 },
+    async (command, { expect }) => {
       const given = cases[command];
       if (given === undefined) throw new Error(`give \`formletter ${command}\` arguments in cases above`);
       const serves = given.serves?.();
-      const { code, stderr, status } = await runClosed([...command.split(" "), ...given.argv()], {
-        ...(serves === undefined ? {} : { serves }),
-      });
+      const argv = [...command.split(" "), ...given.argv()];
+      const { code, stderr, status } = await inTurn(argv, () =>
+        runClosed(argv, { ...(serves === undefined ? {} : { serves }) }),
+      );
       expect(stderr).not.toMatch(crash);
       expect(code).toBe(given.code ?? closedOutputStatus);
       // A server keeps serving while its log has nowhere to go, and stops cleanly when asked.
       if (serves !== undefined) expect(status).toBeGreaterThanOrEqual(200);
     },
-    60_000,
   );
 
-  it.each([["--help"], ["--version"], ["check", at("test/fixtures/capacity-catalog.ts")]])(
+  it.for([["--help"], ["--version"], ["check", "test/fixtures/capacity-catalog.ts"]])(
     "formletter %s ends quietly with stdout and stderr both closed",
-    async (...argv) => {
+    { timeout: 60_000 },
+    async (given, { expect }) => {
+      const argv = given.map((arg) => (catalogModules.includes(arg) ? module(arg) : arg));
       // Without a reader for either stream, only the status tells a clean end from a crash (1).
       expect((await runClosed(argv, { close: "both" })).code).toBe(closedOutputStatus);
     },
-    60_000,
   );
 
-  it("ends quietly when the catalog module itself prints, past the command's own writer", async () => {
+  it("ends quietly when the catalog module itself prints, past the command's own writer", async ({
+    expect,
+  }) => {
     const noisy = join(directory, "noisy-catalog.ts");
     writeFileSync(
       noisy,
-      `export * from ${JSON.stringify(at("test/fixtures/capacity-catalog.ts"))};\nfor (let i = 0; i < 3; i++) console.log("loaded", i);\n`,
+      `export * from ${JSON.stringify(module("test/fixtures/capacity-catalog.ts"))};\nfor (let i = 0; i < 3; i++) console.log("loaded", i);\n`,
     );
     const { code, stderr } = await runClosed(["check", noisy]);
     expect(stderr).not.toMatch(crash);
     expect(code).toBe(closedOutputStatus);
   }, 60_000);
 
-  it("writes all of stdout when only stderr's reader is gone, and still says output was lost", async () => {
+  it("writes all of stdout when only stderr's reader is gone, and still says output was lost", async ({
+    expect,
+  }) => {
     // report --html: the table on stdout, then the line naming the HTML file on stderr.
     const html = join(directory, "report.html");
-    const { code, stdout } = await runClosed(["report", "--db", db, "--html", html], { close: "stderr" });
+    const argv = ["report", "--db", db, "--html", html];
+    const { code, stdout } = await inTurn(argv, () => runClosed(argv, { close: "stderr" }));
     expect(stdout).toContain("escalat");
     expect(code).toBe(closedOutputStatus);
   }, 60_000);
