@@ -2,22 +2,26 @@
  * The README's "A new project" box, run line by line in an empty folder with the packed package standing
  * in for the registry's `formletter`: an ES module package, the quick start saved as `main.ts` and
  * carried on with top-level await into an outbox on the SQLite store, which needs better-sqlite3's
- * native build to have run.
+ * install script to have run. That script unpacks a prebuilt binary made from this checkout's build
+ * (see sqlite-prebuilt.ts) rather than compiling one, but only once npm has been told to run it.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { quickStart, quickStartThroughOutbox, shellCommands } from "./readme.js";
 import { packFormletter, run, scratchProject } from "./scratch-project.js";
+import { localPrebuildEnvironment } from "./sqlite-prebuilt.js";
 
 const heading = "### A new project";
 let folder: string;
 let project: string;
 let tarball: string;
+let prebuilt: Record<string, string>;
 
 beforeAll(async () => {
   folder = scratchProject("formletter-new-project-");
   tarball = await packFormletter(folder);
+  prebuilt = await localPrebuildEnvironment();
   project = join(folder, "app");
   mkdirSync(project);
 }, 900_000);
@@ -44,9 +48,11 @@ describe("the README's new-project box, run as written", () => {
         cwd: project,
         env: {
           ...process.env,
-          // Node's headers for better-sqlite3's build where no prebuilt binary can be fetched, as the
-          // README says; the others only quieten and speed up npm and that build (unoptimised, on
-          // every core: the test needs it to run, not to be fast).
+          // This checkout's binary for better-sqlite3's install script to unpack, when it has one.
+          ...prebuilt,
+          // Node's headers for better-sqlite3's build where no prebuilt binary is found, as the README
+          // says; the others only quieten and speed up npm and that build (unoptimised, on every core:
+          // the test needs it to run, not to be fast).
           ...(existsSync("/usr/include/node/node.h") ? { npm_config_nodedir: "/usr" } : {}),
           CFLAGS: "-O0",
           CXXFLAGS: "-O0",
