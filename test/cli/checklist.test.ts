@@ -1,16 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Checklist } from "../../src/checklist/index.js";
+import { type InstalledCatalogs, installedCatalogs } from "../fixtures/installed-catalogs.js";
 import { cli } from "./run.js";
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
-const source = path("../../src/index.ts");
-const zod = createRequire(import.meta.url).resolve("zod");
-const sellerModule = path("../../templates/seller.ts");
+// The catalogs are modules of a team's project, importing the installed package (built from the
+// sources): loading one compiles no source.
+let installed: InstalledCatalogs;
+let sellerModule: string;
 const sellerSample = path("../../examples/data/seller-sample-ticket.json");
 let directory: string;
 let weakModule: string;
@@ -28,8 +28,8 @@ const sample = {
  * contact id after the templates were defined, so the seller picks where the notice goes.
  */
 const catalogModule = (weak: boolean) => `
-import { createCatalog, defineRecords, defineTemplate, untrusted } from ${JSON.stringify(source)};
-import { z } from ${JSON.stringify(zod)};
+import { createCatalog, defineRecords, defineTemplate, untrusted } from "formletter";
+import { z } from "zod";
 const records = defineRecords({
   orders: z.object({ id: z.string(), number: z.string(), contactId: z.string() }),
   contacts: z.object({ id: z.string(), email: z.email() }),
@@ -48,16 +48,18 @@ ${weak ? 'untrusted("seller", records.collections.orders.shape.contactId);' : ""
 export const catalog = createCatalog(records, [notice, payout]);
 `;
 
-beforeAll(() => {
-  directory = mkdtempSync(join(tmpdir(), "formletter-cli-checklist-"));
+beforeAll(async () => {
+  installed = await installedCatalogs(["templates/seller.ts"]);
+  sellerModule = installed.at("templates/seller.ts");
+  directory = installed.directory;
   weakModule = join(directory, "weak.ts");
   goodModule = join(directory, "good.ts");
   samplePath = join(directory, "sample.json");
   writeFileSync(weakModule, catalogModule(true));
   writeFileSync(goodModule, catalogModule(false));
   writeFileSync(samplePath, JSON.stringify(sample));
-});
-afterAll(() => rmSync(directory, { recursive: true, force: true }));
+}, 120_000);
+afterAll(() => installed?.remove());
 
 describe("formletter checklist", () => {
   it("the seller catalog with its bundled sample ticket: every item ✓, exit 0", async () => {
