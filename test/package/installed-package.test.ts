@@ -59,8 +59,8 @@ describe("the packed package, installed without its optional peers", () => {
   });
 
   it("runs --version and --help", async () => {
-    expect(await formletter("--version")).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
-    const help = await formletter("--help");
+    const [printedVersion, help] = await Promise.all([formletter("--version"), formletter("--help")]);
+    expect(printedVersion).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
     expect(help.code).toBe(0);
     for (const command of ["check", "capacity", "cost", "replay", "mine", "token", "queue", "serve"])
       expect(help.stdout).toContain(command);
@@ -100,13 +100,13 @@ describe("the packed package, installed without its optional peers", () => {
   });
 
   it("says in one line what to install for a command that needs SQLite", async () => {
-    for (const args of [
+    const commands = [
       ["queue", "list", "--db", "outbox.db"],
       ["report", "--db", "outbox.db"],
       ["serve", "--catalog", "relay.mjs", "--db", "relay.db", "--port", "0"],
-    ]) {
-      expect(await formletter(...args)).toEqual({ code: 1, stdout: "", stderr: sqliteMissing });
-    }
+    ];
+    for (const result of await Promise.all(commands.map((args) => formletter(...args))))
+      expect(result).toEqual({ code: 1, stdout: "", stderr: sqliteMissing });
   });
 
   it("loads formletter/ai-sdk without the AI SDK, and names the missing peer when tools are made", async () => {
@@ -115,12 +115,12 @@ formletterTools({}).then(() => console.log("made"), (error) => console.log(error
 `;
     const missing =
       'dependency_missing: the AI SDK adapter (formletter/ai-sdk) needs the "ai" package, which is not installed: run `npm install ai`';
-    expect(await script("ai-sdk.mjs", source('import { formletterTools } from "formletter/ai-sdk";'))).toBe(
-      missing,
-    );
-    expect(
-      await script("ai-sdk.cjs", source('const { formletterTools } = require("formletter/ai-sdk");')),
-    ).toBe(missing);
+    const [esm, cjs] = await Promise.all([
+      script("ai-sdk.mjs", source('import { formletterTools } from "formletter/ai-sdk";')),
+      script("ai-sdk.cjs", source('const { formletterTools } = require("formletter/ai-sdk");')),
+    ]);
+    expect(esm).toBe(missing);
+    expect(cjs).toBe(missing);
   });
 
   it("loads formletter/mcp and the relay without the MCP SDK, and names the missing peer when a server is made", async () => {
@@ -131,10 +131,11 @@ try { createMcpServer({}); console.log("made"); } catch (error) { console.log(er
       'dependency_missing: the MCP server (formletter/mcp) needs the "@modelcontextprotocol/sdk" package, which is not installed: run `npm install @modelcontextprotocol/sdk`';
     const esm =
       'import "formletter/relay";\nimport "formletter/agent-tools";\nimport { createMcpServer } from "formletter/mcp";';
-    expect(await script("mcp.mjs", source(esm))).toBe(missing);
-    expect(await script("mcp.cjs", source('const { createMcpServer } = require("formletter/mcp");'))).toBe(
-      missing,
-    );
+    const printed = await Promise.all([
+      script("mcp.mjs", source(esm)),
+      script("mcp.cjs", source('const { createMcpServer } = require("formletter/mcp");')),
+    ]);
+    expect(printed).toEqual([missing, missing]);
   });
 
   it("loads formletter/providers without any provider SDK, and each transport names the package to install", async () => {
@@ -164,20 +165,19 @@ for (const [name, create] of made) {
       ([provider, name]) =>
         `dependency_missing: the ${provider} transport (formletter/providers) needs the "${name}" package, which is not installed: run \`npm install ${name}\``,
     );
-    expect(
-      (await script("providers.mjs", source(`import { ${names} } from "formletter/providers";`))).split("\n"),
-    ).toEqual(expected);
-    expect(
-      (await script("providers.cjs", source(`const { ${names} } = require("formletter/providers");`))).split(
-        "\n",
-      ),
-    ).toEqual(expected);
+    const [esm, cjs] = await Promise.all([
+      script("providers.mjs", source(`import { ${names} } from "formletter/providers";`)),
+      script("providers.cjs", source(`const { ${names} } = require("formletter/providers");`)),
+    ]);
+    expect(esm.split("\n")).toEqual(expected);
+    expect(cjs.split("\n")).toEqual(expected);
   });
 
   it("imports the package and every subpath; a store or transport names its missing peer", async () => {
-    const esm = await script(
-      "subpaths.mjs",
-      `import { createCatalog } from "formletter";
+    const [esm, cjs] = await Promise.all([
+      script(
+        "subpaths.mjs",
+        `import { createCatalog } from "formletter";
 import { sqliteStore } from "formletter/sqlite";
 import { postgresStore } from "formletter/postgres";
 import { smtpTransport } from "formletter/smtp";
@@ -193,19 +193,20 @@ for (const create of [
 }
 console.log(typeof createCatalog + "\\n" + failures.join("\\n"));
 `,
-    );
+      ),
+      script(
+        "subpaths.cjs",
+        `const { sqliteStore } = require("formletter/sqlite");
+try { sqliteStore("x.db"); console.log("created"); } catch (error) { console.log(error.code); }
+`,
+      ),
+    ]);
     expect(esm.split("\n")).toEqual([
       "function",
       'dependency_missing: the SQLite store (formletter/sqlite) needs the "better-sqlite3" package, which is not installed: run `npm install better-sqlite3`',
       'dependency_missing: the Postgres store (formletter/postgres) needs the "pg" package, which is not installed: run `npm install pg`',
       'dependency_missing: the SMTP transport (formletter/smtp) needs the "nodemailer" package, which is not installed: run `npm install nodemailer`',
     ]);
-    const cjs = await script(
-      "subpaths.cjs",
-      `const { sqliteStore } = require("formletter/sqlite");
-try { sqliteStore("x.db"); console.log("created"); } catch (error) { console.log(error.code); }
-`,
-    );
     expect(cjs).toBe("dependency_missing");
   });
 });
