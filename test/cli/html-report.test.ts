@@ -27,11 +27,13 @@ let directory: string;
 let html: string;
 let report: EscalationReport;
 let browser: Browser | undefined;
+/** Chromium starting while the pages are written; `browser` once it has started. */
+let launching: Promise<Browser> | undefined;
 /** Pages of other histories cut from the bundled one: a single day, two days, a last day that all escalated. */
-let oneDay: string;
-let twoDays: string;
-let hotLastDay: string;
-let apart: string;
+let oneDay: Replayed;
+let twoDays: Replayed;
+let hotLastDay: Replayed;
+let apart: Replayed;
 let mining: string;
 
 interface HistoryLine {
@@ -39,17 +41,30 @@ interface HistoryLine {
   readonly output: unknown;
 }
 
-/** Writes `lines` as a history and replays it into an HTML page, returning the page's path. */
-async function replayPage(name: string, lines: readonly HistoryLine[]): Promise<string> {
+/** An HTML page replayed from a history, and the report the same run printed as JSON. */
+interface Replayed {
+  readonly page: string;
+  readonly report: EscalationReport;
+}
+
+/** Writes `lines` as a history and replays it into an HTML page and a JSON report, in one run. */
+async function replayPage(name: string, lines: readonly HistoryLine[]): Promise<Replayed> {
   const history = join(directory, `${name}.jsonl`);
   writeFileSync(history, lines.map((line) => JSON.stringify(line)).join("\n"));
   const page = join(directory, `${name}.html`);
-  const result = await cli(["replay", sellerCatalog, history, "--html", page]);
+  const result = await cli(["replay", sellerCatalog, history, "--html", page, "--json"]);
   expect(result.code, result.stderr).toBe(0);
-  return page;
+  return { page, report: JSON.parse(result.stdout) };
 }
 
 beforeAll(async () => {
+  if (!available && required)
+    throw new Error(`CI=true and no browser at ${executablePath}: apt-get install chromium`);
+  if (available) {
+    launching = launchChromium();
+    // Awaited below; a failed start is reported there, not as an unhandled rejection meanwhile.
+    launching.catch(() => undefined);
+  }
   directory = mkdtempSync(join(tmpdir(), "formletter-html-"));
   html = join(directory, "report.html");
   const result = await cli(["replay", sellerCatalog, tickets, "--html", html, "--json"]);
@@ -71,15 +86,37 @@ beforeAll(async () => {
   mining = join(directory, "mine.html");
   const mined = await cli(["mine", "--records", corpusModule, minedHistory, "--html", mining]);
   expect(mined.code, mined.stderr).toBe(0);
-  if (!available && required)
-    throw new Error(`CI=true and no browser at ${executablePath}: apt-get install chromium`);
-  if (available) {
-    browser = await launchChromium();
-  }
+  browser = await launching;
 }, 120_000);
 
+/** The one page every browser check loads its file in, and what it reported since its last load. */
+let watched: { page: Page; problems: string[]; requests: string[] } | undefined;
+
+/**
+ * Loads `file` at `width` px in the shared page, recording from the load on each console error or
+ * warning, uncaught error and request. A new document each time: the pages hold no state to carry over.
+ */
+async function load(file: string, width: number) {
+  if (browser === undefined)
+    throw new Error(`no browser at ${executablePath} (CI=true): apt-get install chromium`);
+  if (watched === undefined) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } });
+    const opened = { page, problems: [] as string[], requests: [] as string[] };
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") opened.problems.push(message.text());
+    });
+    page.on("pageerror", (error) => opened.problems.push(error.message));
+    page.on("request", (request) => opened.requests.push(request.url()));
+    watched = opened;
+  } else await watched.page.setViewportSize({ width, height: 900 });
+  watched.problems.length = 0;
+  watched.requests.length = 0;
+  await watched.page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+  return watched;
+}
+
 afterAll(async () => {
-  await browser?.close();
+  await (await launching?.catch(() => undefined))?.close();
   rmSync(directory, { recursive: true, force: true });
 });
 
@@ -109,18 +146,7 @@ describe("the HTML report", () => {
   it.skipIf(!available && !required)(
     "renders in headless Chromium: chart, band, bars and tables visible, no console error, no request but the page",
     async () => {
-      if (browser === undefined)
-        throw new Error(`no browser at ${executablePath} (CI=true): apt-get install chromium`);
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-      const problems: string[] = [];
-      const requests: string[] = [];
-      page.on("console", (message) => {
-        if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-      });
-      page.on("pageerror", (error) => problems.push(error.message));
-      page.on("request", (request) => requests.push(request.url()));
-      const url = pathToFileURL(html).href;
-      await page.goto(url, { waitUntil: "load" });
+      const { page, problems, requests } = await load(html, 1280);
 
       const chart = page.locator("#daily-chart");
       await expect(chart.isVisible()).resolves.toBe(true);
@@ -165,15 +191,14 @@ describe("the HTML report", () => {
       expect(statSync(screenshot).size).toBeGreaterThan(10_000);
 
       expect(problems).toEqual([]);
-      expect(requests).toEqual([url]);
-      await page.close();
+      expect(requests).toEqual([pathToFileURL(html).href]);
     },
     60_000,
   );
 
   it("puts the daily chart's gridlines on round percentages, 1, 2, 2.5 or 5 × 10^k apart", () => {
     // Two days whose intervals top out near 62%: an axis cut in quarters of 70% read 17.5% and 52.5%.
-    for (const file of [html, twoDays]) {
+    for (const file of [html, twoDays.page]) {
       const page = readFileSync(file, "utf8");
       const chart = page.slice(
         page.indexOf('<svg id="daily-chart"'),
@@ -206,11 +231,9 @@ describe("the HTML report", () => {
     expect(table.match(/<tr>/g)?.length).toBe(examples.length + 1);
   });
 
-  it("writes the rate beside a day that has no neighbour to draw a line to", async () => {
-    const page = readFileSync(apart, "utf8");
-    const { byDay } = JSON.parse(
-      (await cli(["replay", sellerCatalog, join(directory, "days-apart.jsonl"), "--json"])).stdout,
-    ) as EscalationReport;
+  it("writes the rate beside a day that has no neighbour to draw a line to", () => {
+    const page = readFileSync(apart.page, "utf8");
+    const { byDay } = apart.report;
     expect(byDay.map((day) => day.key)).toEqual(["2026-03-02", "2026-03-10"]);
     const values = [...page.matchAll(/<text class="point-value"[^>]*>([^<]+)<\/text>/g)].map(
       (match) => match[1],
@@ -234,17 +257,9 @@ describe("the HTML report", () => {
     expect(page).toContain(">escalation 58.0% (95% CI 43.0%–72.0%)</text>");
   });
 
-  /** Opens `file` at `width` px, failing on any console error or request other than the page. */
+  /** Opens `file` at `width` px, failing on any console error. */
   async function open(file: string, width: number): Promise<Page> {
-    if (browser === undefined)
-      throw new Error(`no browser at ${executablePath} (CI=true): apt-get install chromium`);
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    const problems: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
-    });
-    page.on("pageerror", (error) => problems.push(error.message));
-    await page.goto(pathToFileURL(file).href, { waitUntil: "load" });
+    const { page, problems } = await load(file, width);
     expect(problems).toEqual([]);
     return page;
   }
@@ -257,7 +272,7 @@ describe("the HTML report", () => {
     async () => {
       const charts = [
         [html, "daily-chart", ".day-point"],
-        [hotLastDay, "daily-chart", ".day-point"],
+        [hotLastDay.page, "daily-chart", ".day-point"],
         [mining, "coverage-chart", ".rate-point, .bar"],
       ] as const;
       for (const width of [1280, 390]) {
@@ -277,7 +292,6 @@ describe("the HTML report", () => {
           expect(boxes.length).toBeGreaterThan(0);
           for (const box of boxes)
             expect(overlaps(legendBox, box), `${id} at ${width}px: ${JSON.stringify(box)}`).toBe(false);
-          await page.close();
         }
       }
     },
@@ -287,13 +301,11 @@ describe("the HTML report", () => {
   it.skipIf(!available && !required)(
     "shows a one-day history's rate as a sentence and a labelled bar, not a lone dot",
     async () => {
-      const [day] = JSON.parse(
-        (await cli(["replay", sellerCatalog, join(directory, "one-day.jsonl"), "--json"])).stdout,
-      ).byDay as EscalationReport["byDay"];
+      const [day] = oneDay.report.byDay;
       if (day === undefined) throw new Error("the one-day history has no dated decision");
       const rate = `${(day.rate * 100).toFixed(1)}%`;
       for (const width of [1280, 390]) {
-        const page = await open(oneDay, width);
+        const page = await open(oneDay.page, width);
         const sentence = page.locator("#daily-single");
         await expect(sentence.isVisible()).resolves.toBe(true);
         await expect(sentence.textContent()).resolves.toContain(rate);
@@ -303,7 +315,6 @@ describe("the HTML report", () => {
         const labelBox = await label.boundingBox();
         expect(labelBox?.height).toBeGreaterThan(6);
         await expect(page.locator("#daily-chart .bar").isVisible()).resolves.toBe(true);
-        await page.close();
       }
     },
     60_000,
@@ -323,8 +334,7 @@ describe("the HTML report", () => {
         return { border: computed.borderBottomStyle, padding: computed.paddingLeft };
       });
       expect(style).toEqual({ border: "solid", padding: "10px" });
-      await page.close();
-      for (const file of [html, oneDay, mining]) {
+      for (const file of [html, oneDay.page, mining]) {
         const narrow = await open(file, 390);
         // Wide charts and tables scroll inside their own box; the page itself never scrolls sideways.
         const scrollWidth = await narrow.evaluate(
@@ -333,8 +343,6 @@ describe("the HTML report", () => {
               .documentElement.scrollWidth,
         );
         expect(scrollWidth, file).toBeLessThanOrEqual(390);
-        await narrow.screenshot({ path: `${file}.390.png`, fullPage: true });
-        await narrow.close();
       }
     },
     60_000,

@@ -107,10 +107,21 @@ afterAll(async () => {
   await served?.close();
 });
 
-async function open(width: number): Promise<Page> {
-  if (served?.browser === undefined) throw new Error("no browser: apt-get install chromium");
-  const page = await served.browser.newPage({ viewport: { width, height: 900 } });
-  await page.goto(`${served.server.url}/?ticket=0`);
+/** The preview of the first ticket at each width, loaded once: the checks only read it. */
+const opened = new Map<number, Promise<Page>>();
+
+function open(width: number): Promise<Page> {
+  const browser = served?.browser;
+  const url = served?.server.url;
+  if (browser === undefined) throw new Error("no browser: apt-get install chromium");
+  let page = opened.get(width);
+  if (page === undefined) {
+    page = browser.newPage({ viewport: { width, height: 900 } }).then(async (created) => {
+      await created.goto(`${url}/?ticket=0`);
+      return created;
+    });
+    opened.set(width, page);
+  }
   return page;
 }
 
@@ -173,7 +184,6 @@ describe("formletter preview: layout and wording for a reviewer", () => {
         () => (globalThis as unknown as { document: PageDocument }).document.documentElement.scrollWidth,
       );
       expect(scrollWidth).toBeLessThanOrEqual(width);
-      await page.close();
     },
     120_000,
   );
@@ -202,7 +212,6 @@ describe("formletter preview: layout and wording for a reviewer", () => {
       );
       const text = (await page.locator("main").textContent()) ?? "";
       expect(text).not.toMatch(/`|audience:garage|recipient:garage|\(where, derived\)/);
-      await page.close();
     },
     120_000,
   );
@@ -230,7 +239,6 @@ describe("formletter preview: layout and wording for a reviewer", () => {
       await expect(
         page.locator("#template-service_booking_confirmation p.legend").textContent(),
       ).resolves.toMatch(/none: the model leaves an optional slot empty; left out: the model does not name/);
-      await page.close();
     },
     120_000,
   );
@@ -248,7 +256,6 @@ describe("formletter preview: layout and wording for a reviewer", () => {
       await expect(page.locator("img").count()).resolves.toBe(0);
       // The shown ticket stays marked in the list.
       await expect(page.locator('nav a[aria-current="page"] .ticket-id').textContent()).resolves.toBe("G-1");
-      await page.close();
     },
     120_000,
   );

@@ -27,19 +27,35 @@ export async function servePreview(
   tickets: readonly unknown[],
   withBrowser: boolean,
 ): Promise<ServedPreview> {
+  // Chromium starts while the module is written, imported and served.
+  const launching = withBrowser ? launchChromium() : undefined;
+  launching?.catch(() => undefined);
   const directory = mkdtempSync(join(tmpdir(), "formletter-preview-"));
   const moduleFile = join(directory, name);
   writeFileSync(moduleFile, moduleText);
   const samples = join(directory, "samples.json");
   writeFileSync(samples, JSON.stringify(tickets));
-  const { catalog } = (await import(pathToFileURL(moduleFile).href)) as { catalog: Catalog };
-  const server = await startPreviewServer({
-    file: moduleFile,
-    tickets: readSampleTickets({ records: samples }),
-    limit: 500,
-    port: 0,
-  });
-  const browser = withBrowser ? await launchChromium() : undefined;
+  let catalog: Catalog;
+  let server: PreviewServer;
+  try {
+    ({ catalog } = (await import(pathToFileURL(moduleFile).href)) as { catalog: Catalog });
+    server = await startPreviewServer({
+      file: moduleFile,
+      tickets: readSampleTickets({ records: samples }),
+      limit: 500,
+      port: 0,
+    });
+  } catch (error) {
+    await (await launching?.catch(() => undefined))?.close();
+    throw error;
+  }
+  let browser: Browser | undefined;
+  try {
+    browser = await launching;
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   return {
     directory,
     moduleFile,
