@@ -46,8 +46,14 @@ export class ReadingPool {
   #broken: Error | undefined;
   #closed = false;
 
-  constructor(count: number, setup: ReaderSetup) {
-    for (let at = 0; at < count; at++) this.#readers.push(this.#start(setup));
+  /** `heapMb`: the old-generation heap each worker may use; a worker past it ends, failing its batches. */
+  constructor(count: number, setup: ReaderSetup, heapMb?: number) {
+    for (let at = 0; at < count; at++) this.#readers.push(this.#start(setup, heapMb));
+  }
+
+  /** Whether a worker failed: every batch asked for from now on is failed at once. */
+  get broken(): boolean {
+    return this.#broken !== undefined;
   }
 
   /** Batches asked for and not answered yet. */
@@ -77,8 +83,8 @@ export class ReadingPool {
     await Promise.all(this.#readers.map((reader) => reader.worker.terminate()));
   }
 
-  #start(setup: ReaderSetup): Reader {
-    const reader: Reader = { worker: startWorker(setup), pending: new Map() };
+  #start(setup: ReaderSetup, heapMb: number | undefined): Reader {
+    const reader: Reader = { worker: startWorker(setup, heapMb), pending: new Map() };
     reader.worker.on("message", (answer: ReadAnswer) => {
       const pending = reader.pending.get(answer.id);
       if (pending === undefined) return;
@@ -118,13 +124,15 @@ export class ReadingPool {
  * The worker runs the built read-worker.js beside this file; from the sources (tests, tsx) that file
  * is TypeScript, which Node cannot run in a worker, so a one-line script loads it through jiti.
  */
-function startWorker(setup: ReaderSetup): Worker {
+function startWorker(setup: ReaderSetup, heapMb: number | undefined): Worker {
+  const limits = heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } };
   const built = new URL("./read-worker.js", import.meta.url);
-  if (existsSync(built)) return new Worker(built, { workerData: setup });
+  if (existsSync(built)) return new Worker(built, { workerData: setup, ...limits });
   const source = JSON.stringify(fileURLToPath(new URL("./read-worker.ts", import.meta.url)));
   const jiti = JSON.stringify(createRequire(import.meta.url).resolve("jiti"));
   return new Worker(`require(${jiti}).createJiti(${source}).import(${source});`, {
     eval: true,
     workerData: setup,
+    ...limits,
   });
 }

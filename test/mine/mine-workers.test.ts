@@ -1,6 +1,7 @@
 import { createHook } from "node:async_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LineProblem, type MiningReport, mineHistory } from "../../src/mine/index.js";
+import { readInOrder } from "../../src/mine/read-in-order.js";
 import { readingDefinition } from "../../src/mine/read-line.js";
 import { ReadingPool } from "../../src/mine/worker-pool.js";
 import { generateCorpus } from "../fixtures/corpora/corpus.js";
@@ -69,6 +70,20 @@ describe("mineHistory reading lines on worker threads", () => {
     expect(await noWorkersLeft()).toBe(0);
   }, 300_000);
 
+  it("reads on the calling thread the batches a worker could not hold, losing no line", async () => {
+    // A heap too small for the reader: its worker ends out of memory, and every batch is read here.
+    const batches = async (options: { workers: number; readerHeapMb?: number }) => {
+      const read: unknown[] = [];
+      for await (const batch of readInOrder(corpus.records, history, options))
+        read.push([batch.first, batch.lines, batch.read]);
+      return read;
+    };
+    const starved = await batches({ workers: 1, readerHeapMb: 2 });
+    expect(starved.length).toBeGreaterThan(1);
+    expect(starved).toEqual(await batches({ workers: 0 }));
+    expect(await noWorkersLeft()).toBe(0);
+  }, 300_000);
+
   it("ends its workers when the source of lines throws, after clustering the lines before", async () => {
     const failing = async function* () {
       for (const [at, line] of history.entries()) {
@@ -125,6 +140,15 @@ describe("ReadingPool", () => {
     const line = JSON.stringify([...corpus.lines()][0]?.line);
     await expect(pool.read([line])).rejects.toThrow(/^mining could not read a line: /);
     await expect(pool.read([line])).rejects.toThrow(/^mining could not read a line: /);
+    await pool.close();
+    expect(await noWorkersLeft()).toBe(0);
+  }, 120_000);
+
+  it("fails its batches, saying so, when a worker runs out of the heap it was given", async () => {
+    const pool = new ReadingPool(1, { definition: readingDefinition(corpus.records), options: {} }, 2);
+    const line = JSON.stringify([...corpus.lines()][0]?.line);
+    await expect(pool.read([line])).rejects.toThrow(/mining's line reader .* memory limit/);
+    expect(pool.broken).toBe(true);
     await pool.close();
     expect(await noWorkersLeft()).toBe(0);
   }, 120_000);
