@@ -4,6 +4,21 @@ import { subpaths } from "./subpaths.js";
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/**
+ * Test files that need a module graph and a process of their own: each sets or reads state that lives
+ * once per process (OpenTelemetry's global providers, prom-client's default collectors, a module
+ * registry reset, the process's heap measured). The rest share their worker's modules from file to file,
+ * which halves the time spent importing the sources.
+ */
+export const isolatedFiles = [
+  "test/bench/streaming-run.test.ts",
+  "test/core/definition/labels.test.ts",
+  "test/core/telemetry.test.ts",
+  "test/core/telemetry-registered-late.test.ts",
+  "test/package/opentelemetry.test.ts",
+  "test/relay/prometheus.test.ts",
+];
+
 export default defineConfig({
   // Examples and ready catalogs import the package by name, as users do; tests run them on the sources.
   resolve: {
@@ -13,7 +28,6 @@ export default defineConfig({
     })),
   },
   test: {
-    include: ["test/**/*.test.ts"],
     setupFiles: ["test/setup.ts"],
     // Two test files at a time, not vitest's default of one less than the cores (one, on two cores): most
     // files wait on child processes, servers and disk syncs, so a second file fills that time.
@@ -22,6 +36,14 @@ export default defineConfig({
     // that start processes or servers take seconds on a busy 2-core machine.
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    typecheck: { enabled: true, include: ["test/**/*.test-d.ts"] },
+    // The type tests (*.test-d.ts) are checked by `npm run typecheck`: tsconfig.json includes test/, and
+    // an expectTypeOf that does not hold is a compile error there.
+    projects: [
+      {
+        extends: true,
+        test: { name: "shared", include: ["test/**/*.test.ts"], exclude: isolatedFiles, isolate: false },
+      },
+      { extends: true, test: { name: "isolated", include: isolatedFiles } },
+    ],
   },
 });

@@ -12,12 +12,9 @@ const propertyFiles = readdirSync(tests, { recursive: true, encoding: "utf8" })
   .filter((file) => readFileSync(new URL(file, tests), "utf8").includes("propertyRuns("))
   .map((file) => `test/${file.replaceAll("\\", "/")}`);
 
+const { projects: _projects, ...shared } = base.test ?? {};
+
 export default defineConfig({
   ...base,
-  test: {
-    ...base.test,
-    include: propertyFiles,
-    typecheck: { enabled: false },
-    env: { FORMLETTER_PROPERTY_RUNS: "full" },
-  },
+  test: { ...shared, include: propertyFiles, env: { FORMLETTER_PROPERTY_RUNS: "full" } },
 });
