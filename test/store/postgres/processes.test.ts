@@ -283,8 +283,17 @@ describe.skipIf(!available)("several processes on one Postgres database", () => 
 
     // The database goes down hard (crash recovery on start) while every worker has work in flight.
     const atRestart = files.map((_, w) => acked(w));
+    const retries = (w: number) =>
+      completeLines(files[w]?.ack ?? "").filter((line) => line.startsWith("retried ")).length;
+    const retriedBefore = [retries(2), retries(3)];
     await cluster.stopServer("immediate");
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Down until each fail-fast worker has had a call fail on it, then started again.
+    await waitUntil(
+      () => retries(2) > (retriedBefore[0] ?? 0) && retries(3) > (retriedBefore[1] ?? 0),
+      workers,
+      "a failed call in each fail-fast worker while the database is down",
+      30_000,
+    );
     await cluster.startServer();
     await waitUntil(
       () => files.every((_, w) => acked(w) >= (atRestart[w] ?? 0) + 20),
