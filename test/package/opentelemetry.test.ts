@@ -6,7 +6,7 @@
  * formletter's spans.
  */
 import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import { afterAll, describe, it } from "vitest";
@@ -36,16 +36,31 @@ const newestMajor = execFileSync("npm", ["view", `${sdkPackage}@latest`, "versio
   .trim()
   .split(".")[0];
 
+interface Case {
+  readonly name: string;
+  /** What the user names beside formletter and zod. */
+  readonly install: readonly string[];
+  /**
+   * Installed over a copy of this case's project rather than into an empty one: for exact versions of
+   * the SDK and the API, whose dependencies are exact too, npm resolves the same tree either way (every
+   * other package is the one the first install chose), without unpacking formletter's dependencies again.
+   * The first case's project is left as it was.
+   */
+  readonly over?: Case;
+}
+
 // What a user gets today (2.x, whose peer range stops the API below the newest), the newest major when
 // it is another, and the oldest API formletter's range admits with the SDK of its day.
-const cases = [
-  { name: "SDK 2.x, as installed today", install: [`${sdkPackage}@^2`] },
+const today: Case = { name: "SDK 2.x, as installed today", install: [`${sdkPackage}@^2`] };
+const cases: readonly Case[] = [
+  today,
   ...(newestMajor === "2"
     ? []
     : [{ name: `SDK ${newestMajor}.x, the newest`, install: [`${sdkPackage}@^${newestMajor}`] }]),
   {
     name: "SDK 1.0 with API 1.0.0, the oldest admitted",
     install: [`${sdkPackage}@1.0.1`, "@opentelemetry/api@1.0.0"],
+    over: today,
   },
 ];
 
@@ -54,27 +69,48 @@ afterAll(() => {
   for (const project of projects) rmSync(project, { recursive: true, force: true });
 });
 
-describe("formletter's spans reach the tracer provider the application registers", () => {
-  // Each case installs a project of its own: npm waits on the disk and the registry much of the time.
-  it.concurrent.for(cases)("$name", { timeout: 900_000 }, async ({ install }, { expect }) => {
-    const project = scratchProject("formletter-otel-");
-    projects.push(project);
+const installs = new Map<string, Promise<string>>();
+
+/** A case's project, installed once: the case's test and a case installed over it share the promise. */
+function installed(of: Case): Promise<string> {
+  const known = installs.get(of.name);
+  if (known !== undefined) return known;
+  const installing = install(of);
+  installs.set(of.name, installing);
+  return installing;
+}
+
+async function install({ install, over }: Case): Promise<string> {
+  const project = scratchProject("formletter-otel-");
+  projects.push(project);
+  const named = [...install];
+  if (over === undefined) {
     const tarball = basename(await packFormletter(project));
-    const zod = `zod@${requiredPeers().zod}`;
-    await run(
-      "npm",
-      [
-        "install",
-        "--prefer-offline",
-        "--no-audit",
-        "--no-fund",
-        "--loglevel=error",
-        `./${tarball}`,
-        zod,
-        ...install,
-      ],
-      { cwd: project },
-    );
+    named.unshift(`./${tarball}`, `zod@${requiredPeers().zod}`);
+  } else {
+    const from = await installed(over);
+    // node_modules as hard links, made in a moment where a copy takes as long as the install: npm
+    // replaces a package's folder and never writes into one, so the other project's files stay as
+    // they are. The files npm rewrites in place are copied: the manifest, the lockfiles, and the packed
+    // tarball beside them.
+    await run("cp", ["-al", join(from, "node_modules"), project]);
+    for (const file of readdirSync(from, { withFileTypes: true }))
+      if (file.isFile() && file.name !== "main.mjs")
+        copyFileSync(join(from, file.name), join(project, file.name));
+    const hidden = join("node_modules", ".package-lock.json");
+    rmSync(join(project, hidden), { force: true });
+    if (existsSync(join(from, hidden))) copyFileSync(join(from, hidden), join(project, hidden));
+  }
+  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...named], {
+    cwd: project,
+  });
+  return project;
+}
+
+describe("formletter's spans reach the tracer provider the application registers", () => {
+  // Each case has a project of its own: npm waits on the disk and the registry much of the time.
+  it.concurrent.for(cases)("$name", { timeout: 900_000 }, async (tested, { expect }) => {
+    const project = await installed(tested);
     writeFileSync(join(project, "main.mjs"), tracingScript);
     const { stdout } = await run(process.execPath, ["main.mjs"], { cwd: project });
     const [outcome, spans] = stdout.trim().split("\n").slice(-2);
