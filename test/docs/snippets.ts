@@ -60,6 +60,8 @@ export interface SnippetProblem {
  * Typechecks each snippet as its own module against the sources (the repository's tsconfig, with its
  * paths mapping `formletter/*` onto src), with `prelude` declaring the names a reader's code would
  * define (their records, catalog, database…). Unused names are allowed: a snippet shows one step.
+ * The problems are those of the snippets and the prelude (and of the options): the sources' own bodies
+ * are checked by `npm run typecheck`, not again here, which leaves most of the checker's work undone.
  */
 export function typecheckSnippets(
   root: string,
@@ -86,6 +88,8 @@ export function typecheckSnippets(
     files.set(join(folder, `snippet-${index + 1}.ts`), { text: `${snippet.code}\nexport {};\n`, snippet });
   });
   const host = ts.createCompilerHost(options);
+  // As tsc does: JSDoc is parsed only where it can change a type error (it cannot in .ts files).
+  host.jsDocParsingMode = ts.JSDocParsingMode.ParseForTypeErrors;
   const getSourceFile = host.getSourceFile.bind(host);
   host.fileExists = (file) => files.has(file) || ts.sys.fileExists(file);
   host.readFile = (file) => files.get(file)?.text ?? ts.sys.readFile(file);
@@ -97,7 +101,17 @@ export function typecheckSnippets(
   };
   const program = ts.createProgram([...files.keys()], options, host);
   const problems: SnippetProblem[] = [];
-  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+  const diagnostics = [
+    ...program.getConfigFileParsingDiagnostics(),
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...[...files.keys()].flatMap((file) => {
+      const source = program.getSourceFile(file);
+      if (source === undefined) throw new Error(`${file} is not part of the program`);
+      return [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
+    }),
+  ];
+  for (const diagnostic of diagnostics) {
     const file = diagnostic.file?.fileName;
     const virtual = file === undefined ? undefined : files.get(file);
     const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");

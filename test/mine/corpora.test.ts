@@ -49,6 +49,26 @@ function bareAddress(to: string): string {
 
 const everything = { style: "mail", languages: ["en", "de"] } as const;
 
+// The loops below assert on every line, record and value of thousands of lines. A check that holds costs
+// a comparison here; only one that fails goes through expect (an expect call costs far more), which
+// reports it as it would have.
+function is(actual: unknown, expected: unknown, message?: string): void {
+  if (!Object.is(actual, expected)) expect(actual, message).toBe(expected);
+}
+
+function sameList(actual: readonly unknown[], expected: readonly unknown[]): void {
+  if (actual.length !== expected.length || actual.some((item, index) => !Object.is(item, expected[index])))
+    expect(actual).toEqual(expected);
+}
+
+function contains(whole: string | readonly string[] | undefined, part: string): void {
+  if (whole?.includes(part) !== true) expect(whole).toContain(part);
+}
+
+function doesNotMatch(text: string, pattern: RegExp): void {
+  if (pattern.test(text)) expect(text).not.toMatch(pattern);
+}
+
 /** Evidence of a kind in the text itself, where a kind leaves a mark that can be seen without the truth. */
 const marks: Partial<Record<VariationKind, (line: CorpusLine) => boolean>> = {
   emoji: (line) => /\p{Extended_Pictographic}/u.test(line.line.message.text),
@@ -66,7 +86,8 @@ const marks: Partial<Record<VariationKind, (line: CorpusLine) => boolean>> = {
 describe("generated message corpora", () => {
   it("gives the same lines for the same seed, other lines for another, and builds them as they are read", () => {
     const options = { domain: "travel", messages: 300, seed: 11, ...everything } as const;
-    const first = JSON.stringify(lines(options));
+    const firstLines = lines(options);
+    const first = JSON.stringify(firstLines);
     const corpus = generateCorpus(options);
     expect(JSON.stringify([...corpus.lines()])).toBe(first);
     expect(JSON.stringify([...corpus.lines()])).toBe(first);
@@ -75,7 +96,7 @@ describe("generated message corpora", () => {
     const huge = generateCorpus({ ...options, messages: 1_000_000 }).lines();
     const head = huge.next();
     expect(head.done).toBe(false);
-    expect(JSON.stringify(head.value)).toBe(JSON.stringify(lines(options)[0]));
+    expect(JSON.stringify(head.value)).toBe(JSON.stringify(firstLines[0]));
   });
 
   it.each(corpusDomains)(
@@ -87,23 +108,22 @@ describe("generated message corpora", () => {
       for (const line of corpus.lines()) {
         tickets++;
         const records = line.line.records;
-        expect(Object.keys(records).sort()).toEqual([...corpus.records.names].sort());
+        sameList(Object.keys(records).sort(), [...corpus.records.names].sort());
         for (const [collection, rows] of Object.entries(records)) {
           const schema = corpus.records.collections[collection] as {
             safeParse: (v: unknown) => { success: boolean };
           };
-          for (const row of rows)
-            expect(schema.safeParse(row).success, `${collection} ${String(row.id)}`).toBe(true);
-          expect(new Set(rows.map((row) => row.id)).size).toBe(rows.length);
+          for (const row of rows) is(schema.safeParse(row).success, true, `${collection} ${String(row.id)}`);
+          is(new Set(rows.map((row) => row.id)).size, rows.length);
         }
         if (Object.values(records).filter((rows) => rows.length >= 2).length >= 2) several++;
         for (const [key, target] of Object.entries(corpus.joins)) {
           const [collection, field] = key.split(".") as [string, string];
           const ids = new Set(records[target]?.map((row) => row.id));
           for (const row of records[collection] ?? [])
-            expect(ids.has(row[field]), `${key} ${String(row[field])}`).toBe(true);
+            is(ids.has(row[field]), true, `${key} ${String(row[field])}`);
           // The records a message is about belong together.
-          expect(recordOf(line, collection)[field]).toBe(line.focus[target]);
+          is(recordOf(line, collection)[field], line.focus[target]);
         }
       }
       expect(several / tickets).toBeGreaterThan(0.5);
@@ -156,23 +176,19 @@ describe("generated message corpora", () => {
         const templates = new Map(corpus.templates.map((template) => [template.id, template]));
         let checked = 0;
         for (const line of corpus.lines()) {
-          expect(line.variations).toEqual([]);
-          expect(line.quoted).toBe(false);
+          sameList(line.variations, []);
+          is(line.quoted, false);
           if (line.template === undefined) continue;
           const template = templates.get(line.template);
           if (template === undefined) throw new Error(`no template ${line.template}`);
           const { message } = line.line;
-          expect(message.text).toBe(
-            `${template.greeting}\n\n${filled(template.text, line)}\n\n${template.signOff}`,
-          );
+          is(message.text, `${template.greeting}\n\n${filled(template.text, line)}\n\n${template.signOff}`);
           if (style === "mail" && template.subject !== undefined)
-            expect(message.subject).toBe(filled(template.subject, line));
-          else expect(message.subject).toBeUndefined();
+            is(message.subject, filled(template.subject, line));
+          else is(message.subject, undefined);
           if (!line.newRecipient) {
             const address = String(recordOf(line, template.audience)[template.recipientField]);
-            expect(message.to).toBe(
-              template.recipientField === "phone" ? address.replace(/\s/g, "") : address,
-            );
+            is(message.to, template.recipientField === "phone" ? address.replace(/\s/g, "") : address);
           }
           checked++;
         }
@@ -193,16 +209,19 @@ describe("generated message corpora", () => {
       });
       const templates = new Map(corpus.templates.map((template) => [template.id, template]));
       for (const line of corpus.lines()) {
-        expect(line.variations.every((each) => each === kind)).toBe(true);
+        is(
+          line.variations.every((each) => each === kind),
+          true,
+        );
         if (line.variations.includes(kind)) shown.add(domain);
         const mark = marks[kind];
-        if (mark !== undefined)
-          expect(mark(line), line.line.message.text).toBe(line.variations.includes(kind));
+        if (mark !== undefined) is(mark(line), line.variations.includes(kind), line.line.message.text);
         const template = line.template === undefined ? undefined : templates.get(line.template);
         // Unflagged English lines are written exactly as their template (German tickets may borrow pools).
         if (template === undefined || line.variations.length > 0 || line.language !== template.language)
           continue;
-        expect(line.line.message.text).toBe(
+        is(
+          line.line.message.text,
           `${template.greeting}\n\n${filled(template.text, line)}\n\n${template.signOff}`,
         );
       }
@@ -219,9 +238,9 @@ describe("generated message corpora", () => {
         ...everything,
         variations: { [kind]: false },
       }).lines()) {
-        expect(line.variations).not.toContain(kind);
+        if (line.variations.includes(kind)) expect(line.variations).not.toContain(kind);
         const mark = marks[kind];
-        if (mark !== undefined) expect(mark(line), line.line.message.text).toBe(false);
+        if (mark !== undefined) is(mark(line), false, line.line.message.text);
       }
     }
   });
@@ -246,7 +265,7 @@ describe("generated message corpora", () => {
             const [collection, name] = field.split(".") as [string, string];
             const record = recordOf(line, collection);
             const forms = writtenForms(corpus.kinds[field] ?? "text", record[name], record, line.language);
-            expect(forms).toContain(text);
+            contains(forms, text);
             if (text !== forms[0]) other++;
           }
         }
@@ -261,14 +280,15 @@ describe("generated message corpora", () => {
     const templates = new Map(corpus.templates.map((template) => [template.id, template]));
     for (const line of corpus.lines()) {
       if (line.template === undefined) {
-        expect(line.values).toEqual({});
+        if (Object.keys(line.values).length > 0) expect(line.values).toEqual({});
         continue;
       }
       const template = templates.get(line.template);
-      expect(Object.keys(line.values).sort()).toEqual([...(template?.fields ?? [])].sort());
-      for (const text of Object.values(line.values)) expect(line.line.message.text).toContain(text);
-      for (const choice of line.choices) expect(template?.choices.flat()).toContain(choice);
-      expect(line.choices).toHaveLength(template?.choices.length ?? 0);
+      sameList(Object.keys(line.values).sort(), [...(template?.fields ?? [])].sort());
+      for (const text of Object.values(line.values)) contains(line.line.message.text, text);
+      for (const choice of line.choices) contains(template?.choices.flat(), choice);
+      if (line.choices.length !== (template?.choices.length ?? 0))
+        expect(line.choices).toHaveLength(template?.choices.length ?? 0);
     }
   });
 
@@ -282,7 +302,8 @@ describe("generated message corpora", () => {
         );
         if (new Set(numbers).size < numbers.length) same++;
         for (const rows of Object.values(line.line.records)) {
-          for (const row of rows) if (typeof row.phone === "string") expect(row.phone).toMatch(/^\+\d/);
+          for (const row of rows)
+            if (typeof row.phone === "string" && !/^\+\d/.test(row.phone)) expect(row.phone).toMatch(/^\+\d/);
         }
       }
       expect(same, domain).toBeGreaterThan(50);
@@ -364,10 +385,10 @@ describe("generated message corpora", () => {
           (value) =>
             value.toLowerCase() === address || value.replace(/\s/g, "") === address.replace(/\s/g, ""),
         );
-        expect(known, line.line.message.to).toBe(!line.newRecipient);
+        is(known, !line.newRecipient, line.line.message.to);
         if (template !== undefined && !line.newRecipient) {
           const record = String(recordOf(line, template.audience)[template.recipientField]);
-          expect(address.replace(/\s/g, "")).toBe(record.toLowerCase().replace(/\s/g, ""));
+          is(address.replace(/\s/g, ""), record.toLowerCase().replace(/\s/g, ""));
           if (address !== line.line.message.to) forms++;
         }
       }
@@ -382,10 +403,10 @@ describe("generated message corpora", () => {
       const english = generateCorpus({ domain, messages: 400, seed: 17, style: "mail" });
       expect(english.templates.every((template) => template.language === "en")).toBe(true);
       for (const line of english.lines()) {
-        expect(line.language).toBe("en");
-        expect(line.template ?? "").not.toMatch(/_de$/);
-        expect(line.line.message.text).not.toMatch(germanDate);
-        expect(line.line.message.text).not.toMatch(/schrieb|Ursprüngliche Nachricht|Viele Grüße/);
+        is(line.language, "en");
+        doesNotMatch(line.template ?? "", /_de$/);
+        doesNotMatch(line.line.message.text, germanDate);
+        doesNotMatch(line.line.message.text, /schrieb|Ursprüngliche Nachricht|Viele Grüße/);
       }
       const both = generateCorpus({
         domain,
@@ -415,12 +436,12 @@ describe("generated message corpora", () => {
     expect(email.every((line) => typeof line.line.message.subject === "string")).toBe(true);
     for (const line of email) {
       const subject = line.line.message.subject ?? "";
-      expect(/^(Re|RE|AW|Fwd|FW|WG): /.test(subject)).toBe(line.quoted);
+      is(/^(Re|RE|AW|Fwd|FW|WG): /.test(subject), line.quoted);
       // A forward carries the whole earlier message under the forward header, a reply quotes it.
       const forward = /^-{10} (Forwarded message|Weitergeleitete Nachricht) -{9}$/m.test(
         line.line.message.text,
       );
-      expect(forward, subject).toBe(/^(Fwd|FW|WG): /.test(subject));
+      is(forward, /^(Fwd|FW|WG): /.test(subject), subject);
     }
     const texts = all.map((line) => line.line.message.text).join("\n");
     for (const header of [
@@ -457,7 +478,7 @@ describe("generated message corpora", () => {
         for (const b of free.slice(index + 1)) {
           const shared = [...a].filter((word) => b.has(word)).length;
           const jaccard = shared / (a.size + b.size - shared);
-          expect(jaccard).toBeLessThan(0.7);
+          if (!(jaccard < 0.7)) expect(jaccard).toBeLessThan(0.7);
           sum += jaccard;
           pairs++;
         }

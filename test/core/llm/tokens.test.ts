@@ -13,8 +13,52 @@ import { cacheModes, providers, sellerTickets } from "./fixtures.js";
 const tolerance = 0.15;
 const records = sellerTickets.map((line) => line.records);
 
+// The cases below read the same tickets' prompts and tools, and count the same texts with the real
+// tokenizer: each is made and encoded once for the file (the catalog and the tokenizer are deterministic).
+const remembered = new Map<string, string>();
+const tokens = new Map<string, readonly number[]>();
+const ticketIds = new WeakMap<object, number>();
+let nextTicketId = 0;
+
+function once(key: string, make: () => string): string {
+  let text = remembered.get(key);
+  if (text === undefined) {
+    text = make();
+    remembered.set(key, text);
+  }
+  return text;
+}
+
+function keyOf(ticket: object): number {
+  const known = ticketIds.get(ticket);
+  if (known !== undefined) return known;
+  const id = nextTicketId++;
+  ticketIds.set(ticket, id);
+  return id;
+}
+
+/** The seller catalog's tools for a ticket, as JSON text. */
+const toolsText = (ticket: object, provider: (typeof providers)[number], cache: "ticket" | "prefix") =>
+  once(`tools ${keyOf(ticket)} ${provider} ${cache}`, () =>
+    JSON.stringify(sellerCatalog.tools(ticket, { provider, cache }).tools),
+  );
+
+/** The seller catalog's prompt for a ticket. */
+const describeText = (ticket: object, cache: "ticket" | "prefix") =>
+  once(`describe ${keyOf(ticket)} ${cache}`, () => sellerCatalog.describe(ticket, { cache }));
+
+/** The real tokens of a text (GPT-4o's o200k_base). */
+function encoded(text: string): readonly number[] {
+  let found = tokens.get(text);
+  if (found === undefined) {
+    found = encode(text);
+    tokens.set(text, found);
+  }
+  return found;
+}
+
 function expectWithinTolerance(text: string, what: string): void {
-  const real = encode(text).length;
+  const real = encoded(text).length;
   const estimate = estimateTokens(text);
   expect(Math.abs(estimate - real) / real, `${what}: estimate ${estimate}, real ${real}`).toBeLessThanOrEqual(
     tolerance,
@@ -27,10 +71,10 @@ describe("estimateTokens, calibrated against gpt-tokenizer", { timeout: 120_000 
     for (const ticket of records) {
       if (!sellerCatalog.prepare(ticket).ok) continue;
       for (const cache of cacheModes) {
-        const prompt = sellerCatalog.describe(ticket, { cache });
+        const prompt = describeText(ticket, cache);
         expectWithinTolerance(prompt, `${ticket.ticketId} describe ${cache}`);
         for (const provider of providers) {
-          const tools = JSON.stringify(sellerCatalog.tools(ticket, { provider, cache }).tools);
+          const tools = toolsText(ticket, provider, cache);
           expectWithinTolerance(tools, `${ticket.ticketId} ${provider} ${cache}`);
           expectWithinTolerance(`${tools}\n${instructions}\n${prompt}`, `${ticket.ticketId} whole`);
           checked += 1;
@@ -130,9 +174,9 @@ describe("promptCost", { timeout: 120_000 }, () => {
 
 describe("the seller catalog's prompt, with the real tokenizer (the goals of the token benchmark)", () => {
   const real = (ticket: object, provider: (typeof providers)[number], cache: "ticket" | "prefix") =>
-    encode(JSON.stringify(sellerCatalog.tools(ticket, { provider, cache }).tools)).length +
-    encode(instructions).length +
-    encode(sellerCatalog.describe(ticket, { cache })).length;
+    encoded(toolsText(ticket, provider, cache)).length +
+    encoded(instructions).length +
+    encoded(describeText(ticket, cache)).length;
   const valid = records.filter((ticket) => sellerCatalog.prepare(ticket).ok);
 
   // 1,300: every choice key's label is said in full (about 50 tokens of the seller catalog's reasons), as
@@ -152,8 +196,8 @@ describe("shared tools, with the real tokenizer", () => {
     (provider) => {
       const valid = records.filter((ticket) => sellerCatalog.prepare(ticket).ok);
       const prompts = valid.map((ticket) =>
-        encode(
-          `${JSON.stringify(sellerCatalog.tools(ticket, { provider, cache: "prefix" }).tools)}\n${instructions}\n${sellerCatalog.describe(ticket, { cache: "prefix" })}`,
+        encoded(
+          `${toolsText(ticket, provider, "prefix")}\n${instructions}\n${describeText(ticket, "prefix")}`,
         ),
       );
       const first = prompts[0] ?? [];
