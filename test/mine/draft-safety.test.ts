@@ -411,6 +411,9 @@ describe("formletter mine --emit on the garage history", () => {
   });
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
+  // Mines, typechecks the emitted module against the sources (a TypeScript program over them), checks it
+  // and runs its checklist, all in this process: about 8 s of CPU alone, and 30 s was once not enough on
+  // a loaded 2-core machine. The longer timeout guards against a hang, as the default one does.
   it("writes a catalog that compiles, passes check and passes the checklist with no ✗ on a sample", async () => {
     const file = join(directory, "catalog.ts");
     const mined = await cli(["mine", "--records", records, history, "--emit", file, "--country", "at"]);
@@ -447,7 +450,7 @@ describe("formletter mine --emit on the garage history", () => {
     // Exit 1 on any ✗; no item line starts with one.
     expect(checklist.stdout).not.toMatch(/^\s*✗/m);
     expect(checklist.code, checklist.stdout + checklist.stderr).toBe(0);
-  });
+  }, 120_000);
 
   it.each(["DEU", "xx", "4", "D E", "de\u202e"])(
     "refuses --country %j, naming the flag and the form it takes",
