@@ -15,10 +15,22 @@ const bundledHistory = join(root, "examples/data/history.jsonl");
 // a team's own files do, through the project's tsconfig.
 let directory: string;
 
-beforeAll(() => {
+let hostile: Awaited<ReturnType<typeof emitHostile>>;
+
+// The hostile history is mined first, so one program type-checks both catalogs the file emits (building
+// a program reads the types of the sources, which takes most of a check).
+beforeAll(async () => {
   mkdirSync(join(root, "scratch"), { recursive: true });
   directory = mkdtempSync(join(root, "scratch", "mine-cli-"));
-});
+  hostile = await emitHostile();
+}, 120_000);
+
+/** The type errors of an emitted catalog, from the one program of all of them. */
+let typeErrors: string[] | undefined;
+function compileErrors(file: string): string[] {
+  typeErrors ??= typecheck([join(directory, "templates.ts"), hostile.catalogFile]);
+  return typeErrors.filter((error) => error.startsWith(`${file}:`));
+}
 
 afterAll(() => {
   rmSync(directory, { recursive: true, force: true });
@@ -51,6 +63,60 @@ function recordValues(history: string): string[] {
     if (line.trim() !== "") visit((JSON.parse(line) as { records: unknown }).records);
   }
   return [...values];
+}
+
+// Values long enough to be masked (the kit looks for values of 3 characters or more) and short
+// enough to fit the message text.
+const values = hostileStrings.filter((value) => value.trim().length >= 3 && value.length < 1000);
+// The same in every message, so its words become template text: nothing in it may break the literal.
+const fixed =
+  'your parcel ships today </script><script>alert(1)</script> "; process.exit(1); // ` $' +
+  "{globalThis} */ {{to}} {{{body}}} {{#x}}hidden{{/x}} \u202Eevil\u2028\u2029 {{person.constructor}} {{ghost.name}} \\u0022";
+
+/** `formletter mine` on a history whose records and texts are hostile strings: what it wrote. */
+async function emitHostile() {
+  const recordsModule = recordsModuleOf(
+    "hostile-records.ts",
+    `people: z.object({ id: z.string(), name: z.string(), email: z.email() }),
+  orders: z.object({ id: z.string(), number: z.string(), note: z.string() }),`,
+  );
+  const lines: string[] = [];
+  for (let round = 0; round < 2; round++) {
+    for (const [n, value] of values.entries()) {
+      const other = values[(n + 7) % values.length] as string;
+      const email = `p${round}x${n}@mail.example`;
+      lines.push(
+        JSON.stringify({
+          ticketId: `T-${round}-${n}`,
+          records: {
+            people: [{ id: `p${n}`, name: value, email }],
+            orders: [{ id: `o${n}`, number: `${other} ${n}`, note: other }],
+          },
+          message: {
+            to: email,
+            text: `Dear ${value}, ${fixed} for order ${other} ${n} Kind regards the team ${values[(n * 3) % values.length]}`,
+          },
+          at: 1_700_000_000_000 + (round * values.length + n) * 60_000,
+        }),
+      );
+    }
+  }
+  const history = write("hostile.jsonl", lines.join("\n"));
+  const catalogFile = join(directory, "hostile-templates.ts");
+  const page = join(directory, "hostile.html");
+  const text = await cli([
+    "mine",
+    "--records",
+    recordsModule,
+    history,
+    "--emit",
+    catalogFile,
+    "--html",
+    page,
+  ]);
+  const source = existsSync(catalogFile) ? readFileSync(catalogFile, "utf8") : "";
+  const html = existsSync(page) ? readFileSync(page, "utf8") : "";
+  return { text, source, html, catalogFile };
 }
 
 describe("formletter mine on the bundled history", () => {
@@ -182,7 +248,7 @@ describe("formletter mine on the bundled history", () => {
     expect(source).toContain('body: "Hello {{seller.shopName}}, could you please share the tracking number');
     expect(source).toMatch(/slot\.choice\(\{\n\s+"crushed": "crushed",/);
     expect(source).not.toMatch(/TODO|FIXME/);
-    expect(typecheck([catalogFile])).toEqual([]);
+    expect(compileErrors(catalogFile)).toEqual([]);
     const check = await cli(["check", catalogFile]);
     expect(check.stderr).toBe("");
     expect(check.code).toBe(0);
@@ -344,57 +410,19 @@ const people = defineRecords({ people: z.object({ id: z.string(), email: z.email
 });
 
 describe("formletter mine on a hostile history", () => {
-  // Values long enough to be masked (the kit looks for values of 3 characters or more) and short
-  // enough to fit the message text.
-  const values = hostileStrings.filter((value) => value.trim().length >= 3 && value.length < 1000);
-  // The same in every message, so its words become template text: nothing in it may break the literal.
-  const fixed =
-    'your parcel ships today </script><script>alert(1)</script> "; process.exit(1); // ` $' +
-    "{globalThis} */ {{to}} {{{body}}} {{#x}}hidden{{/x}} \u202Eevil\u2028\u2029 {{person.constructor}} {{ghost.name}} \\u0022";
   let source: string;
   let text: Awaited<ReturnType<typeof cli>>;
   let html: string;
   let catalogFile: string;
 
-  beforeAll(async () => {
-    const recordsModule = recordsModuleOf(
-      "hostile-records.ts",
-      `people: z.object({ id: z.string(), name: z.string(), email: z.email() }),
-  orders: z.object({ id: z.string(), number: z.string(), note: z.string() }),`,
-    );
-    const lines: string[] = [];
-    for (let round = 0; round < 2; round++) {
-      for (const [n, value] of values.entries()) {
-        const other = values[(n + 7) % values.length] as string;
-        const email = `p${round}x${n}@mail.example`;
-        lines.push(
-          JSON.stringify({
-            ticketId: `T-${round}-${n}`,
-            records: {
-              people: [{ id: `p${n}`, name: value, email }],
-              orders: [{ id: `o${n}`, number: `${other} ${n}`, note: other }],
-            },
-            message: {
-              to: email,
-              text: `Dear ${value}, ${fixed} for order ${other} ${n} Kind regards the team ${values[(n * 3) % values.length]}`,
-            },
-            at: 1_700_000_000_000 + (round * values.length + n) * 60_000,
-          }),
-        );
-      }
-    }
-    const history = write("hostile.jsonl", lines.join("\n"));
-    catalogFile = join(directory, "hostile-templates.ts");
-    const page = join(directory, "hostile.html");
-    text = await cli(["mine", "--records", recordsModule, history, "--emit", catalogFile, "--html", page]);
-    source = existsSync(catalogFile) ? readFileSync(catalogFile, "utf8") : "";
-    html = existsSync(page) ? readFileSync(page, "utf8") : "";
-  }, 120_000);
+  beforeAll(() => {
+    ({ source, text, html, catalogFile } = hostile);
+  });
 
   it("emits a catalog that compiles, passes check and holds no record value", async () => {
     expect(text.stderr).toContain("written to");
     expect(text.code).toBe(0);
-    expect(typecheck([catalogFile])).toEqual([]);
+    expect(compileErrors(catalogFile)).toEqual([]);
     const check = await cli(["check", catalogFile]);
     expect(check.stderr).toBe("");
     expect(check.code).toBe(0);
