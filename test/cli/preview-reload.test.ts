@@ -214,9 +214,12 @@ async function served(server: PreviewServer) {
 }
 
 describe("formletter preview reloads what the catalog module and its imports now say", () => {
-  it.each(shapes)(
+  // Each case serves its own folder on its own port, and mostly waits for its workers to load: the cases
+  // run side by side, but for the one that fakes the clock, which is the process's.
+  it.for(shapes)(
     "$name: a change to the imported file or to the module is served with its own version; a module that fails keeps the last good one",
-    async (shape) => {
+    { concurrent: true, timeout: 240_000 },
+    async (shape, { expect }) => {
       const files = writeShape(shape, "Hello v1", "Order");
       await withPreview(files.catalog, async (server, events) => {
         const first = await served(server);
@@ -257,12 +260,12 @@ describe("formletter preview reloads what the catalog module and its imports now
         expect([fixed.version, fixed.endpoint, fixed.warning]).toEqual([third, third, undefined]);
       });
     },
-    240_000,
   );
 
-  it.each([shapes[0] as Shape, shapes[2] as Shape])(
+  it.for([shapes[0] as Shape, shapes[2] as Shape])(
     "$name through a symbolic link: loads, reloads when the file it points at changes, and when the link is pointed elsewhere",
-    async (shape) => {
+    { concurrent: true, timeout: 240_000 },
+    async (shape, { expect }) => {
       const a = writeShape(shape, "From A", "Order");
       const b = writeShape(shape, "From B", "Order");
       const link = join(root, `linked-${++count}-${shape.catalog}`);
@@ -283,7 +286,6 @@ describe("formletter preview reloads what the catalog module and its imports now
         expect(page.version).toBe(other);
       });
     },
-    240_000,
   );
 
   it("keeps serving when a new version never finishes loading, ends its thread or throws hostile text while loading", async () => {
@@ -326,7 +328,9 @@ describe("formletter preview reloads what the catalog module and its imports now
     );
   }, 240_000);
 
-  it("stays up when the catalog's code throws outside any call while a page renders, and loads it again", async () => {
+  it.concurrent("stays up when the catalog's code throws outside any call while a page renders, and loads it again", async ({
+    expect,
+  }) => {
     const folder = join(root, `case-${++count}`);
     mkdirSync(folder);
     const catalog = join(folder, "catalog.mjs");
@@ -361,7 +365,9 @@ describe("formletter preview reloads what the catalog module and its imports now
     });
   }, 240_000);
 
-  it("refuses to start with a catalog that does not load, naming the module and the imported file at fault", async () => {
+  it.concurrent("refuses to start with a catalog that does not load, naming the module and the imported file at fault", async ({
+    expect,
+  }) => {
     const shape = shapes[2] as Shape;
     const files = writeShape(shape, "Never", "Order");
     writeFileSync(files.texts, "export const greeting = ;\n");
