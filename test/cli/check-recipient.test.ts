@@ -2,11 +2,17 @@
  * `formletter check` says on the recipient's row, and in its JSON, when a template declares that the
  * model chooses the recipient; a template without the declaration reads as before.
  */
-import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InstalledCatalogs, installedCatalogs } from "../fixtures/installed-catalogs.js";
 import { cli } from "./run.js";
 
-const at = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+// The catalogs as a team has them, importing the installed package: loading one compiles no source.
+let installed: InstalledCatalogs;
+const at = (path: string) => installed.at(path);
+beforeAll(async () => {
+  installed = await installedCatalogs(["templates/oncall.ts", "templates/seller.ts"]);
+}, 120_000);
+afterAll(() => installed?.remove());
 
 describe('formletter check and recipient: "model-chooses"', () => {
   it("marks the declared recipient in the text and the JSON", async () => {

@@ -1,15 +1,23 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instructions } from "../../../examples/agent-kit.js";
 import { promptCost } from "../../../src/core/llm/index.js";
 import { sellerCatalog } from "../../../templates/seller.js";
 import { cli } from "../../cli/run.js";
+import { type InstalledCatalogs, installedCatalogs } from "../../fixtures/installed-catalogs.js";
 import { sellerTickets } from "./fixtures.js";
 
-const catalogFile = "templates/seller.ts";
+// The seller catalog as a team has it, importing the installed package: loading it compiles no source.
+let installed: InstalledCatalogs;
+let catalogFile: string;
 const ticketsFile = "examples/data/tickets.jsonl";
+beforeAll(async () => {
+  installed = await installedCatalogs(["templates/seller.ts"]);
+  catalogFile = installed.at("templates/seller.ts");
+}, 120_000);
+afterAll(() => installed?.remove());
 
 describe("formletter cost", { timeout: 120_000 }, () => {
   it("prints both cache modes' tokens per ticket and per day, as promptCost computes them", async () => {
