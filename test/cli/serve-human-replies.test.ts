@@ -1,15 +1,22 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src/cli/output.js";
 import { serveRelay } from "../../src/cli/serve.js";
 import { mintOperatorToken } from "../../src/relay/index.js";
+import { type InstalledCatalogs, installedCatalogs } from "../fixtures/installed-catalogs.js";
 import { agentSecret, operatorSecret } from "../relay/harness.js";
 import { Browser } from "../workspace/rig.js";
 
-const relayModule = fileURLToPath(new URL("../relay/fixtures/relay-module.ts", import.meta.url));
+// The relay module as a team has it, importing the installed package: loading it compiles no source.
+let installed: InstalledCatalogs;
+let relayModule: string;
+beforeAll(async () => {
+  installed = await installedCatalogs(["test/relay/fixtures/relay-module.ts", "test/fixtures/property.ts"]);
+  relayModule = installed.at("test/relay/fixtures/relay-module.ts");
+}, 120_000);
+afterAll(() => installed?.remove());
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), "formletter-serve-replies-"));
@@ -43,13 +50,29 @@ describe("formletter serve --human-replies", () => {
     "with the flag %s, the reply action exists (a forged token is refused) or is an unknown path",
     async (on, status) => {
       let stdout = "";
-      const io: CliIo = { stdout: (text) => (stdout += text), stderr: () => undefined };
+      let wrote = () => {};
+      const io: CliIo = {
+        stdout: (text) => {
+          stdout += text;
+          wrote();
+        },
+        stderr: () => undefined,
+      };
       const stop = new AbortController();
       const env = { FORMLETTER_SECRET: agentSecret, FORMLETTER_OPERATOR_SECRET: operatorSecret };
       const serving = serveRelay(options(join(dir, "relay.db"), on), io, env, stop.signal);
       try {
-        for (let waited = 0; !stdout.includes('"msg":"serving"') && waited < 5_000; waited += 10)
-          await new Promise((resolve) => setTimeout(resolve, 10));
+        // Until the server says where it serves, or ends (which the lines below then report).
+        let ended = false;
+        const end = () => {
+          ended = true;
+          wrote();
+        };
+        serving.then(end, end);
+        while (!stdout.includes('"msg":"serving"') && !ended)
+          await new Promise<void>((written) => {
+            wrote = written;
+          });
         const line = stdout.split("\n").find((text) => text.includes('"msg":"serving"')) ?? "{}";
         const browser = new Browser(String(JSON.parse(line).url));
         const signIn = await browser.signIn(
