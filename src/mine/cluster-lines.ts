@@ -23,7 +23,7 @@ export function clusterLines(
     first[at] = clusters.add(line, undefined, { tag: at }).id;
   }
   const groupOf = new Map<number, number>();
-  for (const cluster of mergeClusters(clusters.all, options)) {
+  for (const cluster of mergeClusters(clusters.finish(), options)) {
     for (const id of cluster.merged) groupOf.set(id, cluster.id);
   }
   const numbered = new Map<number, number>();

@@ -200,7 +200,8 @@ export const sharedShare = 0.5;
  */
 export class Clusters {
   readonly all: ClusterState[] = [];
-  private readonly index = new SignatureIndex<ClusterState>();
+  /** Undefined once {@link finish} let the reading's state go. */
+  private index: SignatureIndex<ClusterState> | undefined = new SignatureIndex<ClusterState>();
   private readonly threshold: number;
   private readonly keep: number;
   private readonly vocabulary: number;
@@ -235,6 +236,9 @@ export class Clusters {
    * closing are not what a message is about).
    */
   add(skeleton: string, recipient: string | undefined, more: MessageMore = {}): ClusterState {
+    const index = this.index;
+    if (index === undefined)
+      throw new Error("Clusters.add: the reading was finished (finish()); make a new Clusters to read more.");
     this.read += 1;
     if (this.read % Math.min(idleCheckEvery, Math.max(1, this.idleAfter)) === 0) this.dropIdleCounts();
     // Pooled tokens (see `tokensOf`); a message compared by its identity is counted by all its words.
@@ -244,7 +248,7 @@ export class Clusters {
     const of = signature(words);
     let best: ClusterState | undefined;
     let bestScore = joinThreshold(this.threshold, more.identity ?? skeleton, words, pairs);
-    for (const candidate of this.index.candidates(of, maxScored)) {
+    for (const candidate of index.candidates(of, maxScored)) {
       const score = this.score(words, pairs, candidate, bestScore);
       if (score >= bestScore) {
         best = candidate;
@@ -256,14 +260,14 @@ export class Clusters {
       this.all.push(best);
       this.madeAt.push(this.read);
       this.tallies.push({ byCount: [], shared: 0 });
-      this.index.add(of, best);
+      index.add(of, best);
     } else if (
       best.signatures.length < maxVariants &&
       best.signatures.every((kept) => similarity(of, kept) < variantSimilarity)
     ) {
       // A variant (another choice, greeting or sign-off): kept, so the next message like it is found too.
       best.signatures.push(of);
-      this.index.add(of, best);
+      index.add(of, best);
     }
     const member: Member = { skeleton, recipient, withEnds, more };
     restoreCounts(best);
@@ -278,7 +282,7 @@ export class Clusters {
       this.young.set(best.id, members);
     }
     if (lookedAt.has(best.size)) {
-      const other = this.split(best, members);
+      const other = this.split(best, members, index);
       if (other !== undefined) {
         this.young.set(other.cluster.id, other.leaving);
         this.young.set(best.id, other.staying);
@@ -290,12 +294,25 @@ export class Clusters {
   }
 
   /**
+   * The clusters, once every message is read. What only reading more needs (the index, the members of
+   * young clusters, the tallies) is let go, so the merge that follows does not hold it beside its own.
+   */
+  finish(): ClusterState[] {
+    this.index = undefined;
+    this.young.clear();
+    this.tallies.length = 0;
+    this.madeAt.length = 0;
+    return this.all;
+  }
+
+  /**
    * Looks at a cluster come of age for a second template read into it; if there is one, its members
    * leave for a cluster of their own (counted again from what they were) and the caller is told.
    */
   private split(
     cluster: ClusterState,
     members: readonly Member[],
+    index: SignatureIndex<ClusterState>,
   ): { cluster: ClusterState; leaving: Member[]; staying: Member[] } | undefined {
     const leaves = otherTemplate(members.map((member) => member.withEnds));
     if (leaves === undefined) return undefined;
@@ -309,7 +326,7 @@ export class Clusters {
     this.all.push(other);
     this.madeAt.push(this.read);
     this.tallies.push({ byCount: [], shared: 0 });
-    this.index.add(of, other);
+    index.add(of, other);
     for (const member of leaving) {
       this.join(other, member);
       if (member.more.tag !== undefined) this.moved?.(member.more.tag, other);

@@ -72,9 +72,13 @@ function tokensOf(root: Root): ReadonlyMap<string, number> {
 interface Reading {
   readonly size: number;
   /** The words most members hold, in the order they were counted. */
-  readonly core: ReadonlySet<string>;
-  /** The word pairs most members hold, each with its two words. */
-  readonly pairs: readonly (readonly [pair: string, first: string, second: string])[];
+  readonly core: readonly string[];
+  /**
+   * The word pairs most members hold, each followed by its two words (pair, first, second, pair, …): one
+   * flat list, and the words are the core's own strings, since readings are held until the merge ends
+   * (tuples and split copies made them most of the merge's memory).
+   */
+  readonly pairs: readonly string[];
   /** Each kept member's tokens as the core reads them (see `readingOf`). */
   readonly sequences: readonly (readonly string[])[];
 }
@@ -222,6 +226,8 @@ function mergePass(
       own.identity.length === 0 ? undefined : bestRoot(own, roots, index, shared, cluster.size < minSize);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
+      // Its reading is never asked for again; the cluster it joined is read anew (its size changed).
+      shared.readings.delete(cluster);
       continue;
     }
     roots.push(own);
@@ -237,10 +243,11 @@ function mergePass(
  */
 function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
   const { core, pairs, sequences } = readingOf(cluster, readings);
-  const shared = [...core].filter((word) => !boilerplate.has(word));
+  const shared = core.filter((word) => !boilerplate.has(word));
   const identity = [...shared];
-  for (const [pair, first, second] of pairs)
-    if (!boilerplate.has(first) && !boilerplate.has(second)) identity.push(pair);
+  for (let at = 0; at < pairs.length; at += 3)
+    if (!boilerplate.has(pairs[at + 1] as string) && !boilerplate.has(pairs[at + 2] as string))
+      identity.push(pairs[at] as string);
   // Boilerplate words stay in the line ("is due" and "was due" are two templates' words in one place),
   // but not at its end, where they are a closing or a team line the mail reading left.
   let line: readonly string[] = [];
@@ -252,41 +259,50 @@ function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, reading
   return { cluster, identity: shared.length === 0 ? [] : identity, line };
 }
 
-/** What {@link rootOf} reads of a cluster, read again only when the cluster changed. */
+/** What {@link rootOf} reads of a cluster, read again only when the cluster changed (or has one member). */
 function readingOf(cluster: ClusterState, readings: Readings): Reading {
   const known = readings.get(cluster);
   if (known !== undefined && known.size === cluster.size) return known;
   const floor = sharedShare * cluster.size;
-  const core = new Set<string>();
-  for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.add(word);
-  const pairs: [string, string, string][] = [];
+  // Each core word by itself, so a pair's two words are kept as the core's strings, not as copies.
+  const core = new Map<string, string>();
+  for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.set(word, word);
+  const pairs: string[] = [];
   for (const [pair, count] of pairCounts(cluster)) {
     if (count < floor) continue;
     const [first = "", second = ""] = pair.split(" ");
-    pairs.push([pair, first, second]);
+    pairs.push(pair, core.get(first) ?? first, core.get(second) ?? second);
   }
   const sequences = cluster.sequences.map((sequence) => {
     // A run of numbers is one, words not shared between them aside: a time or a date masking did not
     // take ("12. Januar 2026, 10:25") reads as one to four of them.
     const kept: string[] = [];
+    let same = true;
     for (const read of sequence) {
       // A member that mistyped a shared word still holds it in its place.
       const word = core.has(read) || read === sentenceEnd ? read : typoOf(read, core);
+      if (word !== read) same = false;
       if (word === undefined) continue;
-      if (word === numberToken && kept.at(-1) === numberToken) continue;
+      if (word === numberToken && kept.at(-1) === numberToken) {
+        same = false;
+        continue;
+      }
       kept.push(word);
     }
-    return kept;
+    // A sequence read as it is (a one-off cluster's, mostly) is the cluster's own, not a copy to hold.
+    return same ? sequence : kept;
   });
-  const reading = { size: cluster.size, core, pairs, sequences };
-  readings.set(cluster, reading);
+  const reading = { size: cluster.size, core: [...core.keys()], pairs, sequences };
+  // A cluster of one member is read again when asked: its reading is its member's words, quick to read,
+  // and such clusters are most of a long history's, so holding theirs too would double the merge's heap.
+  if (cluster.size > 1) readings.set(cluster, reading);
   return reading;
 }
 
 /** The shared word a token is a mistyped form of, if any. */
-function typoOf(token: string, core: ReadonlySet<string>): string | undefined {
+function typoOf(token: string, core: ReadonlyMap<string, string>): string | undefined {
   if (token.length < 5 || isPlaceholder(token)) return undefined;
-  for (const word of core) if (isTypoOf(token, word)) return word;
+  for (const word of core.keys()) if (isTypoOf(token, word)) return word;
   return undefined;
 }
 

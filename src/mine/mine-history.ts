@@ -144,7 +144,7 @@ export async function mineHistory<S extends CollectionSchemas>(
     }
   }
 
-  const merged = mergeClusters(clusters.all, options);
+  const merged = mergeClusters(clusters.finish(), options);
   const boilerplate = boilerplateWords(merged, options.minSize ?? 3);
   const candidates = merged
     .map((cluster) => candidateOf(cluster, options, boilerplate))

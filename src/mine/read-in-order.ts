@@ -21,8 +21,12 @@ export interface ReadInOrderOptions extends Omit<ValueIndexOptions, "text"> {
   readonly readerHeapMb?: number;
 }
 
-/** Lines one message to a worker holds: few enough to keep every thread busy, many enough to cost little to send. */
-const batchSize = 256;
+/**
+ * Lines one message to a worker holds: many enough to cost little to send, few enough that the lines and
+ * their readings waiting in the queue die young (at 256, most were promoted to the old generation and
+ * collected there, which let the heap grow to three times what the clusters hold).
+ */
+const batchSize = 32;
 /** Lines read on this thread before workers start by default: a short history is read before a worker would be. */
 export const readAloneFor = 4096;
 /** Batches each worker is given ahead: one being read, the next ones waiting so the worker never idles. */
