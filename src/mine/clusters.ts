@@ -150,6 +150,29 @@ export function pairCounts(cluster: ClusterState): ReadonlyMap<string, number> {
   return new Map([...pairsOf(withoutEnds(cluster.sequences[0] ?? []))].map((pair) => [pair, 1]));
 }
 
+/**
+ * The words and word pairs of a cluster whose counts were dropped, each once and in the order its counts
+ * would list them, each pair followed by its two words (pair, first, second, …); undefined for a cluster
+ * that keeps its counts. Read this way, none of the maps {@link wordCounts} and {@link pairCounts} make
+ * is made: a merge reads every such cluster, and they are most of a long history's.
+ */
+export function droppedItems(
+  cluster: ClusterState,
+): { readonly words: readonly string[]; readonly pairs: readonly string[] } | undefined {
+  if (cluster.recount === undefined) return undefined;
+  const tokens = withoutEnds(cluster.sequences[0] ?? []);
+  const pairs: string[] = [];
+  const seen = new Set<string>();
+  for (let at = 1; at < tokens.length; at++) {
+    const [first, second] = [tokens[at - 1] as string, tokens[at] as string];
+    const pair = pairOf(first, second);
+    if (seen.has(pair)) continue;
+    seen.add(pair);
+    pairs.push(pair, first, second);
+  }
+  return { words: memberWords(cluster), pairs };
+}
+
 /** Gives a cluster whose counts were dropped its counts again, before they change. */
 export function restoreCounts(cluster: ClusterState): void {
   if (cluster.recount === undefined) return;

@@ -4,6 +4,7 @@ import { boilerplateWords } from "./boilerplate.js";
 import {
   addIdentifier,
   type ClusterState,
+  droppedItems,
   maxSequences,
   pairCounts,
   restoreCounts,
@@ -266,12 +267,21 @@ function readingOf(cluster: ClusterState, readings: Readings): Reading {
   const floor = sharedShare * cluster.size;
   // Each core word by itself, so a pair's two words are kept as the core's strings, not as copies.
   const core = new Map<string, string>();
-  for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.set(word, word);
-  const pairs: string[] = [];
-  for (const [pair, count] of pairCounts(cluster)) {
-    if (count < floor) continue;
-    const [first = "", second = ""] = pair.split(" ");
-    pairs.push(pair, core.get(first) ?? first, core.get(second) ?? second);
+  const dropped = droppedItems(cluster);
+  let pairs: readonly string[];
+  if (dropped !== undefined) {
+    // One member whose counts were dropped: each of its words and pairs is shared.
+    for (const word of dropped.words) core.set(word, word);
+    pairs = dropped.pairs;
+  } else {
+    for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.set(word, word);
+    const held: string[] = [];
+    for (const [pair, count] of pairCounts(cluster)) {
+      if (count < floor) continue;
+      const [first = "", second = ""] = pair.split(" ");
+      held.push(pair, core.get(first) ?? first, core.get(second) ?? second);
+    }
+    pairs = held;
   }
   const sequences = cluster.sequences.map((sequence) => {
     // A run of numbers is one, words not shared between them aside: a time or a date masking did not
@@ -292,7 +302,7 @@ function readingOf(cluster: ClusterState, readings: Readings): Reading {
     // A sequence read as it is (a one-off cluster's, mostly) is the cluster's own, not a copy to hold.
     return same ? sequence : kept;
   });
-  const reading = { size: cluster.size, core: [...core.keys()], pairs, sequences };
+  const reading = { size: cluster.size, core: dropped?.words ?? [...core.keys()], pairs, sequences };
   // A cluster of one member is read again when asked: its reading is its member's words, quick to read,
   // and such clusters are most of a long history's, so holding theirs too would double the merge's heap.
   if (cluster.size > 1) readings.set(cluster, reading);

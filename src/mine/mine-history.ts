@@ -67,15 +67,7 @@ export interface MiningReport {
 
 const day = 86_400_000;
 
-/**
- * The records of a history's `ticket`th message as the record profile takes them: it reads every ticket
- * up to its 2,000th, then one in 8 (record-profile.ts), so only those lines are parsed again when a
- * worker read them; the others are counted, never read.
- */
-function profiledRecords(ticket: number, line: string): unknown {
-  if (ticket > 2000 && ticket % 8 !== 0) return noRecords;
-  return (parseSentMessage(line) as { readonly records: unknown }).records;
-}
+/** What a ticket the record profile does not read is observed as: its records are never parsed again. */
 const noRecords = {};
 
 /**
@@ -122,7 +114,13 @@ export async function mineHistory<S extends CollectionSchemas>(
         continue;
       }
       messages += 1;
-      profile.observe(read.records ?? profiledRecords(messages, batch.lines[at] as string));
+      // A worker hands a message without its records: they are parsed again only when the profile reads them.
+      profile.observe(
+        read.records ??
+          (profile.readsNext
+            ? (parseSentMessage(batch.lines[at] as string) as { readonly records: unknown }).records
+            : noRecords),
+      );
       if (read.at !== undefined) {
         first = Math.min(first, read.at);
         last = Math.max(last, read.at);

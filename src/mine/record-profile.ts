@@ -144,11 +144,21 @@ export class RecordProfile {
     this.#collections = options.collections === undefined ? undefined : new Set(options.collections);
   }
 
+  /**
+   * Whether the next ticket observed is read: all up to the 2,000th, then one in 8. A caller whose records
+   * cost something to get (parsed again from their line) may hand `{}` for a ticket that is not read.
+   */
+  get readsNext(): boolean {
+    const ticket = this.#tickets + 1;
+    return ticket <= sampleAfter || ticket % sampleEvery === 0;
+  }
+
   /** Observes one ticket's records (`{ vehicles: [...], garages: [...] }`); any other shape is skipped. */
   observe(records: unknown): void {
     if (typeof records !== "object" || records === null || Array.isArray(records)) return;
+    const read = this.readsNext;
     this.#tickets += 1;
-    if (this.#tickets > sampleAfter && this.#tickets % sampleEvery !== 0) return;
+    if (!read) return;
     const values = new Map<string, KeyValue[]>();
     for (const collection of Object.keys(records)) {
       if (this.#collections !== undefined && !this.#collections.has(collection)) continue;
