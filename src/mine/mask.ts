@@ -191,11 +191,11 @@ export function valueIndex<S extends CollectionSchemas>(
     const tag = localeTag(value);
     if (tag !== undefined) locales.add(tag);
   }
+  // The text lower-cased, as dates look for month names in it; with white space made single for masking.
+  const lowerCased = options.text?.toLowerCase();
   const dates = {
     locales: [...locales],
-    ...(options.text === undefined || digits === undefined
-      ? {}
-      : { text: options.text.toLowerCase(), digits }),
+    ...(lowerCased === undefined || digits === undefined ? {} : { text: lowerCased, digits }),
   };
   // The renderings `keep` lets through, each with the placeholder of the first value rendering it; a
   // value `lacks` says none of whose renderings would be kept is not rendered.
@@ -214,8 +214,8 @@ export function valueIndex<S extends CollectionSchemas>(
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
   const held = (rendering: string) => digitsHeld(rendering, digits);
-  if (options.text === undefined) return { values: collect(held), phones };
-  const lowered = lowerText(options.text);
+  if (options.text === undefined || lowerCased === undefined) return { values: collect(held), phones };
+  const lowered = lowerText(options.text, lowerCased);
   // Only a rendering whose words are all the text's can be found there whole (see `wholeWords`).
   const words = wholeWords(lowered);
   // A string that is no date and no phone number has one rendering: itself, cleaned and normalised.
@@ -239,7 +239,7 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   // A part of the text the index was built for holds only renderings that text holds.
   const values = index instanceof TextIndex && index.text.includes(text) ? index.inText : index.values;
   if (values.length === 0 && index.phones.size === 0)
-    return { skeleton: unbraced(text).replace(/\s+/g, " ").trim(), slots: [] };
+    return { skeleton: oneSpaced(unbraced(text)).trim(), slots: [] };
   // An ASCII text's places are read only when a value was found in it: most units keep theirs.
   const isAscii = ascii.test(text);
   const { lowered, origin } = lowerWithOrigins(text, !isAscii);
@@ -268,7 +268,7 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
       hits.push({ start, end, placeholder });
     }
   }
-  if (hits.length === 0) return { skeleton: unbraced(text).replace(/\s+/g, " ").trim(), slots: [] };
+  if (hits.length === 0) return { skeleton: oneSpaced(unbraced(text)).trim(), slots: [] };
   hits.sort((a, b) => a.start - b.start);
   const places = isAscii ? asciiOrigins(text) : origin;
   let skeleton = "";
@@ -278,7 +278,7 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
     from = hit.end;
   }
   skeleton += unbraced(text.slice(places[from] ?? text.length));
-  return { skeleton: skeleton.replace(/\s+/g, " ").trim(), slots: hits.map((hit) => hit.placeholder) };
+  return { skeleton: oneSpaced(skeleton).trim(), slots: hits.map((hit) => hit.placeholder) };
 }
 
 // Which units of the text a value found there already took: one buffer, cleared for each text.
@@ -299,6 +299,7 @@ function isTaken(taken: Uint8Array, start: number, end: number): boolean {
  * ever a placeholder, so a message cannot name a slot by writing one.
  */
 function unbraced(text: string): string {
+  if (!text.includes("{{") && !text.includes("}}")) return text;
   return text.replace(/\{(?=\{)/g, "{ ").replace(/\}(?=\})/g, "} ");
 }
 
@@ -309,7 +310,7 @@ function unbraced(text: string): string {
 function lowerWithOrigins(text: string, withOrigin: boolean): { lowered: string; origin: number[] } {
   if (ascii.test(text)) {
     // One unit a character, each lower-cased alone: only the white-space runs move places.
-    const lowered = text.toLowerCase().replace(/\s+/g, " ");
+    const lowered = oneSpaced(text.toLowerCase());
     return { lowered, origin: withOrigin ? asciiOrigins(text) : [] };
   }
   const units: number[] = [];
@@ -374,13 +375,23 @@ function asciiOrigins(text: string): number[] {
 }
 
 /**
- * The text as {@link lowerWithOrigins} lower-cases it. Lower-casing a whole text differs from one
- * character at a time only where a capital sigma ends a word; any other text is lower-cased at once.
+ * The text as {@link lowerWithOrigins} lower-cases it, given it lower-cased whole (`lowerCased`). Lower-
+ * casing a whole text differs from one character at a time only where a capital sigma ends a word; any
+ * other text is the one given, with white space made single.
  */
-function lowerText(text: string): string {
-  return text.includes("\u03a3")
-    ? lowerWithOrigins(text, false).lowered
-    : text.toLowerCase().replace(/\s+/g, " ");
+function lowerText(text: string, lowerCased: string): string {
+  return text.includes("\u03a3") ? lowerWithOrigins(text, false).lowered : oneSpaced(lowerCased);
+}
+
+// White space other than a single space: a run of two or more, or one character that is no space.
+const unevenSpace = /\s{2,}|[^\S ]/g;
+
+/**
+ * The text with every run of white space made one space. Only the runs that are not one space already
+ * are replaced: most are, and replacing each match costs more than searching for them.
+ */
+function oneSpaced(text: string): string {
+  return text.replace(unevenSpace, " ");
 }
 
 const ascii = /^[\x00-\x7f]*$/;

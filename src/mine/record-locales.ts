@@ -41,7 +41,9 @@ export function localeTag(value: unknown): string | undefined {
     return undefined;
   // The shape is tested before any look-up: most record values are not tags, and each is read once
   // per message, so the common case costs one regular expression and no allocation of a cache entry.
-  const tag = value.trim().replaceAll("_", "-");
+  const trimmed = value.trim();
+  // replaceAll costs a search even where there is nothing to replace, as in most values read here.
+  const tag = trimmed.includes("_") ? trimmed.replaceAll("_", "-") : trimmed;
   const shape = tagShape.exec(tag);
   if (shape === null) return undefined;
   let found = known.get(tag);
