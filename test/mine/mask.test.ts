@@ -13,7 +13,11 @@ const unbraced = (text: string) => text.replace(/\{(?=\{)/g, "{ ").replace(/\}(?
 describe("a masked message's white space", () => {
   const word = fc.constantFrom("Anna", "ANNA", "Brief", "ß", "{{", "}}", "a{{b}}", "2026", "Σ");
   const space = fc.constantFrom(" ", "  ", "\t", "\n", "\n\n", " \r\n ", "\u00a0", "\u2003", "\u3000");
-  const text = fc.tuple(fc.option(space), fc.array(fc.tuple(word, space), { maxLength: 10 }), fc.option(word));
+  const text = fc.tuple(
+    fc.option(space),
+    fc.array(fc.tuple(word, space), { maxLength: 10 }),
+    fc.option(word),
+  );
 
   it("is every run made one space, trimmed, around the values found", () => {
     fc.assert(
