@@ -151,26 +151,34 @@ export function pairCounts(cluster: ClusterState): ReadonlyMap<string, number> {
 }
 
 /**
- * The words and word pairs of a cluster whose counts were dropped, each once and in the order its counts
- * would list them, each pair followed by its two words (pair, first, second, …); undefined for a cluster
- * that keeps its counts. Read this way, none of the maps {@link wordCounts} and {@link pairCounts} make
- * is made: a merge reads every such cluster, and they are most of a long history's.
+ * The words of a cluster whose counts were dropped, each once in the order its counts would list them;
+ * undefined for a cluster that keeps its counts. Read without making the map {@link wordCounts} makes: a
+ * merge reads every such cluster, and they are most of a long history's.
  */
-export function droppedItems(
-  cluster: ClusterState,
-): { readonly words: readonly string[]; readonly pairs: readonly string[] } | undefined {
-  if (cluster.recount === undefined) return undefined;
+export function droppedWords(cluster: ClusterState): readonly string[] | undefined {
+  return cluster.recount === undefined ? undefined : memberWords(cluster);
+}
+
+/**
+ * The word pairs of a cluster whose counts were dropped, each once in the order its counts would list
+ * them and followed by its two words (pair, first, second, …), made without the map {@link pairCounts}
+ * makes.
+ */
+export function droppedPairs(cluster: ClusterState): string[] {
   const tokens = withoutEnds(cluster.sequences[0] ?? []);
   const pairs: string[] = [];
-  const seen = new Set<string>();
+  // Most one-off messages write no pair twice: then none is looked for among those before.
+  const seen = cluster.oneMember?.distinctPairs === true ? undefined : new Set<string>();
   for (let at = 1; at < tokens.length; at++) {
     const [first, second] = [tokens[at - 1] as string, tokens[at] as string];
     const pair = pairOf(first, second);
-    if (seen.has(pair)) continue;
-    seen.add(pair);
+    if (seen !== undefined) {
+      if (seen.has(pair)) continue;
+      seen.add(pair);
+    }
     pairs.push(pair, first, second);
   }
-  return { words: memberWords(cluster), pairs };
+  return pairs;
 }
 
 /** Gives a cluster whose counts were dropped its counts again, before they change. */

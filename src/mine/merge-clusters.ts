@@ -4,7 +4,8 @@ import { boilerplateWords } from "./boilerplate.js";
 import {
   addIdentifier,
   type ClusterState,
-  droppedItems,
+  droppedPairs,
+  droppedWords,
   maxSequences,
   pairCounts,
   restoreCounts,
@@ -77,9 +78,10 @@ interface Reading {
   /**
    * The word pairs most members hold, each followed by its two words (pair, first, second, pair, …): one
    * flat list, and the words are the core's own strings, since readings are held until the merge ends
-   * (tuples and split copies made them most of the merge's memory).
+   * (tuples and split copies made them most of the merge's memory). Undefined for a cluster whose counts
+   * were dropped: its pairs are read from its member when asked (see `droppedPairs`).
    */
-  readonly pairs: readonly string[];
+  readonly pairs: readonly string[] | undefined;
   /** Each kept member's tokens as the core reads them (see `readingOf`). */
   readonly sequences: readonly (readonly string[])[];
 }
@@ -178,7 +180,7 @@ function mergeVariablePlaces(
   // to tell.
   const none = new Set<string>();
   const groups = variablePlaceGroups(
-    order.map((cluster) => rootOf(cluster, none, readings).line),
+    order.map((cluster) => lineOf(readingOf(cluster, readings).sequences, none)),
     order.map((cluster) => cluster.size),
   );
   const keep = options.examples ?? 5;
@@ -243,21 +245,31 @@ function mergePass(
  * member that holds most of them.
  */
 function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
-  const { core, pairs, sequences } = readingOf(cluster, readings);
+  const { core, pairs = droppedPairs(cluster), sequences } = readingOf(cluster, readings);
   const shared = core.filter((word) => !boilerplate.has(word));
   const identity = [...shared];
   for (let at = 0; at < pairs.length; at += 3)
     if (!boilerplate.has(pairs[at + 1] as string) && !boilerplate.has(pairs[at + 2] as string))
       identity.push(pairs[at] as string);
-  // Boilerplate words stay in the line ("is due" and "was due" are two templates' words in one place),
-  // but not at its end, where they are a closing or a team line the mail reading left.
+  return { cluster, identity: shared.length === 0 ? [] : identity, line: lineOf(sequences, boilerplate) };
+}
+
+/**
+ * The longest of a cluster's read sequences, less its trailing boilerplate: boilerplate words stay in
+ * the line ("is due" and "was due" are two templates' words in one place), but not at its end, where
+ * they are a closing or a team line the mail reading left.
+ */
+function lineOf(
+  sequences: readonly (readonly string[])[],
+  boilerplate: ReadonlySet<string>,
+): readonly string[] {
   let line: readonly string[] = [];
   for (const kept of sequences) {
     let end = kept.length;
     while (end > 0 && trailing(kept[end - 1] as string, boilerplate)) end--;
     if (end > line.length) line = kept.slice(0, end);
   }
-  return { cluster, identity: shared.length === 0 ? [] : identity, line };
+  return line;
 }
 
 /** What {@link rootOf} reads of a cluster, read again only when the cluster changed (or has one member). */
@@ -267,12 +279,11 @@ function readingOf(cluster: ClusterState, readings: Readings): Reading {
   const floor = sharedShare * cluster.size;
   // Each core word by itself, so a pair's two words are kept as the core's strings, not as copies.
   const core = new Map<string, string>();
-  const dropped = droppedItems(cluster);
-  let pairs: readonly string[];
+  const dropped = droppedWords(cluster);
+  let pairs: readonly string[] | undefined;
   if (dropped !== undefined) {
     // One member whose counts were dropped: each of its words and pairs is shared.
-    for (const word of dropped.words) core.set(word, word);
-    pairs = dropped.pairs;
+    for (const word of dropped) core.set(word, word);
   } else {
     for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.set(word, word);
     const held: string[] = [];
@@ -302,7 +313,7 @@ function readingOf(cluster: ClusterState, readings: Readings): Reading {
     // A sequence read as it is (a one-off cluster's, mostly) is the cluster's own, not a copy to hold.
     return same ? sequence : kept;
   });
-  const reading = { size: cluster.size, core: dropped?.words ?? [...core.keys()], pairs, sequences };
+  const reading = { size: cluster.size, core: dropped ?? [...core.keys()], pairs, sequences };
   // A cluster of one member is read again when asked: its reading is its member's words, quick to read,
   // and such clusters are most of a long history's, so holding theirs too would double the merge's heap.
   if (cluster.size > 1) readings.set(cluster, reading);
