@@ -154,10 +154,12 @@ function larger(x: number, y: number): number {
 interface Places {
   /** The places of each distinct token. */
   readonly where: ReadonlyMap<string, readonly number[]>;
-  /** Its distinct words that could be mistyped (see `isTypoOf`), by length. */
-  readonly byLength: readonly (readonly string[] | undefined)[];
+  /** Its distinct words that could be mistyped (see `isTypoOf`). */
+  readonly words: readonly string[];
   /** Its distinct placeholders. */
   readonly placeholders: readonly string[];
+  /** The {@link Typos} its words were last filed in. */
+  filedIn?: Typos;
 }
 
 /**
@@ -178,17 +180,13 @@ function placesIn(b: readonly string[], m: number): Places {
     if (list === undefined) where.set(token, [j]);
     else list.push(j);
   }
-  const byLength: string[][] = [];
+  const words: string[] = [];
   const placeholders: string[] = [];
   for (const token of where.keys()) {
     if (isPlaceholder(token)) placeholders.push(token);
-    else if (token.length >= minTypoLength) {
-      const sameLength = byLength[token.length];
-      if (sameLength === undefined) byLength[token.length] = [token];
-      else sameLength.push(token);
-    }
+    else if (token.length >= minTypoLength) words.push(token);
   }
-  const places = { where, byLength, placeholders };
+  const places = { where, words, placeholders };
   if (b.length === m) placesOf.set(b, places);
   return places;
 }
@@ -201,9 +199,13 @@ function placesIn(b: readonly string[], m: number): Places {
  */
 function markSame(a: readonly string[], n: number, b: readonly string[], m: number, width: number): void {
   equal.fill(0, 0, (n + 1) * width);
-  const { where, byLength, placeholders } = placesIn(b, m);
-  // The words of `b` each word of `a` is a mistyped form of, found once a word.
-  const mistyped = new Map<string, readonly string[]>();
+  const places = placesIn(b, m);
+  const { where, placeholders } = places;
+  const mistyped = typosWith(alike);
+  if (places.filedIn !== mistyped) {
+    mistyped.file(places.words);
+    places.filedIn = mistyped;
+  }
   for (let i = 0; i < n; i++) {
     const token = a[i] as string;
     const row = i * width;
@@ -212,14 +214,7 @@ function markSame(a: readonly string[], n: number, b: readonly string[], m: numb
     if (alternatives !== undefined) for (const alternative of alternatives) mark(row, where.get(alternative));
     if (token === numberToken) for (const placeholder of placeholders) mark(row, where.get(placeholder));
     else if (isPlaceholder(token)) mark(row, where.get(numberToken));
-    else if (token.length >= minTypoLength) {
-      let typos = mistyped.get(token);
-      if (typos === undefined) {
-        typos = typosAmong(token, byLength);
-        mistyped.set(token, typos);
-      }
-      for (const typo of typos) mark(row, where.get(typo));
-    }
+    else if (token.length >= minTypoLength) for (const typo of mistyped.of(token)) mark(row, where.get(typo));
   }
 }
 
@@ -230,21 +225,86 @@ function mark(row: number, places: readonly number[] | undefined): void {
 
 const noTokens: readonly string[] = [];
 
-/** The words of about a word's length (see {@link Places}) that are it mistyped, the word itself aside. */
-function typosAmong(word: string, byLength: Places["byLength"]): readonly string[] {
-  const typos: string[] = [];
-  // A mistyped word keeps its first letter or its last.
-  const first = word.charCodeAt(0);
-  const last = word.charCodeAt(word.length - 1);
-  for (let length = word.length - 1; length <= word.length + 1; length++)
-    for (const other of byLength[length] ?? noTokens)
-      if (
-        (other.charCodeAt(0) === first || other.charCodeAt(other.length - 1) === last) &&
-        other !== word &&
-        isTypoOf(word, other)
-      )
-        typos.push(other);
-  return typos.length === 0 ? noTokens : typos;
+/**
+ * The words that could be mistyped (see `isTypoOf`) of the sequences aligned, each filed once, and for
+ * each word looked up, which of them it is a mistyped form of: the lines of a merge write a few hundred
+ * such words, so each word is compared with them once, not in every alignment. Filed by length and
+ * first letter, and again by length and last letter (see {@link fileKey}): a mistyped word keeps one.
+ */
+class Typos {
+  private readonly filed = new Map<number, string[]>();
+  private readonly known = new Set<string>();
+  private readonly found = new Map<string, Found>();
+
+  /** Files words, each once. */
+  file(words: readonly string[]): void {
+    for (const word of words) {
+      if (this.known.has(word)) continue;
+      this.known.add(word);
+      this.add(fileKey(word.length, word.charCodeAt(0), false), word);
+      this.add(fileKey(word.length, word.charCodeAt(word.length - 1), true), word);
+    }
+  }
+
+  /** The words filed that a word is a mistyped form of, the word itself aside. */
+  of(word: string): readonly string[] {
+    let found = this.found.get(word);
+    if (found === undefined) {
+      found = { typos: [], read: [0, 0, 0, 0, 0, 0], filed: -1 };
+      this.found.set(word, found);
+    }
+    const { typos, read } = found;
+    if (found.filed === this.known.size) return typos;
+    found.filed = this.known.size;
+    const first = word.charCodeAt(0);
+    const last = word.charCodeAt(word.length - 1);
+    let file = 0;
+    for (let length = word.length - 1; length <= word.length + 1; length++)
+      for (const byLast of [false, true]) {
+        const words = this.filed.get(fileKey(length, byLast ? last : first, byLast)) ?? noTokens;
+        for (let at = read[file] as number; at < words.length; at++) {
+          const other = words[at] as string;
+          // One keeping both letters is read by its first.
+          if (byLast && other.charCodeAt(0) === first) continue;
+          if (other !== word && isTypoOf(word, other)) typos.push(other);
+        }
+        read[file++] = words.length;
+      }
+    return typos;
+  }
+
+  private add(key: number, word: string): void {
+    const words = this.filed.get(key);
+    if (words === undefined) this.filed.set(key, [word]);
+    else words.push(word);
+  }
+}
+
+/** What {@link Typos} found of a word looked up. */
+interface Found {
+  /** Its mistyped forms among the words filed. */
+  readonly typos: string[];
+  /** How far each of the six files it is looked for in was read. */
+  readonly read: number[];
+  /** How many words were filed when it was last looked up: the files were read to their ends. */
+  filed: number;
+}
+
+/** Where {@link Typos} files a word of a length by its first letter, or by its last. */
+function fileKey(length: number, letter: number, byLast: boolean): number {
+  return (length * 0x10000 + letter) * 2 + (byLast ? 1 : 0);
+}
+
+/** The {@link Typos} of the alignments with one set of alternatives: a merge's. */
+const typosOf = new WeakMap<Alternatives, Typos>();
+
+function typosWith(alternatives: Alternatives): Typos {
+  let typos = typosOf.get(alternatives);
+  if (typos === undefined) {
+    typos = new Typos();
+    typosOf.set(alternatives, typos);
+  }
+  return typos;
 }
 
 /** Shortest word {@link isTypoOf} reads as mistyped. */
