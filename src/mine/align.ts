@@ -508,6 +508,105 @@ function sharesPlaceholder(
 }
 
 /**
+ * At most how many tokens {@link align} matches in two sequences, from how many times each holds each
+ * token (alternatives going both ways, as `learnedAlternatives` learns them): each token it counts
+ * matched (in order, or in a clause moved) is one word (see {@link same}) with a token of the other
+ * side, each counted once. A token that can only be itself (a short word without alternatives) matches
+ * as often as both hold it, at most; the others, as many as those of either side that are one word with
+ * any token of the other side. Far cheaper than aligning, it rules out many lines that share words in
+ * no order.
+ */
+export function mostAligned(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  alternatives: Alternatives = new Map(),
+): number {
+  const [fromA, fromB] = [profileOf(a, alternatives), profileOf(b, alternatives)];
+  let itself = 0;
+  for (let at = 0; at < fromA.itself.length; at++)
+    itself += Math.min(fromA.itselfCounts[at] as number, b.get(fromA.itself[at] as string) ?? 0);
+  return itself + Math.min(paired(fromA, fromB, b, alternatives), paired(fromB, fromA, a, alternatives));
+}
+
+/** What {@link mostAligned} reads of a sequence's counts, kept while they are (they are not changed after). */
+interface Profile {
+  /** The tokens that can only be themselves, with how many times each is held. */
+  readonly itself: readonly string[];
+  readonly itselfCounts: readonly number[];
+  /** The others. */
+  readonly loose: readonly string[];
+  readonly looseCounts: readonly number[];
+  /** Of those, the words that could be mistyped (see `isTypoOf`). */
+  readonly words: readonly string[];
+  readonly number: boolean;
+  readonly placeholder: boolean;
+  /** The alternatives the profile was read with. */
+  readonly alternatives: Alternatives;
+}
+
+const profiles = new WeakMap<ReadonlyMap<string, number>, Profile>();
+
+function profileOf(counts: ReadonlyMap<string, number>, alternatives: Alternatives): Profile {
+  const known = profiles.get(counts);
+  if (known !== undefined && known.alternatives === alternatives) return known;
+  const profile = {
+    itself: [] as string[],
+    itselfCounts: [] as number[],
+    loose: [] as string[],
+    looseCounts: [] as number[],
+    words: [] as string[],
+    number: counts.has(numberToken),
+    placeholder: false,
+    alternatives,
+  };
+  for (const [token, count] of counts) {
+    const value = token === numberToken || isPlaceholder(token);
+    if (!value && token.length < minTypoLength && !alternatives.has(token)) {
+      profile.itself.push(token);
+      profile.itselfCounts.push(count);
+      continue;
+    }
+    profile.loose.push(token);
+    profile.looseCounts.push(count);
+    if (isPlaceholder(token)) profile.placeholder = true;
+    else if (token.length >= minTypoLength) profile.words.push(token);
+  }
+  typosWith(alternatives).file(profile.words);
+  profiles.set(counts, profile);
+  return profile;
+}
+
+/** How many of one side's tokens that may be another are one word with a token of the other side. */
+function paired(
+  mine: Profile,
+  other: Profile,
+  otherCounts: ReadonlyMap<string, number>,
+  alternatives: Alternatives,
+): number {
+  let found = 0;
+  for (let at = 0; at < mine.loose.length; at++) {
+    const token = mine.loose[at] as string;
+    if (otherCounts.has(token) || oneWordWithAny(token, other, alternatives, otherCounts))
+      found += mine.looseCounts[at] as number;
+  }
+  return found;
+}
+
+/** Whether a token is one word with a token of the other side it is not: a value, an alternative, mistyped. */
+function oneWordWithAny(
+  token: string,
+  other: Profile,
+  alternatives: Alternatives,
+  otherCounts: ReadonlyMap<string, number>,
+): boolean {
+  if (token === numberToken ? other.placeholder : isPlaceholder(token) && other.number) return true;
+  for (const alike of alternatives.get(token) ?? noTokens) if (otherCounts.has(alike)) return true;
+  if (token.length < minTypoLength || isPlaceholder(token)) return false;
+  for (const typo of typosWith(alternatives).of(token)) if (otherCounts.has(typo)) return true;
+  return false;
+}
+
+/**
  * Whether two tokens are one word: equal, alternatives, one mistyped, or a value in both (a placeholder
  * where the other message wrote a number masking did not take for the record's value).
  */
