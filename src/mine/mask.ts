@@ -1,7 +1,7 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { dateValue } from "./date-renderings.js";
 import { localeTag } from "./record-locales.js";
-import { englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
+import { amountMayBeIn, englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
 import { digitsHeld, HeldDigits, textDigits } from "./text-digits.js";
 import { isWordUnit, plainWordsMayBeIn, wholeWords, wordsMayBeIn } from "./whole-words.js";
 
@@ -126,12 +126,12 @@ function leavesOf(records: RecordsDefinition, ticket: Readonly<Record<string, un
 
 /**
  * Whether a value may be in a text whose digits (see `textDigits`) are `digits`: a number only where
- * its integer part is, and a phone number (not a date) only where its last seven digits are together,
- * as they are however it is written. Any other value may be.
+ * the digits of one of its renderings are (see `amountMayBeIn`), and a phone number (not a date) only
+ * where its last seven digits are together, as they are however it is written. Any other value may be.
  */
-function mayHold(value: unknown, digits: HeldDigits | undefined): boolean {
+function mayHold(value: unknown, currency: string | undefined, digits: HeldDigits | undefined): boolean {
   if (digits === undefined) return true;
-  if (typeof value === "number") return digits.holds(String(Math.trunc(Math.abs(value))));
+  if (typeof value === "number") return amountMayBeIn(value, currency, digits);
   // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
   if (typeof value !== "string" || !isPhoneShaped(value) || isoDay.test(value)) return true;
   return digits.holds(value.replace(/\D/g, "").slice(-7));
@@ -202,7 +202,7 @@ export function valueIndex<S extends CollectionSchemas>(
   const collect = (keep: (rendering: string) => boolean, lacks?: (value: unknown) => boolean) => {
     const found = new Map<string, string>();
     for (const { value, placeholder, currency } of leaves) {
-      if (!mayHold(value, digits) || lacks?.(value) === true) continue;
+      if (!mayHold(value, currency, digits) || lacks?.(value) === true) continue;
       for (const rendering of renderings(value, currency, timeZone, dates))
         if (rendering.length >= minLength && !found.has(rendering) && keep(rendering))
           found.set(rendering, placeholder);
@@ -210,7 +210,7 @@ export function valueIndex<S extends CollectionSchemas>(
     return [...found].sort((a, b) => b[0].length - a[0].length);
   };
   for (const { value, placeholder } of leaves) {
-    if (typeof value !== "string" || !isPhoneShaped(value) || !mayHold(value, digits)) continue;
+    if (typeof value !== "string" || !isPhoneShaped(value) || !mayHold(value, undefined, digits)) continue;
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
   const held = (rendering: string) => digitsHeld(rendering, digits);

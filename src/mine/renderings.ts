@@ -2,6 +2,7 @@ import { parsePhone } from "../core/message/phone.js";
 import { cleanText } from "./clean-text.js";
 import { type DateContext, dateRenderings, dateValue } from "./date-renderings.js";
 import { normalize } from "./normalize.js";
+import type { HeldDigits } from "./text-digits.js";
 
 /** The locales a date is always looked for in: English, with the month-first and day-first orders. */
 export const englishLocales: readonly string[] = ["en-US", "en-GB"];
@@ -99,6 +100,72 @@ function numberRenderings(value: number, currency: string | undefined): readonly
   return found;
 }
 
+/**
+ * Whether some rendering of an amount (see {@link renderings}) may be in a text whose digits are
+ * `digits`, told without rendering it. A rendering's digits, signs, symbols, grouping and decimal mark
+ * left out, are the amount as String writes it or rounded to a number of places: two, or the
+ * currency's (0 for JPY, 3 for KWD). toFixed rounds the binary value and Intl its shortest decimal,
+ * so their last digits may differ by one: both neighbours of a rounding are tried (9.999 → "10.00", a
+ * carry, is one of them). A symbol's digits, if any, would only lengthen the digits the text must hold.
+ */
+export function amountMayBeIn(value: number, currency: string | undefined, digits: HeldDigits): boolean {
+  const size = Math.abs(value);
+  // Below a millionth String writes an exponent; from 1e11 on, a ten-thousandth is no longer finer
+  // than the spacing of doubles, and rounding by multiplying is no longer exact to one unit.
+  if (!(size < 1e11) || (size !== 0 && size < 1e-6)) return true;
+  const rounding = roundingOf(currency);
+  // Places beyond four are not rounded exactly to one unit by multiplying: such an amount is rendered.
+  if (rounding === undefined) return true;
+  // Every rendering's digits begin with the integer part, or with the next integer where rounding
+  // carries: most amounts a text does not name end here.
+  const whole = Math.trunc(size);
+  const carries = size - whole >= rounding.carriesFrom;
+  if (!digits.holds(String(whole)) && !(carries && digits.holds(String(whole + 1)))) return false;
+  if (digits.holds(String(size).replace(".", ""))) return true;
+  for (const places of rounding.places) {
+    const nearest = Math.round(size * 10 ** places);
+    for (let units = Math.max(0, nearest - 1); units <= nearest + 1; units++)
+      if (digits.holds(String(units).padStart(places + 1, "0"))) return true;
+  }
+  return false;
+}
+
+/** The places a currency's amounts are rendered with, and the fraction from which one of them carries. */
+interface Rounding {
+  readonly places: readonly number[];
+  readonly carriesFrom: number;
+}
+
+// By currency as records write it: a history names a few currencies.
+const roundings = new Map<string, Rounding | null>();
+
+function roundingOf(currency: string | undefined): Rounding | undefined {
+  const key = currency ?? "";
+  let rounding = roundings.get(key);
+  if (rounding === undefined) {
+    const code = /^[A-Z]{3}$/.test(key) ? key : undefined;
+    const found = new Set([2]);
+    for (const locale of code === undefined ? [] : moneyLocales) {
+      const symbol = currencyFormatter(locale, code as string);
+      if (symbol !== undefined) found.add(symbol.resolvedOptions().maximumFractionDigits ?? 2);
+    }
+    const places = [...found];
+    const fewest = Math.min(...places);
+    // Rounding to p places carries from 1 - 0.5 / 10^p on; a hundredth less allows for the float's error.
+    rounding = places.some((count) => count > 4) ? null : { places, carriesFrom: 0.99 - 0.5 / 10 ** fewest };
+    if (roundings.size >= 1_000) roundings.clear();
+    roundings.set(key, rounding);
+  }
+  return rounding ?? undefined;
+}
+
+function currencyFormatter(locale: string, code: string): Intl.NumberFormat | undefined {
+  return formatter(
+    `${locale} ${code}`,
+    () => new Intl.NumberFormat(locale, { style: "currency", currency: code }),
+  );
+}
+
 function renderAmount(value: number, currency: string | undefined): string[] {
   const fixed = value.toFixed(2);
   const out = new Set<string>([String(value), fixed, fixed.replace(".", ",")]);
@@ -110,10 +177,7 @@ function renderAmount(value: number, currency: string | undefined): string[] {
     );
     if (grouped !== undefined) out.add(grouped.format(value));
     if (code === undefined) continue;
-    const symbol = formatter(
-      `${locale} ${code}`,
-      () => new Intl.NumberFormat(locale, { style: "currency", currency: code }),
-    );
+    const symbol = currencyFormatter(locale, code);
     if (symbol !== undefined) out.add(symbol.format(value));
     const iso = formatter(
       `${locale} ${code} code`,
