@@ -1,4 +1,4 @@
-import { type Alignment, align, mostAligned } from "./align.js";
+import { type Alignment, align } from "./align.js";
 import { type Alternatives, learnedAlternatives } from "./alternatives.js";
 import { boilerplateWords } from "./boilerplate.js";
 import {
@@ -344,15 +344,11 @@ function bestRoot(
   let bestScore = 0;
   for (const at of index.nearest(own.identity, maxCompared)) {
     const root = roots[at] as Root;
-    // Aligning is quadratic; the tokens the two lines could match at most, in any order, rule most out:
-    // those loosely alike (quick to count), then those an alignment could match (a line must match its
-    // share of the root's to join).
+    // Aligning is quadratic; the tokens the two lines could match at most, in any order, rule most out.
     const needed = few
       ? Math.max(fewRootShare * root.line.length, fewMatched)
       : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
     if (mostMatched(tokensOf(own), tokensOf(root), alternatives) < needed) continue;
-    const joinable = few ? fewRootShare * root.line.length : needed;
-    if (mostAligned(tokensOf(own), tokensOf(root), alternatives) < joinable) continue;
     const { matched, substitutions, partial, widest, leading } = alignments.of(own, root, alternatives);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
