@@ -199,13 +199,9 @@ function placesIn(b: readonly string[], m: number): Places {
  */
 function markSame(a: readonly string[], n: number, b: readonly string[], m: number, width: number): void {
   equal.fill(0, 0, (n + 1) * width);
-  const places = placesIn(b, m);
+  const places = filedPlacesIn(b, m);
   const { where, placeholders } = places;
   const mistyped = typosWith(alike);
-  if (places.filedIn !== mistyped) {
-    mistyped.file(places.words);
-    places.filedIn = mistyped;
-  }
   for (let i = 0; i < n; i++) {
     const token = a[i] as string;
     const row = i * width;
@@ -223,7 +219,66 @@ function mark(row: number, places: readonly number[] | undefined): void {
   if (places !== undefined) for (let k = 0; k < places.length; k++) equal[row + (places[k] as number)] = 1;
 }
 
+/** {@link placesIn}, its words filed among the mistyped words of the alignments running. */
+function filedPlacesIn(b: readonly string[], m: number): Places {
+  const places = placesIn(b, m);
+  const mistyped = typosWith(alike);
+  if (places.filedIn !== mistyped) {
+    mistyped.file(places.words);
+    places.filedIn = mistyped;
+  }
+  return places;
+}
+
+/**
+ * At most how many tokens {@link align} matches in two sequences, whatever their order: every token an
+ * alignment counts is a token of `a` paired with its own token of `b` that it is one word with (on the
+ * path, in a clause moved, a value both write), but for the sentence ends of a clause moved, counted
+ * with no partner. So at most `a`'s sentence ends, and each other token of `a` as often as both `a`
+ * holds it and `b` holds tokens it is one word with. Far cheaper than aligning, it rules out lines that
+ * share words in no order or at no place.
+ */
+export function alignedAtMost(
+  a: readonly string[],
+  b: readonly string[],
+  alternatives: Alternatives,
+): number {
+  alike = alternatives;
+  const places = filedPlacesIn(b, b.length);
+  const mistyped = typosWith(alternatives);
+  let most = 0;
+  for (const [token, found] of placesIn(a, a.length).where) {
+    const held = found.length;
+    most += token === sentenceEnd ? held : alikeIn(token, held, alternatives, places, mistyped);
+  }
+  return most;
+}
+
+/**
+ * How many tokens of a sequence a token is one word with (those {@link markSame} marks in its row),
+ * counted up to `enough`.
+ */
+function alikeIn(
+  token: string,
+  enough: number,
+  alternatives: Alternatives,
+  { where, placeholders }: Places,
+  mistyped: Typos,
+): number {
+  let held = where.get(token)?.length ?? 0;
+  if (held >= enough) return enough;
+  const others = alternatives.get(token);
+  if (others !== undefined) for (const other of others) held += where.get(other)?.length ?? 0;
+  let kin: readonly string[] = noTokens;
+  if (token === numberToken) kin = placeholders;
+  else if (isPlaceholder(token)) kin = numberOnly;
+  else if (token.length >= minTypoLength) kin = mistyped.of(token);
+  for (let k = 0; k < kin.length && held < enough; k++) held += where.get(kin[k] as string)?.length ?? 0;
+  return Math.min(held, enough);
+}
+
 const noTokens: readonly string[] = [];
+const numberOnly: readonly string[] = [numberToken];
 
 /**
  * The words that could be mistyped (see `isTypoOf`) of the sequences aligned, each filed once, and for

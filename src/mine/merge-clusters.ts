@@ -1,4 +1,4 @@
-import { type Alignment, align } from "./align.js";
+import { type Alignment, align, alignedAtMost } from "./align.js";
 import { type Alternatives, learnedAlternatives } from "./alternatives.js";
 import { boilerplateWords } from "./boilerplate.js";
 import {
@@ -344,7 +344,19 @@ function bestRoot(
   let bestScore = 0;
   for (const at of index.nearest(own.identity, maxCompared)) {
     const root = roots[at] as Root;
-    // Aligning is quadratic; the tokens the two lines could match at most, in any order, rule most out.
+    const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root));
+    // Aligning is quadratic: the tokens an alignment could match at most, in any order, rule out most
+    // pairs, which could not join, nor score above the best yet (shares and frame grow with the tokens
+    // matched).
+    const most = alignedAtMost(own.line, root.line, alternatives);
+    const [mostRootShare, mostOwnShare] = [most / root.line.length, most / own.line.length];
+    if (
+      mostRootShare < (few ? fewRootShare : rootShareNeeded) ||
+      (!few && mostOwnShare < ownShareNeeded) ||
+      frameOf(most, tokensOf(own), tokensOf(root), placeholders) < minFrame ||
+      mostRootShare + mostOwnShare <= bestScore
+    )
+      continue;
     const needed = few
       ? Math.max(fewRootShare * root.line.length, fewMatched)
       : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
@@ -354,7 +366,6 @@ function bestRoot(
     const ownShare = matched / own.line.length;
     // A few words the line of a recurring message about records opens with, the other not: a greeting
     // the mail reading left in the line, not a place of the template.
-    const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root));
     const greeting = !few && leading > 0 && placeholders > 0;
     const places = substitutions + partial - (greeting ? 1 : 0);
     const frame = frameOf(matched, tokensOf(own), tokensOf(root), placeholders);

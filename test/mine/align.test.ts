@@ -1,7 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { align } from "../../src/mine/align.js";
+import { align, alignedAtMost } from "../../src/mine/align.js";
 import type { Alternatives } from "../../src/mine/alternatives.js";
-import { tokensOf } from "../../src/mine/tokens.js";
+import { numberToken, sentenceEnd, tokensOf } from "../../src/mine/tokens.js";
 
 const line = (text: string) => tokensOf(text, true);
 
@@ -35,5 +36,77 @@ describe("align, run after run with one merge's alternatives", () => {
     const target = line("please receive the parcel");
     expect(align(line("please recieve the parcel"), target).matched).toBe(4);
     expect(align(line("please recieve the parcel"), target, new Map()).matched).toBe(4);
+  });
+});
+
+describe("alignedAtMost", () => {
+  const most = (a: string, b: string, alternatives: Alternatives = new Map()) =>
+    alignedAtMost(line(a), line(b), alternatives);
+
+  it("counts the tokens one line holds that are one word with the other's, in any order", () => {
+    expect(most("your parcel arrived today", "today your parcel arrived")).toBe(4);
+    expect(most("please recieve the parcel", "please receive the parcel")).toBe(4);
+    expect(most("paid on 12 may", "paid on {{invoice.paidOn}}")).toBe(3);
+    const alternatives: Alternatives = new Map([["authorise", new Set(["approve"])]]);
+    expect(most("please authorise the repair", "please approve the repair", alternatives)).toBe(4);
+    expect(most("please authorise the repair", "please approve the repair")).toBe(3);
+  });
+
+  it("counts a token as often as both lines hold it, or tokens it is one word with", () => {
+    expect(most("the the the parcel", "the parcel")).toBe(2);
+    expect(most("parcel parcel", "parcel parcels")).toBe(2);
+    expect(most("12 12 12", "{{order.id}} {{order.total}}")).toBe(2);
+  });
+
+  it("rules out lines whose words differ, however long they are", () => {
+    expect(most("your parcel arrived crushed today", "the invoice remains unpaid since monday")).toBe(0);
+    expect(most("the parcel was crushed", "the parcel was soaked")).toBe(3);
+  });
+
+  it("counts the sentence ends of one line, which a clause moved counts without a partner", () => {
+    const [a, b] = ["your your parcel.", "parcel your your 12."];
+    expect(align(line(a), line(b)).matched).toBe(4);
+    expect(most(a, b)).toBeGreaterThanOrEqual(4);
+  });
+
+  it("is never below what an alignment matches", () => {
+    const tokens = [
+      "the",
+      "your",
+      "ok",
+      "parcel",
+      "parcels",
+      "parcle",
+      "arrived",
+      "arived",
+      "today",
+      "approve",
+      "authorise",
+      "{{order.id}}",
+      "{{invoice.total}}",
+      numberToken,
+      sentenceEnd,
+      sentenceEnd,
+    ];
+    const alternatives: Alternatives = new Map([
+      ["arrived", new Set(["today"])],
+      ["today", new Set(["arrived"])],
+      ["approve", new Set(["authorise"])],
+      ["ok", new Set(["the", "your"])],
+    ]);
+    const sequence = fc.array(fc.constantFrom(...tokens), { maxLength: 24 });
+    fc.assert(
+      fc.property(sequence, sequence, fc.boolean(), (a, b, learned) => {
+        const known: Alternatives = learned ? alternatives : new Map();
+        expect(alignedAtMost(a, b, known)).toBeGreaterThanOrEqual(align(a, b, known).matched);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("is never below what an alignment of lines longer than it aligns matches", () => {
+    const a = Array.from({ length: 200 }, (_, at) => (at % 7 === 6 ? sentenceEnd : `word${at % 23}`));
+    const b = [...a.slice(100), ...a.slice(0, 100)];
+    expect(alignedAtMost(a, b, new Map())).toBeGreaterThanOrEqual(align(a, b, new Map()).matched);
   });
 });
