@@ -80,6 +80,7 @@ export class SignatureIndex<T> {
    * most `limit` of them.
    */
   candidates(of: Uint32Array, limit = Number.POSITIVE_INFINITY): T[] {
+    if (limit < 1) return [];
     const shared = this.shared;
     const met = this.met;
     let metCount = 0;
@@ -99,8 +100,11 @@ export class SignatureIndex<T> {
       const start = buckets.blockAt(slot);
       for (let place = start; place < start + size; place++) {
         const number = pool[place] as number;
-        if (shared[number] === 0) met[metCount++] = number;
-        shared[number] = (shared[number] as number) + 1;
+        const count = shared[number] as number;
+        // Written in any case, kept only when first met (count 0): no branch to mispredict.
+        met[metCount] = number;
+        metCount += (count - 1) >>> 31;
+        shared[number] = count + 1;
       }
     }
     // The `limit` sharing the most, as a stable sort by count would give them (equal counts keep the
@@ -113,10 +117,11 @@ export class SignatureIndex<T> {
         const number = met[place] as number;
         const count = shared[number] as number;
         if (top.length >= limit && count <= (shared[top[top.length - 1] as number] as number)) continue;
-        let at = top.length;
-        while (at > 0 && (shared[top[at - 1] as number] as number) < count) at--;
-        top.splice(at, 0, number);
-        if (top.length > limit) top.pop();
+        // Moved down past those sharing fewer (the last falls off a full list), as an insertion sort does.
+        let at = top.length < limit ? top.length : limit - 1;
+        for (; at > 0 && (shared[top[at - 1] as number] as number) < count; at--)
+          top[at] = top[at - 1] as number;
+        top[at] = number;
       }
     for (let place = 0; place < metCount; place++) shared[met[place] as number] = 0;
     return top.map((number) => this.entries[number] as T);
