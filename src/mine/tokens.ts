@@ -34,29 +34,38 @@ export function identityAndWholeTokens(
   whole: string,
 ): { readonly identity: string[]; readonly whole: string[] } {
   const read = chunkTokensOf(identity, true);
-  const bare = read.filter((token) => token !== sentenceEnd);
+  const bare = read.tokens.filter((token) => token !== sentenceEnd);
   const before = whole.length - identity.length;
-  let wholeRead: string[];
-  if (before === 0 && whole === identity) wholeRead = bare;
+  let wholeRead: ChunkTokens;
+  if (before === 0 && whole === identity) wholeRead = { tokens: bare, names: read.names };
   else if (
     before > 0 &&
     whole.endsWith(identity) &&
     (/\s/.test(whole.charAt(before - 1)) || /^\s/.test(identity))
   ) {
     // Chunks are read between spaces: those of the greeting, then the identity's.
-    wholeRead = chunkTokensOf(whole.slice(0, before), false);
-    for (const token of bare) wholeRead.push(token);
+    const greeting = chunkTokensOf(whole.slice(0, before), false);
+    for (const token of bare) greeting.tokens.push(token);
+    wholeRead = { tokens: greeting.tokens, names: greeting.names || read.names };
   } else wholeRead = chunkTokensOf(whole, false);
   return { identity: datesAsNumbers(read), whole: datesAsNumbers(wholeRead) };
 }
 
+/** A skeleton's tokens read chunk by chunk, and whether any is a month or weekday name. */
+interface ChunkTokens {
+  readonly tokens: string[];
+  readonly names: boolean;
+}
+
 /** The tokens of a skeleton's chunks, each read alone, before dates are looked for across them. */
-function chunkTokensOf(skeleton: string, sentences: boolean): string[] {
+function chunkTokensOf(skeleton: string, sentences: boolean): ChunkTokens {
   const tokens: string[] = [];
+  let names = false;
   let parenthesis = false;
   for (const chunk of skeleton.split(/\s+/)) {
     if (chunk === "") continue;
     const read = chunkReading(chunk);
+    if (read.names) names = true;
     // A parenthesis is a clause of its own: left out or added whole, like a sentence.
     if (sentences && read.opens) {
       endSentence(tokens);
@@ -69,7 +78,7 @@ function chunkTokensOf(skeleton: string, sentences: boolean): string[] {
       parenthesis = false;
     }
   }
-  return tokens;
+  return { tokens, names };
 }
 
 /** Ends the sentence read so far, unless none was begun since the last end. */
@@ -80,6 +89,8 @@ function endSentence(tokens: string[]): void {
 /** What one chunk of a skeleton gives, whatever chunks are around it. */
 interface ChunkReading {
   readonly tokens: readonly string[];
+  /** One of its tokens is a month or weekday name (see {@link datesAsNumbers}). */
+  readonly names: boolean;
   /** It opens a parenthesis. */
   readonly opens: boolean;
   /** "18." before a month name is a day (German writes dates so), not a sentence's end. */
@@ -104,8 +115,10 @@ function chunkReading(chunk: string): ChunkReading {
   const known = chunksRead.get(chunk);
   if (known !== undefined) return known;
   const kept = chunk.length < shortChunk ? chunk : ownCopy(chunk);
+  const tokens = interned(chunkTokens(kept));
   const read: ChunkReading = {
-    tokens: interned(chunkTokens(kept)),
+    tokens,
+    names: tokens.some((token) => dateWords().has(token)),
     opens: kept.startsWith("("),
     dayNumber: /^\p{N}{1,2}\.$/u.test(kept),
     endsSentence: /[.!?;:]["')\]]*$/.test(kept),
@@ -137,9 +150,10 @@ function chunkTokens(chunk: string): string[] {
 /**
  * Month and weekday names written beside a number ("Fri Jun 17", "3 March") become number tokens: they
  * are a date's value, as its digits are, wherever masking did not take it. A name alone ("may",
- * "sun") stays a word.
+ * "sun") stays a word. Tokens holding no name are given back as they are, unread.
  */
-function datesAsNumbers(tokens: string[]): string[] {
+function datesAsNumbers({ tokens, names }: ChunkTokens): string[] {
+  if (!names) return tokens;
   const dates = dateWords();
   for (let at = 0; at < tokens.length; at++) {
     if (!dates.has(tokens[at] as string)) continue;
