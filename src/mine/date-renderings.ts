@@ -375,20 +375,22 @@ interface DayForms {
 }
 
 const dayFormCaches = new Map<string, Map<number, DayForms>>();
-// The same caches by list of locales: a ticket's index asks with one list for each of its dates.
-const dayFormCachesByList = new WeakMap<readonly string[], Map<number, DayForms>>();
+// The cache of the list asked with last: a ticket's index asks with one list for each of its dates, and
+// the next ticket with a list of its own (a WeakMap entry a ticket cost more than the look-ups it saved).
+let lastList: readonly string[] | undefined;
+let lastCache: Map<number, DayForms> | undefined;
 
 function dayFormCacheOf(locales: readonly string[]): Map<number, DayForms> {
-  let cache = dayFormCachesByList.get(locales);
-  if (cache !== undefined) return cache;
+  if (locales === lastList && lastCache !== undefined) return lastCache;
   const key = locales.join("\u0000");
-  cache = dayFormCaches.get(key);
+  let cache = dayFormCaches.get(key);
   if (cache === undefined) {
     cache = new Map();
     if (dayFormCaches.size >= maxLocales) dayFormCaches.clear();
     dayFormCaches.set(key, cache);
   }
-  dayFormCachesByList.set(locales, cache);
+  lastList = locales;
+  lastCache = cache;
   return cache;
 }
 
@@ -564,26 +566,33 @@ function numericForms(year: number, month: number, day: number) {
   });
 }
 
-// Which locales' month names a context's text holds, by month: read once a text and month, since a
-// ticket's dates share their months and each reading searches the text for every name of the month.
-const namedMonths = new WeakMap<DateContext, (readonly boolean[] | undefined)[]>();
+// Which locales' month names the context asked with last holds in its text, by month: a ticket's dates
+// share their months, each reading searches the text for every name of the month, and a ticket's index
+// asks with one context (the next ticket's is another).
+let namedFor: DateContext | undefined;
+let namedMonths: (readonly boolean[] | undefined)[] = [];
 
 /** For each of the context's locales, whether its text holds one of the locale's names for `month`. */
 function monthsNamed(context: DateContext, month: number): readonly boolean[] {
-  let byMonth = namedMonths.get(context);
-  if (byMonth === undefined) {
-    byMonth = [];
-    namedMonths.set(context, byMonth);
+  if (namedFor !== context) {
+    namedFor = context;
+    namedMonths = [];
   }
-  let named = byMonth[month];
+  let named = namedMonths[month];
   if (named === undefined) {
     const { text } = context;
     named = context.locales.map(
       (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
     );
-    byMonth[month] = named;
+    namedMonths[month] = named;
   }
   return named;
+}
+
+/** Whether the text's digits hold one of the runs. */
+function holdsOne(digits: HeldDigits, runs: readonly string[]): boolean {
+  for (const run of runs) if (digits.holds(run)) return true;
+  return false;
 }
 
 /** Where dates are looked for: the locales, and the text when known (lower-cased). */
@@ -617,7 +626,7 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   // text holds neither the one nor the other, none is made. Most of a ticket's dates end here.
   if (
     digits !== undefined &&
-    !forms.numericRoots.some((root) => digits.holds(root)) &&
+    !holdsOne(digits, forms.numericRoots) &&
     !monthsNamed(context, month).includes(true)
   )
     return [];

@@ -46,6 +46,8 @@ class Wanted {
   readonly email: string | undefined;
   readonly #forms: ReadonlySet<string>;
   readonly #phone: string | undefined;
+  /** Whether the recipient is a phone number with digits: a record value with none cannot be it. */
+  readonly #dialled: boolean = false;
   /** The recipient's E.164 form: parsed at the first record number it could be the only match of. */
   #e164: string | undefined | null = null;
 
@@ -56,7 +58,9 @@ class Wanted {
     } else {
       this.email = undefined;
       this.#phone = address;
-      this.#forms = new Set([`phone:${phoneDigits(address)}`]);
+      const digits = phoneDigits(address);
+      this.#dialled = /\d/.test(digits);
+      this.#forms = new Set([`phone:${digits}`]);
     }
   }
 
@@ -73,6 +77,8 @@ class Wanted {
     const email = this.email;
     if (email !== undefined && plainAddress.test(value))
       return value.length === email.length && value.toLowerCase() === email;
+    // Most of a ticket's values are names and words, which no number is: they are not read as addresses.
+    if (this.#dialled && !mayHoldDigits(value)) return false;
     const forms = knownForms(value);
     for (const form of forms) if (this.#forms.has(form)) return true;
     if (this.#phone === undefined) return false;
@@ -88,6 +94,19 @@ class Wanted {
     }
     return this.#e164;
   }
+}
+
+/**
+ * Whether a value may hold a digit once read as an address: an ASCII value only where it writes one
+ * (cleaning changes no ASCII letter into a digit); any other may, since compatibility forms are folded
+ * ("＋４９", "①", "㋀" all hold digits then).
+ */
+function mayHoldDigits(value: string): boolean {
+  for (let at = 0; at < value.length; at++) {
+    const unit = value.charCodeAt(at);
+    if ((unit >= 0x30 && unit <= 0x39) || unit >= 0x80) return true;
+  }
+  return false;
 }
 
 /** Each collection's fields, with the source a match in them names ("order.email"), read once per shape. */

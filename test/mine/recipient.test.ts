@@ -94,6 +94,25 @@ describe("recipients compared as addresses", () => {
     expect(recipientSource(records, ticket, "0151 2345678")).toBeUndefined();
   });
 
+  it("reads a number written in compatibility forms, past values with no digits", () => {
+    const contacts = defineRecords({
+      people: z.object({ id: z.string(), name: z.string(), role: z.string(), phone: z.string() }),
+    });
+    const people = {
+      people: [
+        { id: "p1", name: "Ines Carvalho", role: "adjuster", phone: "+49 40 7770322" },
+        // Fullwidth digits and a circled one are digits once cleaned: compared as numbers.
+        { id: "p2", name: "Jan Ott", role: "courier", phone: "＋４９ １６０ ７６５４３２１" },
+        { id: "p3", name: "Ada Roth", role: "driver", phone: "①②③④⑤⑥⑦⑧" },
+      ],
+    };
+    expect(recipientSource(contacts, people, "+49 40 7770322")).toBe("people.phone");
+    expect(recipientSource(contacts, { people: people.people.slice(1) }, "+49 160 7654321")).toBe("people.phone");
+    expect(recipientSource(contacts, { people: people.people.slice(2) }, "12345678")).toBe("people.phone");
+    // A recipient with no digits is compared with every value, as before: none holds its form.
+    expect(recipientSource(contacts, people, "(((((((")).toBeUndefined();
+  });
+
   it("never throws and finds no record for hostile recipients", () => {
     for (const to of [...hostileStrings, "<".repeat(20_000), "mailto:%E0%A4%A", `"${"\\".repeat(5_000)}`]) {
       expect(() => recipientSource(records, ticket, to)).not.toThrow();
