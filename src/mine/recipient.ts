@@ -48,6 +48,8 @@ class Wanted {
   readonly #phone: string | undefined;
   /** Whether the recipient is a phone number with digits: a record value with none cannot be it. */
   readonly #dialled: boolean = false;
+  /** The last digit the recipient's number is written with, which its E.164 form ends with too. */
+  readonly #lastDigit: string | undefined;
   /** The recipient's E.164 form: parsed at the first record number it could be the only match of. */
   #e164: string | undefined | null = null;
 
@@ -60,6 +62,7 @@ class Wanted {
       this.#phone = address;
       const digits = phoneDigits(address);
       this.#dialled = /\d/.test(digits);
+      this.#lastDigit = lastDigitOf(digits);
       this.#forms = new Set([`phone:${digits}`]);
     }
   }
@@ -79,12 +82,18 @@ class Wanted {
       return value.length === email.length && value.toLowerCase() === email;
     // Most of a ticket's values are names and words, which no number is: they are not read as addresses.
     if (this.#dialled && !mayHoldDigits(value)) return false;
-    const forms = knownForms(value);
+    const { forms, international } = knownForms(value);
     for (const form of forms) if (this.#forms.has(form)) return true;
-    if (this.#phone === undefined) return false;
-    // Only a value's own E.164 form can equal the recipient's: the recipient is parsed for one.
-    for (const form of forms) if (form.startsWith("phone:+") && form === this.#e164Form()) return true;
-    return false;
+    if (this.#phone === undefined || international === undefined) return false;
+    // A number's E.164 form ends with the last digit it is written with: where the recipient's and the
+    // value's differ, no form of one is a form of the other, and neither is parsed (most of this cost).
+    if (lastDigitOf(international) !== this.#lastDigit) return false;
+    const written = `phone:${phoneDigits(international)}`;
+    if (written === this.#e164Form()) return true;
+    const e164 = e164Of(international);
+    if (e164 === undefined) return false;
+    const form = `phone:${e164}`;
+    return this.#forms.has(form) || form === this.#e164Form();
   }
 
   #e164Form(): string | undefined {
@@ -131,11 +140,19 @@ function fieldsOf(shape: unknown, collection: string): readonly (readonly [field
   return fields;
 }
 
+/** A record value read as an address. */
+interface ValueAddress {
+  /** `email:` and the address lower-cased, or `phone:` and the number's digits as written. */
+  readonly forms: ReadonlySet<string>;
+  /** The value as a number written with its "+country" prefix: its E.164 form is read when asked. */
+  readonly international: string | undefined;
+}
+
 /** Records repeat across tickets (a garage in a thousand of them): their forms are read once. */
-const formsOfValue = new Map<string, ReadonlySet<string>>();
+const formsOfValue = new Map<string, ValueAddress>();
 const maxRemembered = 20_000;
 
-function knownForms(value: string): ReadonlySet<string> {
+function knownForms(value: string): ValueAddress {
   const known = formsOfValue.get(value);
   if (known !== undefined) return known;
   const forms = addressForms(value);
@@ -151,24 +168,27 @@ function phoneDigits(number: string): string {
   return number.replace(/[^\d+]/g, "");
 }
 
-/**
- * A value's forms: `email:` and the address lower-cased, or `phone:` with the number's E.164 form and
- * `phone:` with its digits as written.
- */
-function addressForms(value: string): Set<string> {
+/** The last ASCII digit of a text, if any. */
+function lastDigitOf(text: string): string | undefined {
+  for (let at = text.length - 1; at >= 0; at--) {
+    const unit = text.charCodeAt(at);
+    if (unit >= 0x30 && unit <= 0x39) return text.charAt(at);
+  }
+  return undefined;
+}
+
+/** A value's forms (see {@link ValueAddress}). */
+function addressForms(value: string): ValueAddress {
   const forms = new Set<string>();
   const address = bareAddress(value);
-  if (address === undefined) return forms;
+  if (address === undefined) return { forms, international: undefined };
   if (address.includes("@")) {
     forms.add(`email:${address.toLowerCase()}`);
-    return forms;
+    return { forms, international: undefined };
   }
-  if (phoneShape.test(address)) {
-    const international = e164Of(address);
-    if (international !== undefined) forms.add(`phone:${international}`);
-    forms.add(`phone:${phoneDigits(address)}`);
-  }
-  return forms;
+  if (!phoneShape.test(address)) return { forms, international: undefined };
+  forms.add(`phone:${phoneDigits(address)}`);
+  return { forms, international: address.startsWith("+") ? address : undefined };
 }
 
 /**
@@ -181,9 +201,18 @@ function addressForms(value: string): Set<string> {
  */
 function e164Of(number: string): string | undefined {
   if (!number.startsWith("+")) return undefined;
-  const phone = phoneNumbers().parsePhoneNumberFromString(number, undefined);
-  return phone?.isValid() === true ? phone.number : undefined;
+  let known = e164Forms.get(number);
+  if (known === undefined) {
+    const phone = phoneNumbers().parsePhoneNumberFromString(number, undefined);
+    known = phone?.isValid() === true ? phone.number : null;
+    if (e164Forms.size >= maxRemembered) e164Forms.clear();
+    e164Forms.set(number, known);
+  }
+  return known ?? undefined;
 }
+
+// Numbers by how they are written, as parsed: a partner's number stands in many tickets.
+const e164Forms = new Map<string, string | null>();
 
 // A plain address, as most records and recipients hold one: nothing around it to take off, nothing
 // cleaning would change, one "@" with text on both sides, no "." at the end.

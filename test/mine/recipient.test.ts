@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { getCountries, getCountryCallingCode, parsePhoneNumberFromString } from "libphonenumber-js";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineRecords } from "../../src/index.js";
@@ -111,6 +112,30 @@ describe("recipients compared as addresses", () => {
     expect(recipientSource(contacts, { people: people.people.slice(2) }, "12345678")).toBe("people.phone");
     // A recipient with no digits is compared with every value, as before: none holds its form.
     expect(recipientSource(contacts, people, "(((((((")).toBeUndefined();
+  });
+
+  it("relies on a number's E.164 form ending with the last digit it is written with, in every country", () => {
+    // Numbers whose last digits differ are never parsed to be compared: this holds for the metadata
+    // installed, national prefixes and carrier codes written or not.
+    const codes = [...new Set(getCountries().map((country) => getCountryCallingCode(country)))];
+    let valid = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...codes),
+        fc.constantFrom("", "0", "(0)", "15", "9", "1"),
+        fc.stringMatching(/^\d{6,13}$/),
+        fc.constantFrom(" ", "-", ""),
+        (code, prefix, digits, gap) => {
+          const written = `+${code} ${prefix}${gap}${digits.slice(0, 3)}${gap}${digits.slice(3)}`;
+          const phone = parsePhoneNumberFromString(written);
+          if (phone?.isValid() !== true) return;
+          valid++;
+          expect(phone.number.at(-1)).toBe(digits.at(-1));
+        },
+      ),
+      { numRuns: 20_000, seed: 36 },
+    );
+    expect(valid).toBeGreaterThan(500);
   });
 
   it("never throws and finds no record for hostile recipients", () => {
