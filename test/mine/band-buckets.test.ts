@@ -63,3 +63,39 @@ describe("the signature index's candidates", () => {
     expect(index.candidates(asked)).toEqual(["near", "same", "nearer than far"]);
   });
 });
+
+describe("the signature index's nearest candidates", () => {
+  it("are those a stable sort by shared bands would rank first, ties in the order first met", () => {
+    // A fixed pseudo-random walk: signatures from a small vocabulary, so entries share many bands.
+    let seed = 12345;
+    const next = (below: number) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % below;
+    };
+    const words = () => new Set(Array.from({ length: 3 + next(6) }, () => `w${next(12)}`));
+    const index = new SignatureIndex<number>();
+    const added: Uint32Array[] = [];
+    // Fewer entries than a bucket holds, so every shared band is met.
+    for (let entry = 0; entry < 30; entry++) {
+      const of = signature(words());
+      added.push(of);
+      index.add(of, entry);
+    }
+    for (let asked = 0; asked < 200; asked++) {
+      const of = signature(words());
+      const limit = 1 + next(8);
+      // Bands are two rows; an entry is met first in the first band it shares, in the order added.
+      const met: { entry: number; shared: number; first: number }[] = [];
+      added.forEach((other, entry) => {
+        const bands = Array.from({ length: 32 }, (_, band) => band).filter(
+          (band) => other[2 * band] === of[2 * band] && other[2 * band + 1] === of[2 * band + 1],
+        );
+        if (bands.length > 0) met.push({ entry, shared: bands.length, first: bands[0] as number });
+      });
+      met.sort((a, b) => a.first - b.first || a.entry - b.entry);
+      const expected =
+        met.length <= limit ? met : [...met].sort((a, b) => b.shared - a.shared).slice(0, limit);
+      expect(index.candidates(of, limit)).toEqual(expected.map(({ entry }) => entry));
+    }
+  });
+});
