@@ -448,9 +448,16 @@ function joinedForms(
   const days = daysOf(locale, local.year, local.month, local.day);
   const times = timesOf(locale, local.hour, local.minute);
   // A joined form's digits hold its date's and its time's: where the text lacks either, no form of the
-  // pair is written.
-  const held = (form: Written | undefined) =>
-    digits === undefined || (form !== undefined && digits.holds(form.digits));
+  // pair is written. Each time and day is asked about once (1 held, 2 not), not once a pair.
+  const timesHeld = new Uint8Array(times.length);
+  const daysHeld = new Uint8Array(days.length);
+  const isHeld = (forms: readonly Written[], known: Uint8Array, at: number) => {
+    if (known[at] === 0) {
+      const form = forms[at];
+      known[at] = digits === undefined || (form !== undefined && digits.holds(form.digits)) ? 1 : 2;
+    }
+    return known[at] === 1;
+  };
   const join = (
     d: number,
     t: number,
@@ -462,7 +469,7 @@ function joinedForms(
     const clock = times[t];
     if (date === undefined || clock === undefined || date.form === "" || clock.form === "") return;
     if (!words && !numericDays[d]) return;
-    if (!held(clock) || !held(date)) return;
+    if (!isHeld(times, timesHeld, t) || !isHeld(days, daysHeld, d)) return;
     if (digits !== undefined) {
       const [first, second] = timeFirst ? [clock, date] : [date, clock];
       if (!digits.holds(`${before}${first.digits}${between}${second.digits}${after}`)) return;

@@ -84,9 +84,24 @@ export function wordsMayBeIn(words: Uint32Array, value: string): boolean {
  * other value may be found.
  */
 export function plainWordsMayBeIn(words: Uint32Array, value: string): boolean {
-  for (let at = 0; at < value.length; at++) {
-    const unit = value.charCodeAt(at);
+  // One pass: words are hashed until one is certainly not the text's, then only the characters read.
+  let hash = start;
+  let inWord = false;
+  let absent = false;
+  for (let at = 0; at <= value.length; at++) {
+    const unit = at < value.length ? value.charCodeAt(at) : 0x20;
     if (unit > 0x7e || (unit < 0x20 && unit !== 0x09 && unit !== 0x0a && unit !== 0x0d)) return true;
+    if (absent) continue;
+    const small = lower(unit);
+    if (isWordUnit(small)) {
+      hash = step(hash, small);
+      inWord = true;
+    } else if (inWord) {
+      const bit = bitOf(hash);
+      absent = ((words[bit >>> 5] as number) & (1 << (bit & 31))) === 0;
+      hash = start;
+      inWord = false;
+    }
   }
-  return wordsMayBeIn(words, value);
+  return !absent;
 }
