@@ -357,10 +357,6 @@ function bestRoot(
       mostRootShare + mostOwnShare <= bestScore
     )
       continue;
-    const needed = few
-      ? Math.max(fewRootShare * root.line.length, fewMatched)
-      : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
-    if (mostMatched(tokensOf(own), tokensOf(root), alternatives) < needed) continue;
     const { matched, substitutions, partial, widest, leading } = alignments.of(own, root, alternatives);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
@@ -376,12 +372,16 @@ function bestRoot(
         places <= 1 &&
         widest <= maxPhrase &&
         frame >= minFrame;
-    if (!joins) continue;
     const score = rootShare + ownShare;
-    if (score > bestScore) {
-      best = root.cluster;
-      bestScore = score;
-    }
+    if (!joins || score <= bestScore) continue;
+    // The loose count the merge ruled pairs out by before (six tokens at least for a message or two)
+    // still rules out a few more: asked only of a pair that would be the best yet.
+    const needed = few
+      ? Math.max(fewRootShare * root.line.length, fewMatched)
+      : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
+    if (mostMatched(tokensOf(own), tokensOf(root), alternatives) < needed) continue;
+    best = root.cluster;
+    bestScore = score;
   }
   return best;
 }
