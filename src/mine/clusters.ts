@@ -66,7 +66,9 @@ export interface ClusterOptions {
   /**
    * Messages read after which a cluster still of one member keeps no counts of its own: they are read
    * again from its member when needed, with the same result. Most clusters of a long history are one-off
-   * messages, so this bounds what each costs. @default 2048
+   * messages, so this bounds what each costs; at 0 a new cluster keeps none from the start (its member's
+   * words and pairs are not counted into maps only to be dropped), the member's text going at the next
+   * message. @default 0
    */
   readonly idleAfter?: number;
 }
@@ -105,9 +107,9 @@ export interface ClusterState {
   /** The ids of the clusters merged into this one at the end of the reading, its own first. */
   readonly merged: number[];
   /**
-   * Set while a cluster of one member, idle for long, keeps no counts of its own (most clusters of a
-   * history are such: messages no other resembles): its words are read again from its skeleton or its
-   * tokens, its pairs from its tokens (see {@link wordCounts}).
+   * Set while a cluster of one member, new or idle for long (see `idleAfter`), keeps no counts of its own
+   * (most clusters of a history are such: messages no other resembles): its words are read again from
+   * its skeleton or its tokens, its pairs from its tokens (see {@link wordCounts}).
    */
   recount?: "skeleton" | "tokens" | undefined;
   /**
@@ -258,7 +260,7 @@ export class Clusters {
     this.threshold = options.threshold ?? 0.7;
     this.keep = options.examples ?? 5;
     this.vocabulary = options.vocabulary ?? 2000;
-    this.idleAfter = options.idleAfter ?? 2048;
+    this.idleAfter = options.idleAfter ?? 0;
   }
 
   /**
@@ -301,12 +303,14 @@ export class Clusters {
       index.add(of, best);
     }
     const member: Member = { skeleton, recipient, withEnds, more };
+    const started = best.size === 0;
     restoreCounts(best);
-    this.join(best, member, {
-      words,
-      pairs,
-      wholeWords: read === undefined ? undefined : new Set(read.whole),
-    });
+    this.join(
+      best,
+      member,
+      { words, pairs, wholeWords: read === undefined ? undefined : new Set(read.whole) },
+      started && this.idleAfter <= 0,
+    );
     const members = this.young.get(best.id) ?? [];
     if (best.size <= youngSize) {
       members.push(member);
@@ -365,21 +369,31 @@ export class Clusters {
     return { cluster: other, leaving, staying };
   }
 
-  /** Counts a message as a member of a cluster. */
-  private join(cluster: ClusterState, member: Member, counted: Counted = countedOf(member.withEnds)): void {
+  /**
+   * Counts a message as a member of a cluster; with `compact`, the first member of a new cluster, which
+   * then keeps no counts (see {@link ClusterState.recount}) unless they would reach the vocabulary.
+   */
+  private join(
+    cluster: ClusterState,
+    member: Member,
+    counted: Counted = countedOf(member.withEnds),
+    compact = false,
+  ): void {
     const { skeleton, recipient, withEnds, more } = member;
     const { words, pairs } = counted;
     const tally = this.tallies[cluster.id] as Tally;
     // Counted against the share before this member, then the share rises with the size.
     const before = Math.ceil(sharedShare * cluster.size);
-    count(
-      cluster.words,
-      more.identity === undefined ? words : (counted.wholeWords ?? new Set(tokensOf(skeleton))),
-      this.vocabulary,
-      tally,
-      before,
-    );
-    count(cluster.pairs, pairs, this.vocabulary, tally, before);
+    const whole = more.identity === undefined ? words : (counted.wholeWords ?? new Set(tokensOf(skeleton)));
+    if (compact && whole.size < this.vocabulary && pairs.size < this.vocabulary) {
+      // As counting them would leave the tally: each item held by the one member, so shared.
+      tally.byCount[1] = whole.size + pairs.size;
+      tally.shared = whole.size + pairs.size;
+      dropCounts(cluster, member, [...whole], pairs.size);
+    } else {
+      count(cluster.words, whole, this.vocabulary, tally, before);
+      count(cluster.pairs, pairs, this.vocabulary, tally, before);
+    }
     cluster.size += 1;
     const after = Math.ceil(sharedShare * cluster.size);
     for (let at = before; at < after; at++) tally.shared -= tally.byCount[at] ?? 0;
@@ -408,15 +422,12 @@ export class Clusters {
       if ((this.madeAt[cluster.id] as number) > this.read - this.idleAfter) break;
       const member = this.young.get(cluster.id)?.[0];
       if (cluster.size !== 1 || member === undefined || cluster.examples[0] !== member.skeleton) continue;
-      if (cluster.sequences[0] !== member.withEnds || cluster.words.size >= this.vocabulary) continue;
-      if (cluster.pairs.size >= this.vocabulary) continue;
-      cluster.recount = member.more.identity === undefined ? "tokens" : "skeleton";
-      cluster.oneMember = {
-        words: interned([...cluster.words.keys()]),
-        distinctPairs: cluster.pairs.size === Math.max(0, withoutEnds(member.withEnds).length - 1),
-      };
-      cluster.words = noCounts;
-      cluster.pairs = noCounts;
+      if (cluster.sequences[0] !== member.withEnds) continue;
+      // A cluster that started without counts has none to drop.
+      if (cluster.recount === undefined) {
+        if (cluster.words.size >= this.vocabulary || cluster.pairs.size >= this.vocabulary) continue;
+        dropCounts(cluster, member, [...cluster.words.keys()], cluster.pairs.size);
+      }
       // The words it is compared by are read no more (only whether it had its own is): its text goes.
       if (member.more.identity !== undefined && member.more.identity !== "")
         (this.young.get(cluster.id) as Member[])[0] = {
@@ -524,6 +535,20 @@ function count(
     byCount[was + 1] = (byCount[was + 1] ?? 0) + 1;
     if (was + 1 >= sharedFrom && (was === 0 || was < sharedFrom)) tally.shared += 1;
   }
+}
+
+/**
+ * Lets a cluster of one member keep no counts: its distinct words (in the order first written, as its
+ * counts list them) and whether its `pairs` distinct pairs are all it writes stand in their place.
+ */
+function dropCounts(cluster: ClusterState, member: Member, words: string[], pairs: number): void {
+  cluster.recount = member.more.identity === undefined ? "tokens" : "skeleton";
+  cluster.oneMember = {
+    words: interned(words),
+    distinctPairs: pairs === Math.max(0, withoutEnds(member.withEnds).length - 1),
+  };
+  cluster.words = noCounts;
+  cluster.pairs = noCounts;
 }
 
 /** Forgets a cluster's members, to count them again. */

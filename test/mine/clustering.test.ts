@@ -351,6 +351,7 @@ describe("grouping", () => {
     }
     const kept = clusterLines(lines, { idleAfter: Number.POSITIVE_INFINITY });
     expect(clusterLines(lines, { idleAfter: 1 })).toEqual(kept);
+    expect(clusterLines(lines, { idleAfter: 0 })).toEqual(kept);
     expect(new Set(kept).size).toBeGreaterThan(3);
   });
 
