@@ -108,7 +108,9 @@ describe("recipients compared as addresses", () => {
       ],
     };
     expect(recipientSource(contacts, people, "+49 40 7770322")).toBe("people.phone");
-    expect(recipientSource(contacts, { people: people.people.slice(1) }, "+49 160 7654321")).toBe("people.phone");
+    expect(recipientSource(contacts, { people: people.people.slice(1) }, "+49 160 7654321")).toBe(
+      "people.phone",
+    );
     expect(recipientSource(contacts, { people: people.people.slice(2) }, "12345678")).toBe("people.phone");
     // A recipient with no digits is compared with every value, as before: none holds its form.
     expect(recipientSource(contacts, people, "(((((((")).toBeUndefined();
