@@ -164,15 +164,19 @@ export function droppedWords(cluster: ClusterState): readonly string[] | undefin
 /**
  * The word pairs of a cluster whose counts were dropped, each once in the order its counts would list
  * them and followed by its two words (pair, first, second, …), made without the map {@link pairCounts}
- * makes.
+ * makes; only those whose two words `keep` lets through, when given (a pair left out is never made).
  */
-export function droppedPairs(cluster: ClusterState): string[] {
+export function droppedPairs(
+  cluster: ClusterState,
+  keep?: (first: string, second: string) => boolean,
+): string[] {
   const tokens = withoutEnds(cluster.sequences[0] ?? []);
   const pairs: string[] = [];
   // Most one-off messages write no pair twice: then none is looked for among those before.
   const seen = cluster.oneMember?.distinctPairs === true ? undefined : new Set<string>();
   for (let at = 1; at < tokens.length; at++) {
     const [first, second] = [tokens[at - 1] as string, tokens[at] as string];
+    if (keep !== undefined && !keep(first, second)) continue;
     const pair = pairOf(first, second);
     if (seen !== undefined) {
       if (seen.has(pair)) continue;

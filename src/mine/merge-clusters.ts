@@ -245,13 +245,18 @@ function mergePass(
  * member that holds most of them.
  */
 function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
-  const { core, pairs = droppedPairs(cluster), sequences } = readingOf(cluster, readings);
+  const { core, pairs, sequences } = readingOf(cluster, readings);
+  const line = lineOf(sequences, boilerplate);
   const shared = core.filter((word) => !boilerplate.has(word));
+  if (shared.length === 0) return { cluster, identity: [], line };
   const identity = [...shared];
-  for (let at = 0; at < pairs.length; at += 3)
-    if (!boilerplate.has(pairs[at + 1] as string) && !boilerplate.has(pairs[at + 2] as string))
-      identity.push(pairs[at] as string);
-  return { cluster, identity: shared.length === 0 ? [] : identity, line: lineOf(sequences, boilerplate) };
+  const kept = (first: string, second: string) => !boilerplate.has(first) && !boilerplate.has(second);
+  // A cluster whose counts were dropped makes only the pairs kept.
+  const held = pairs ?? droppedPairs(cluster, kept);
+  for (let at = 0; at < held.length; at += 3)
+    if (pairs === undefined || kept(held[at + 1] as string, held[at + 2] as string))
+      identity.push(held[at] as string);
+  return { cluster, identity, line };
 }
 
 /**
