@@ -236,10 +236,12 @@ function filedPlacesIn(b: readonly string[], m: number): Places {
  * path, in a clause moved, a value both write), but for the sentence ends of a clause moved, counted
  * with no partner. So at most `a`'s sentence ends, and each other token of `a` as often as both `a`
  * holds it and `b` holds tokens it is one word with. Far cheaper than aligning, it rules out lines that
- * share words in no order or at no place.
+ * share words in no order or at no place. `a` is given as how many times it holds each token: a merge
+ * has those of every line it compares, and the places of a line asked about once are not worth keeping
+ * (kept for every line of a merge, they were a tenth of its memory).
  */
 export function alignedAtMost(
-  a: readonly string[],
+  a: ReadonlyMap<string, number>,
   b: readonly string[],
   alternatives: Alternatives,
 ): number {
@@ -247,10 +249,8 @@ export function alignedAtMost(
   const places = filedPlacesIn(b, b.length);
   const mistyped = typosWith(alternatives);
   let most = 0;
-  for (const [token, found] of placesIn(a, a.length).where) {
-    const held = found.length;
+  for (const [token, held] of a)
     most += token === sentenceEnd ? held : alikeIn(token, held, alternatives, places, mistyped);
-  }
   return most;
 }
 

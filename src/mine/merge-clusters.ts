@@ -353,7 +353,7 @@ function bestRoot(
     // Aligning is quadratic: the tokens an alignment could match at most, in any order, rule out most
     // pairs, which could not join, nor score above the best yet (shares and frame grow with the tokens
     // matched).
-    const most = alignedAtMost(own.line, root.line, alternatives);
+    const most = alignedAtMost(tokensOf(own), root.line, alternatives);
     const [mostRootShare, mostOwnShare] = [most / root.line.length, most / own.line.length];
     if (
       mostRootShare < (few ? fewRootShare : rootShareNeeded) ||
