@@ -46,9 +46,10 @@ class Wanted {
   readonly email: string | undefined;
   readonly #forms: ReadonlySet<string>;
   readonly #phone: string | undefined;
-  /** Whether the recipient is a phone number with digits: a record value with none cannot be it. */
-  readonly #dialled: boolean = false;
-  /** The last digit the recipient's number is written with, which its E.164 form ends with too. */
+  /**
+   * The last digit the recipient's number is written with, which its E.164 form ends with too; undefined
+   * for an e-mail address or a number written with no digit.
+   */
   readonly #lastDigit: string | undefined;
   /** The recipient's E.164 form: parsed at the first record number it could be the only match of. */
   #e164: string | undefined | null = null;
@@ -61,7 +62,6 @@ class Wanted {
       this.email = undefined;
       this.#phone = address;
       const digits = phoneDigits(address);
-      this.#dialled = /\d/.test(digits);
       this.#lastDigit = lastDigitOf(digits);
       this.#forms = new Set([`phone:${digits}`]);
     }
@@ -81,15 +81,15 @@ class Wanted {
     if (email !== undefined && plainAddress.test(value))
       return value.length === email.length && value.toLowerCase() === email;
     // Most of a ticket's values are names and words, which no number is: they are not read as addresses.
-    if (this.#dialled && !mayHoldDigits(value)) return false;
+    if (this.#lastDigit !== undefined && !mayHoldDigits(value)) return false;
     const { forms, international } = knownForms(value);
     for (const form of forms) if (this.#forms.has(form)) return true;
     if (this.#phone === undefined || international === undefined) return false;
     // A number's E.164 form ends with the last digit it is written with: where the recipient's and the
     // value's differ, no form of one is a form of the other, and neither is parsed (most of this cost).
     if (lastDigitOf(international) !== this.#lastDigit) return false;
-    const written = `phone:${phoneDigits(international)}`;
-    if (written === this.#e164Form()) return true;
+    // Its digits as written may be the recipient's E.164 form, or its own E.164 form one of the recipient's.
+    for (const form of forms) if (form === this.#e164Form()) return true;
     const e164 = e164Of(international);
     if (e164 === undefined) return false;
     const form = `phone:${e164}`;

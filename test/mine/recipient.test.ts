@@ -112,8 +112,11 @@ describe("recipients compared as addresses", () => {
       "people.phone",
     );
     expect(recipientSource(contacts, { people: people.people.slice(2) }, "12345678")).toBe("people.phone");
-    // A recipient with no digits is compared with every value, as before: none holds its form.
+    // A recipient with no digits is compared with every value, digitless ones too: none holds its form
+    // here, and a value written as oddly is found.
     expect(recipientSource(contacts, people, "(((((((")).toBeUndefined();
+    const odd = { people: [{ id: "p4", name: "Odd", role: "( ( ( ( )", phone: "+49 40 7770322" }] };
+    expect(recipientSource(contacts, odd, "(((((((")).toBe("people.role");
   });
 
   it("relies on a number's E.164 form ending with the last digit it is written with, in every country", () => {
