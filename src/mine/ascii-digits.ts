@@ -1,4 +1,6 @@
 const decimal = /\p{Nd}/u;
+// A decimal digit other than ASCII's: most texts hold none, and are returned as they are, read once natively.
+const otherDecimal = /[^\P{Nd}0-9]/u;
 // Characters of the Basic Multilingual Plane outside ASCII: one UTF-16 unit each.
 const otherBmp = /[\u0080-\ud7ff\ue000-\uffff]/g;
 
@@ -10,6 +12,7 @@ const otherBmp = /[\u0080-\ud7ff\ue000-\uffff]/g;
  * already makes the mathematical ones ASCII), as do numerals with no digit value (circled, dingbat).
  */
 export function asciiDigits(text: string): string {
+  if (!otherDecimal.test(text)) return text;
   return text.replace(otherBmp, (char) => {
     if (!decimal.test(char)) return char;
     const code = char.charCodeAt(0);

@@ -36,6 +36,11 @@ const finders: readonly (readonly [IdentifierKind, (text: string, found: TokenFo
   ["id", forEachId],
 ];
 
+// An id is a run of at least 20 characters of its alphabet (letters, digits, "-_+/="; another script's
+// dash for "-"; another script's digit once read as ASCII): most texts hold none, which this tells
+// natively before the id finder reads the text character by character.
+const idRun = /[\w+/=\-\p{Pd}\u2212\p{Nd}]{20}/u;
+
 const wordCharacter = /[\p{L}\p{N}]/u;
 const runsOn = /[\p{L}\p{M}\p{N}]/u;
 const space = /\s/;
@@ -98,6 +103,7 @@ export function literalIdentifiers(pieces: readonly TextPiece[]): {
     : [asGap];
   for (const view of views) {
     for (const [kind, find] of finders) {
+      if (kind === "id" && !idRun.test(view)) continue;
       // The id finder reads ASCII digits only; an id written with Arabic-Indic digits is still an id. The
       // others read digits of any script as they are (an Arabic-Indic zero may also be a host's dot).
       find(kind === "id" ? asciiDigits(view) : view, (start, end) => {

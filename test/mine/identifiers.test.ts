@@ -290,3 +290,22 @@ describe("identifiers in hostile shapes, no record holding them", () => {
     expect(listed.slice(1).every((entry) => entry.count === 1 && entry.text.includes("[.]"))).toBe(true);
   });
 });
+
+describe("id-shaped tokens in written text", () => {
+  it.each([
+    ["twenty characters of letters and digits", "key A1b2C3d4E5f6G7h8J9k0 here", [4, 24]],
+    ["twenty characters with an en dash for a hyphen", "key A1b2C3d4E5\u2013f6G7h8J9k here", [4, 24]],
+    [
+      "twenty characters with Devanagari digits",
+      "key A\u0967b\u0968C\u0969d\u096aE\u096bf\u096cG\u096dh\u096eJ\u096fk\u0966 here",
+      [4, 24],
+    ],
+    ["a value's place inside the run", "key A1b2C3d4{{order.id}}E5f6G7h8J9 here", [4, 34]],
+  ] as const)("finds %s", (_, text, [start, end]) => {
+    expect(literalIdentifiers(piecesOf(text)).found).toEqual([{ kind: "id", start, end }]);
+  });
+
+  it("finds no id in a run of nineteen characters", () => {
+    expect(literalIdentifiers(piecesOf("key A1b2C3d4E5f6G7h8J9k here")).found).toEqual([]);
+  });
+});

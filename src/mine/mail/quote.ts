@@ -166,41 +166,53 @@ const otherFields = new Set([
 /** Whether a line is marked as quoted: `>` or `|` (nested, spaced or not) before its text. */
 export function isQuoteMarked(line: string): boolean {
   let at = 0;
-  while (at < line.length && (line[at] === " " || line[at] === "\t")) at++;
-  if (line[at] === ">") return true;
+  let code = line.charCodeAt(0);
+  // Spaces and tabs before the marker.
+  while (code === 0x20 || code === 0x09) code = line.charCodeAt(++at);
+  if (code === 0x3e) return true;
   // "|" also starts a table row ("| a | b |"); a quoted line does not end with one.
-  return line[at] === "|" && !line.trimEnd().endsWith("|");
+  return code === 0x7c && !line.trimEnd().endsWith("|");
 }
 
 /** Splits a mail's lines into the writer's own and the earlier messages below or among them. */
 export function cutQuotes(lines: readonly string[]): QuoteCut {
   const quotedLine = lines.map(isQuoteMarked);
-  // The next line with text at or after each line, in one backward pass.
-  const nextText = new Int32Array(lines.length + 1).fill(-1);
-  for (let i = lines.length - 1; i >= 0; i--)
-    nextText[i] = (lines[i] as string).trim() === "" ? (nextText[i + 1] as number) : i;
   let quoted = quotedLine.includes(true);
-  const colons = lines.map(holdsColon);
+  // Whether the line after the one being read holds a colon: each line is tested once.
+  let colonNext = lines.length > 0 && holdsColon(lines[0] as string);
   for (let i = 0; i < lines.length; i++) {
+    const colon = colonNext;
+    colonNext = i + 1 < lines.length && holdsColon(lines[i + 1] as string);
     if (quotedLine[i]) continue;
     // A separator opens with a decoration; a header field, a forward marker and an attribution (on its
     // line or on the next, when wrapped) hold a colon: most lines are none of these.
-    if (!colons[i] && colons[i + 1] !== true && !decorated.test(lines[i] as string)) continue;
+    if (!colon && !colonNext && !decorated.test(lines[i] as string)) continue;
     if (startsEarlierMessage(lines, i)) return { end: i, quotedLine, quoted: true };
     const header = attributionAt(lines, i);
     if (header === undefined) continue;
-    const next = nextText[i + header.lines] as number;
+    const next = nextText(lines, i + header.lines);
     if (next !== -1 && quotedLine[next]) {
       // The attribution of the quoted lines below it: dropped with them (the writer may answer below).
       for (let j = i; j < i + header.lines; j++) quotedLine[j] = true;
       quoted = true;
       i += header.lines - 1;
+      if (header.lines === 2) colonNext = i + 1 < lines.length && holdsColon(lines[i + 1] as string);
     } else if (header.strong) {
       // An attribution over an earlier message not marked line by line: all below it is that message.
       return { end: i, quotedLine, quoted: true };
     }
   }
   return { end: lines.length, quotedLine, quoted };
+}
+
+/**
+ * The first line with text at or after `from`, or -1. Read only below an attribution, which is a line
+ * with text itself: each run of blank lines is read at most twice in all (below a wrapped attribution's
+ * two lines, and below its second line alone).
+ */
+function nextText(lines: readonly string[], from: number): number {
+  for (let at = from; at < lines.length; at++) if ((lines[at] as string).trim() !== "") return at;
+  return -1;
 }
 
 /**

@@ -21,7 +21,6 @@ export interface MailParts {
 }
 
 const lineBreak = /\r\n|\r|\n|\u2028|\u2029/;
-const otherBreak = /[\r\u2028\u2029]/;
 
 // Lines under a closing that are still its name and signature: more is text, and the closing a phrase in it.
 const maxUnderClosing = 8;
@@ -42,8 +41,12 @@ const maxUnderClosing = 8;
 export function readMail(text: string): MailParts {
   if (typeof text !== "string")
     return { body: "", greeting: undefined, closing: undefined, quoted: false, signature: false };
-  // Most texts break lines with "\n" alone: split on it natively.
-  const lines = otherBreak.test(text) ? text.split(lineBreak) : text.split("\n");
+  // Most texts break lines with "\n" alone: split on it natively (three native searches for the others
+  // cost less than a regular expression's one pass).
+  const lines =
+    text.includes("\r") || text.includes("\u2028") || text.includes("\u2029")
+      ? text.split(lineBreak)
+      : text.split("\n");
   const quotes = cutQuotes(lines);
   const own: string[] = [];
   for (let i = 0; i < quotes.end; i++) if (!quotes.quotedLine[i]) own.push(lines[i] as string);

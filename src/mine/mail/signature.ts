@@ -104,21 +104,31 @@ export function isSignatureLine(line: string): boolean {
  * or a last block, after an empty line, of two to eight signature lines one of which holds contact data.
  */
 export function signatureStart(lines: readonly string[]): number | undefined {
-  const textAfter = new Int32Array(lines.length + 1);
-  for (let i = lines.length - 1; i >= 0; i--)
-    textAfter[i] = (textAfter[i + 1] as number) + ((lines[i] as string).trim() === "" ? 0 : 1);
+  // Lines from `lastThree` on hold at most three lines with text, from `lastTen` on at most ten.
+  let lastThree = 0;
+  let lastTen = 0;
+  for (let i = lines.length - 1, text = 0; i >= 0; i--) {
+    if ((lines[i] as string).trim() === "") continue;
+    text++;
+    if (text === 4) lastThree = i + 1;
+    if (text === 11) {
+      lastTen = i + 1;
+      break;
+    }
+  }
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
     if (line === "-- " || line === "--\u00a0") return i;
     // Without its space (many clients trim it) "--" is a rule as often: a signature only when short
     // lines that are not sentences follow it.
     if (
+      line.startsWith("--") &&
       line.trimEnd() === "--" &&
-      (textAfter[i + 1] as number) <= 10 &&
+      i + 1 >= lastTen &&
       lines.slice(i + 1).every(isSignatureLine)
     )
       return i;
-    if ((textAfter[i] as number) <= 3 && line.trim() !== "" && isSentFrom(line)) return i;
+    if (i >= lastThree && line.trim() !== "" && isSentFrom(line)) return i;
   }
   let end = lines.length;
   while (end > 0 && (lines[end - 1] as string).trim() === "") end--;

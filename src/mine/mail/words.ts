@@ -15,30 +15,48 @@ export interface Word {
 }
 
 const letterOrDigit = /[\p{L}\p{N}]/u;
-const nonSpace = /\S+/g;
+const space = /\s/;
+
+/** Whether the UTF-16 unit at `at` is white space as `\s` reads it (ASCII read without a regular expression). */
+function isSpaceAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return space.test(text.charAt(at));
+}
+
+/** Where the run of non-space characters from `at` ends. */
+function runEnd(line: string, at: number): number {
+  let end = at;
+  while (end < line.length && !isSpaceAt(line, end)) end++;
+  return end;
+}
+
+/** Where the next non-space character at or after `at` is (`line.length` when none). */
+function runStart(line: string, at: number): number {
+  let start = at;
+  while (start < line.length && isSpaceAt(line, start)) start++;
+  return start;
+}
 
 /** The words of `line`, at most `limit` of them (greetings and closings are short). */
 export function wordsOf(line: string, limit = 16): Word[] {
   const words: Word[] = [];
-  // A run of non-space characters is found natively, each character read once.
-  nonSpace.lastIndex = 0;
-  for (let match = nonSpace.exec(line); match !== null && words.length < limit; match = nonSpace.exec(line)) {
-    const start = match.index;
-    const end = start + match[0].length;
+  // Each character read once, and no match object made per word.
+  for (let start = runStart(line, 0); start < line.length && words.length < limit; ) {
+    const end = runEnd(line, start);
     words.push({ text: trimmed(line, start, end), start, end, last: line.charAt(end - 1) });
+    start = runStart(line, end);
   }
   return words;
 }
-
-const firstRun = /\S+/;
 
 /**
  * The first word of `line` as {@link wordsOf} reads it ("" when the line is blank): enough to tell that
  * no phrase of a list starts the line, as most lines show, before its words are read.
  */
 export function firstWordOf(line: string): string {
-  const match = firstRun.exec(line);
-  return match === null ? "" : trimmed(line, match.index, match.index + match[0].length);
+  const start = runStart(line, 0);
+  return start === line.length ? "" : trimmed(line, start, runEnd(line, start));
 }
 
 /** Whether the character at `at` is a letter or a digit (ASCII read without a regular expression). */
