@@ -308,6 +308,7 @@ export class Clusters {
     }
     const member: Member = { skeleton, recipient, withEnds, more };
     const started = best.size === 0;
+    (this.tallies[best.id] as Tally).memberPairs = undefined;
     restoreCounts(best);
     this.join(
       best,
@@ -394,6 +395,7 @@ export class Clusters {
       tally.byCount[1] = whole.size + pairs.size;
       tally.shared = whole.size + pairs.size;
       dropCounts(cluster, member, [...whole], pairs.size);
+      tally.memberPairs = [...pairs];
     } else {
       count(cluster.words, whole, this.vocabulary, tally, before);
       count(cluster.pairs, pairs, this.vocabulary, tally, before);
@@ -430,6 +432,7 @@ export class Clusters {
       // A cluster that started without counts has none to drop.
       if (cluster.recount === undefined) {
         if (cluster.words.size >= this.vocabulary || cluster.pairs.size >= this.vocabulary) continue;
+        (this.tallies[cluster.id] as Tally).memberPairs = [...cluster.pairs.keys()];
         dropCounts(cluster, member, [...cluster.words.keys()], cluster.pairs.size);
       }
       // The words it is compared by are read no more (only whether it had its own is): its text goes.
@@ -466,28 +469,12 @@ export class Clusters {
     const one = cluster.oneMember;
     if (one !== undefined) {
       // One member whose counts were dropped: what it shares is what the message holds of its words and
-      // pairs, read from its own distinct words and its tokens rather than from counts built again.
+      // pairs, read from its own distinct words and pairs rather than from counts built again.
       let shared = 0;
       for (const word of one.words) if (words.has(word)) shared++;
       // The words it misses already cost more than the message may miss: no need to read its pairs.
       if (words.size - shared > missable) return 0;
-      const counted = one.distinctPairs ? undefined : new Set<string>();
-      // A pair the message holds is of two of its words: only such pairs are written and looked up.
-      let previousHeld = false;
-      let previous = "";
-      for (const token of cluster.sequences[0] ?? []) {
-        if (token === sentenceEnd) continue;
-        const held = words.has(token);
-        if (previousHeld && held) {
-          const pair = pairOf(previous, token);
-          if (pairs.has(pair) && (counted === undefined || !counted.has(pair))) {
-            shared++;
-            counted?.add(pair);
-          }
-        }
-        previousHeld = held;
-        previous = token;
-      }
+      for (const pair of (this.tallies[cluster.id] as Tally).memberPairs ?? []) if (pairs.has(pair)) shared++;
       const missed = words.size + pairs.size - shared;
       return missed > missable ? 0 : (2 * (words.size + pairs.size - missed)) / total;
     }
@@ -516,6 +503,11 @@ function pairsOf(sequence: readonly string[]): Set<string> {
 interface Tally {
   readonly byCount: number[];
   shared: number;
+  /**
+   * While its counts are dropped, its one member's distinct word pairs (pooled strings, no more than
+   * its tokens' places): what scoring a message against it looks up, with no pair written again.
+   */
+  memberPairs?: readonly string[] | undefined;
 }
 
 /**
