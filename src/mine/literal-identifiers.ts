@@ -36,10 +36,41 @@ const finders: readonly (readonly [IdentifierKind, (text: string, found: TokenFo
   ["id", forEachId],
 ];
 
-// An id is a run of at least 20 characters of its alphabet (letters, digits, "-_+/="; another script's
-// dash for "-"; another script's digit once read as ASCII): most texts hold none, which this tells
-// natively before the id finder reads the text character by character.
-const idRun = /[\w+/=\-\p{Pd}\u2212\p{Nd}]{20}/u;
+// An id is a run of at least this many characters of its alphabet (see `forEachId`).
+const shortestId = 20;
+
+// The ASCII characters of an id's alphabet: letters, digits and "-_+/=".
+const idAscii = new Uint8Array(0x80);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=")
+  idAscii[char.charCodeAt(0)] = 1;
+
+/** Whether the unit at `at` may be part of an id: in its ASCII alphabet, or not ASCII (another script's dash or digit). */
+function mayBeInId(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code >= 0x80 || idAscii[code] === 1;
+}
+
+/**
+ * Whether `text` may hold an id: a run of {@link shortestId} characters that may be part of one. Most
+ * texts hold none, which this tells reading about one word in twenty characters rather than each: such a
+ * run holds every twentieth place of the text it spans, so only the run around such a place is read.
+ */
+function mayHoldId(text: string): boolean {
+  for (let at = shortestId - 1; at < text.length; ) {
+    if (!mayBeInId(text, at)) {
+      at += shortestId;
+      continue;
+    }
+    let start = at;
+    while (start > 0 && mayBeInId(text, start - 1)) start--;
+    let end = at + 1;
+    while (end < text.length && mayBeInId(text, end)) end++;
+    if (end - start >= shortestId) return true;
+    // A longer run starts after `end`, which is not part of one.
+    at = end + shortestId;
+  }
+  return false;
+}
 
 const wordCharacter = /[\p{L}\p{N}]/u;
 const runsOn = /[\p{L}\p{M}\p{N}]/u;
@@ -103,7 +134,7 @@ export function literalIdentifiers(pieces: readonly TextPiece[]): {
     : [asGap];
   for (const view of views) {
     for (const [kind, find] of finders) {
-      if (kind === "id" && !idRun.test(view)) continue;
+      if (kind === "id" && !mayHoldId(view)) continue;
       // The id finder reads ASCII digits only; an id written with Arabic-Indic digits is still an id. The
       // others read digits of any script as they are (an Arabic-Indic zero may also be a host's dot).
       find(kind === "id" ? asciiDigits(view) : view, (start, end) => {

@@ -308,4 +308,14 @@ describe("id-shaped tokens in written text", () => {
   it("finds no id in a run of nineteen characters", () => {
     expect(literalIdentifiers(piecesOf("key A1b2C3d4E5f6G7h8J9k here")).found).toEqual([]);
   });
+
+  it("finds a twenty-character id wherever it stands after shorter runs, and none of nineteen", () => {
+    for (let at = 0; at < 60; at++) {
+      const before = `${"abcdefghijklmnopqr ".repeat(4).slice(0, at)} `;
+      expect(literalIdentifiers(piecesOf(`${before}A1b2C3d4E5f6G7h8J9k0 end`)).found).toEqual([
+        { kind: "id", start: at + 1, end: at + 21 },
+      ]);
+      expect(literalIdentifiers(piecesOf(`${before}A1b2C3d4E5f6G7h8J9k end`)).found).toEqual([]);
+    }
+  });
 });
