@@ -1,11 +1,11 @@
 import { merged } from "../core/merged.js";
 import { otherTemplate } from "./alternations.js";
 import type { IdentifierSeen } from "./history-identifiers.js";
-import { interned, pairOf } from "./interned.js";
+import { interned, pairId, pairOf, pairText } from "./interned.js";
 import { joinThreshold } from "./join-threshold.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
-import { identityAndWholeTokens, sentenceEnd, tokensOf } from "./tokens.js";
+import { identityAndWholeReading, sentenceEnd, sentenceTokensOf, tokensOf } from "./tokens.js";
 
 /** What a message adds to a cluster besides its skeleton. */
 export interface MessageMore {
@@ -33,22 +33,38 @@ interface Member {
 interface Counted {
   readonly words: ReadonlySet<string>;
   readonly pairs: ReadonlySet<string>;
+  /** Its words' ids in the set's order (see `tokenId`), when its tokens' ids were given. */
+  readonly wordIds?: readonly number[] | undefined;
   /** All of its skeleton's words, when it is compared by fewer (its identity). */
   readonly wholeWords?: ReadonlySet<string> | undefined;
 }
 
-function countedOf(withEnds: readonly string[]): Counted {
+/**
+ * A message's words and pairs; with `ids`, its tokens' ids (see `sentenceTokensOf`), its pairs are found
+ * by them, and its words' ids are kept.
+ */
+function countedOf(withEnds: readonly string[], ids?: readonly number[]): Counted {
   // Sentence ends left out, in one pass: a message's words and its pairs of neighbouring words.
   const words = new Set<string>();
   const pairs = new Set<string>();
+  const wordIds: number[] | undefined = ids === undefined ? undefined : [];
   let previous: string | undefined;
-  for (const token of withEnds) {
+  let previousId = -1;
+  for (let at = 0; at < withEnds.length; at++) {
+    const token = withEnds[at] as string;
     if (token === sentenceEnd) continue;
+    const id = ids === undefined ? -1 : (ids[at] as number);
+    const before = words.size;
     words.add(token);
-    if (previous !== undefined) pairs.add(pairOf(previous, token));
+    if (words.size > before) wordIds?.push(id);
+    if (previous !== undefined) {
+      const pair = pairId(previousId, id);
+      pairs.add(pair < 0 ? pairOf(previous, token) : pairText(pair));
+    }
     previous = token;
+    previousId = id;
   }
-  return { words, pairs };
+  return { words, pairs, wordIds };
 }
 
 /** Options of {@link Clusters}. */
@@ -279,10 +295,12 @@ export class Clusters {
     this.read += 1;
     if (this.read % Math.min(idleCheckEvery, Math.max(1, this.idleAfter)) === 0) this.dropIdleCounts();
     // Pooled tokens (see `tokensOf`); a message compared by its identity is counted by all its words.
-    const read = more.identity === undefined ? undefined : identityAndWholeTokens(more.identity, skeleton);
-    const withEnds = read?.identity ?? tokensOf(skeleton, true);
-    const { words, pairs } = countedOf(withEnds);
-    const of = signature(words);
+    const read = more.identity === undefined ? undefined : identityAndWholeReading(more.identity, skeleton);
+    const own =
+      read === undefined ? sentenceTokensOf(skeleton) : { tokens: read.identity, ids: read.identityIds };
+    const withEnds = own.tokens;
+    const { words, pairs, wordIds } = countedOf(withEnds, own.ids);
+    const of = signature(words, wordIds);
     let best: ClusterState | undefined;
     let bestScore = joinThreshold(this.threshold, more.identity ?? skeleton, words, pairs);
     for (const candidate of index.candidates(of, maxScored)) {

@@ -18,10 +18,25 @@ const seeds = Uint32Array.from({ length: signatureLength }, (_, i) =>
   mix32(0x9e3779b9 ^ Math.imul(i + 1, 0x85ebca6b)),
 );
 
-/** The MinHash signature of a set of strings (an empty set gives a signature of no other set). */
-export function signature(items: ReadonlySet<string>): Uint32Array {
+/**
+ * The MinHash signature of a set of strings (an empty set gives a signature of no other set). With
+ * `ids`, the items' token ids in the set's order (see `tokenId`; -1 for one with none), an item's hashed
+ * values are computed once for its id and read again after.
+ */
+export function signature(items: ReadonlySet<string>, ids?: readonly number[]): Uint32Array {
   const out = new Uint32Array(signatureLength).fill(0xffffffff);
+  let at = 0;
   for (const item of items) {
+    const id = ids === undefined ? -1 : (ids[at++] as number);
+    if (id >= 0 && id < valuesKept) {
+      const values = tokenValues(id, item);
+      const from = id * signatureLength;
+      for (let i = 0; i < signatureLength; i++) {
+        const value = values[from + i] as number;
+        if (value < (out[i] as number)) out[i] = value;
+      }
+      continue;
+    }
     const base = fnv1a(item);
     for (let i = 0; i < signatureLength; i++) {
       const value = mix32(base ^ (seeds[i] as number));
@@ -29,6 +44,36 @@ export function signature(items: ReadonlySet<string>): Uint32Array {
     }
   }
   return out;
+}
+
+/**
+ * Each token's hashed values (one per position of a signature), by token id, for the first
+ * {@link valuesKept} ids: a history writes a few thousand distinct words again and again, and hashing
+ * each word 64 times for every message holding it is most of what a signature costs. At most 4 MB.
+ */
+const valuesKept = 1 << 14;
+let keptValues = new Uint32Array(0);
+/** Whether an id's values were computed, by id. */
+let kept = new Uint8Array(0);
+
+/** The array holding the values of a token (by id, below {@link valuesKept}), from `id × 64`. */
+function tokenValues(id: number, token: string): Uint32Array {
+  if (id >= kept.length) {
+    const size = Math.min(valuesKept, Math.max(1024, kept.length * 2, id + 1));
+    const values = new Uint32Array(size * signatureLength);
+    values.set(keptValues);
+    keptValues = values;
+    const known = new Uint8Array(size);
+    known.set(kept);
+    kept = known;
+  }
+  if (kept[id] === 0) {
+    const base = fnv1a(token);
+    for (let i = 0; i < signatureLength; i++)
+      keptValues[id * signatureLength + i] = mix32(base ^ (seeds[i] as number));
+    kept[id] = 1;
+  }
+  return keptValues;
 }
 
 /** The share of positions where two signatures agree: an estimate of the sets' Jaccard similarity. */

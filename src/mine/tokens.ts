@@ -3,7 +3,7 @@
  * words made one token, so a count, a time or a code another message wrote differently is the same word.
  */
 
-import { interned } from "./interned.js";
+import { interned, tokenId } from "./interned.js";
 
 const placeholderPattern = /\{\{[a-z_][\w.|]*\}\}/gi;
 const wordPattern = /\{\{[a-z_][\w.|]*\}\}|[\p{L}\p{N}]+/giu;
@@ -33,7 +33,28 @@ export function identityAndWholeTokens(
   identity: string,
   whole: string,
 ): { readonly identity: string[]; readonly whole: string[] } {
-  const read = chunkTokensOf(identity, true);
+  const read = identityAndWholeReading(identity, whole, false);
+  return { identity: read.identity, whole: read.whole };
+}
+
+/**
+ * A message's tokens with sentence ends (`tokensOf(skeleton, true)`), with each token's id (see
+ * `tokenId`; -1 for a sentence end or a token not pooled), read from the chunks read before rather than
+ * looked up token by token.
+ */
+export function sentenceTokensOf(skeleton: string): { readonly tokens: string[]; readonly ids: number[] } {
+  const ids: number[] = [];
+  return { tokens: datesAsNumbers(chunkTokensOf(skeleton, true, ids), ids), ids };
+}
+
+/** {@link identityAndWholeTokens}, with the ids of the identity's tokens as {@link sentenceTokensOf} gives them. */
+export function identityAndWholeReading(
+  identity: string,
+  whole: string,
+  withIds = true,
+): { readonly identity: string[]; readonly identityIds: number[]; readonly whole: string[] } {
+  const identityIds: number[] = [];
+  const read = chunkTokensOf(identity, true, withIds ? identityIds : undefined);
   const bare = read.tokens.filter((token) => token !== sentenceEnd);
   const before = whole.length - identity.length;
   let wholeRead: ChunkTokens;
@@ -48,7 +69,11 @@ export function identityAndWholeTokens(
     for (const token of bare) greeting.tokens.push(token);
     wholeRead = { tokens: greeting.tokens, names: greeting.names || read.names };
   } else wholeRead = chunkTokensOf(whole, false);
-  return { identity: datesAsNumbers(read), whole: datesAsNumbers(wholeRead) };
+  return {
+    identity: datesAsNumbers(read, withIds ? identityIds : undefined),
+    identityIds,
+    whole: datesAsNumbers(wholeRead),
+  };
 }
 
 /** A skeleton's tokens read chunk by chunk, and whether any is a month or weekday name. */
@@ -57,8 +82,11 @@ interface ChunkTokens {
   readonly names: boolean;
 }
 
-/** The tokens of a skeleton's chunks, each read alone, before dates are looked for across them. */
-function chunkTokensOf(skeleton: string, sentences: boolean): ChunkTokens {
+/**
+ * The tokens of a skeleton's chunks, each read alone, before dates are looked for across them; with
+ * `ids`, their ids are pushed there, in step.
+ */
+function chunkTokensOf(skeleton: string, sentences: boolean, ids?: number[]): ChunkTokens {
   const tokens: string[] = [];
   let names = false;
   let parenthesis = false;
@@ -68,13 +96,14 @@ function chunkTokensOf(skeleton: string, sentences: boolean): ChunkTokens {
     if (read.names) names = true;
     // A parenthesis is a clause of its own: left out or added whole, like a sentence.
     if (sentences && read.opens) {
-      endSentence(tokens);
+      endSentence(tokens, ids);
       parenthesis = true;
     }
     for (const token of read.tokens) tokens.push(token);
+    if (ids !== undefined) for (const id of read.ids) ids.push(id);
     if (!sentences || read.dayNumber) continue;
     if (read.endsSentence || (parenthesis && read.closes)) {
-      endSentence(tokens);
+      endSentence(tokens, ids);
       parenthesis = false;
     }
   }
@@ -82,13 +111,17 @@ function chunkTokensOf(skeleton: string, sentences: boolean): ChunkTokens {
 }
 
 /** Ends the sentence read so far, unless none was begun since the last end. */
-function endSentence(tokens: string[]): void {
-  if (tokens.length > 0 && tokens[tokens.length - 1] !== sentenceEnd) tokens.push(sentenceEnd);
+function endSentence(tokens: string[], ids: number[] | undefined): void {
+  if (tokens.length === 0 || tokens[tokens.length - 1] === sentenceEnd) return;
+  tokens.push(sentenceEnd);
+  ids?.push(-1);
 }
 
 /** What one chunk of a skeleton gives, whatever chunks are around it. */
 interface ChunkReading {
   readonly tokens: readonly string[];
+  /** Its tokens' ids (see `tokenId`). */
+  readonly ids: readonly number[];
   /** One of its tokens is a month or weekday name (see {@link datesAsNumbers}). */
   readonly names: boolean;
   /** It opens a parenthesis. */
@@ -118,6 +151,7 @@ function chunkReading(chunk: string): ChunkReading {
   const tokens = interned(chunkTokens(kept));
   const read: ChunkReading = {
     tokens,
+    ids: tokens.map(tokenId),
     names: tokens.some((token) => dateWords().has(token)),
     opens: kept.startsWith("("),
     dayNumber: /^\p{N}{1,2}\.$/u.test(kept),
@@ -150,9 +184,10 @@ function chunkTokens(chunk: string): string[] {
 /**
  * Month and weekday names written beside a number ("Fri Jun 17", "3 March") become number tokens: they
  * are a date's value, as its digits are, wherever masking did not take it. A name alone ("may",
- * "sun") stays a word. Tokens holding no name are given back as they are, unread.
+ * "sun") stays a word. Tokens holding no name are given back as they are, unread; `ids`, the tokens'
+ * ids, change with them.
  */
-function datesAsNumbers({ tokens, names }: ChunkTokens): string[] {
+function datesAsNumbers({ tokens, names }: ChunkTokens, ids?: number[]): string[] {
   if (!names) return tokens;
   const dates = dateWords();
   for (let at = 0; at < tokens.length; at++) {
@@ -161,7 +196,10 @@ function datesAsNumbers({ tokens, names }: ChunkTokens): string[] {
     let end = at;
     while (end + 1 < tokens.length && dates.has(tokens[end + 1] as string)) end++;
     if (tokens[at - 1] === numberToken || tokens[end + 1] === numberToken)
-      for (let name = at; name <= end; name++) tokens[name] = numberToken;
+      for (let name = at; name <= end; name++) {
+        tokens[name] = numberToken;
+        if (ids !== undefined) ids[name] = tokenId(numberToken);
+      }
     at = end;
   }
   return tokens;

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { identityAndWholeTokens, tokensOf } from "../../src/mine/tokens.js";
+import { pairId, pairOf, pairText, tokenId } from "../../src/mine/interned.js";
+import { signature } from "../../src/mine/minhash.js";
+import {
+  identityAndWholeReading,
+  identityAndWholeTokens,
+  sentenceEnd,
+  sentenceTokensOf,
+  tokensOf,
+} from "../../src/mine/tokens.js";
 
 describe("a message's identity and whole skeleton read at once", () => {
   const cases: [identity: string, whole: string][] = [
@@ -25,6 +33,17 @@ describe("a message's identity and whole skeleton read at once", () => {
         identity: tokensOf(identity, true),
         whole: tokensOf(whole),
       });
+  });
+
+  it("gives the identity's token ids beside its tokens, a date's name made a number token too", () => {
+    for (const [identity, whole] of cases) {
+      const read = identityAndWholeReading(identity, whole);
+      expect({ identity: read.identity, whole: read.whole }).toEqual(identityAndWholeTokens(identity, whole));
+      expect(read.identityIds).toEqual(idsOf(read.identity));
+      const own = sentenceTokensOf(whole);
+      expect(own.tokens).toEqual(tokensOf(whole, true));
+      expect(own.ids).toEqual(idsOf(own.tokens));
+    }
   });
 
   it("reads a chunk read before as it read it the first time", () => {
@@ -65,5 +84,41 @@ describe("a message's identity and whole skeleton read at once", () => {
       "<#>",
     ]);
     expect(tokensOf(`Hi ${text}`, true)).toEqual(["hi", ...first]);
+  });
+});
+
+/** What a token's id is expected to be: its pooled id, none (-1) for a sentence's end. */
+const idsOf = (tokens: readonly string[]) =>
+  tokens.map((token) => (token === sentenceEnd ? -1 : tokenId(token)));
+
+describe("token ids", () => {
+  it("are one per text, and find a pair's one pooled string as its two tokens do", () => {
+    const [first, second] = sentenceTokensOf("Settled claims settled").ids;
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(tokenId("settled")).toBe(first);
+    expect(tokenId("never written anywhere")).toBe(-1);
+    const pair = pairId(first as number, second as number);
+    expect(pairText(pair)).toBe("settled claims");
+    expect(pairOf("settled", "claims")).toBe(pairText(pair));
+    expect(pairId(second as number, first as number)).not.toBe(pair);
+    expect(pairId(-1, first as number)).toBe(-1);
+  });
+
+  it("give the signature the set's own strings give", () => {
+    const { tokens, ids } = sentenceTokensOf("Your claim {{claim.id}} is settled. Paid 40 on 3 May.");
+    const words = new Set<string>();
+    const wordIds: number[] = [];
+    tokens.forEach((token, at) => {
+      if (token === sentenceEnd || words.has(token)) return;
+      words.add(token);
+      wordIds.push(ids[at] as number);
+    });
+    // Twice: the second time, each word's values are read again rather than computed.
+    expect(signature(words, wordIds)).toEqual(signature(words));
+    expect(signature(words, wordIds)).toEqual(signature(words));
+    // A word with no id is hashed as it is.
+    expect(signature(new Set(["settled", "unpooled"]), [tokenId("settled"), -1])).toEqual(
+      signature(new Set(["settled", "unpooled"])),
+    );
   });
 });
