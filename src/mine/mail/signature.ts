@@ -38,7 +38,8 @@ const sentFrom = [
   "sendt fra ",
 ];
 
-const firstLetters = [...new Set(sentFrom.map((start) => start.charAt(0)))].join("");
+// The first three letters of the beginnings: a line opening with other ones (most lines) is none of them.
+const firstThree = new Set(sentFrom.map((start) => start.slice(0, 3)));
 
 // The word after such a beginning: the writer's own device ("my", "meinem", "mon"…) or a product's name.
 const possessive = new Set([
@@ -65,11 +66,8 @@ const upper = /\p{Lu}/u;
 export function isSentFrom(line: string): boolean {
   const text = line.trim();
   if (text.length > 80 || "!?".includes(text.charAt(text.length - 1))) return false;
-  // Every beginning starts with one of these letters, and the verb-last form ends "gesendet".
-  if (
-    !firstLetters.includes(text.charAt(0).toLowerCase().charAt(0)) &&
-    text.slice(-8).toLowerCase() !== "gesendet"
-  )
+  // The verb-last form ends "gesendet".
+  if (!firstThree.has(text.slice(0, 3).toLowerCase()) && text.slice(-8).toLowerCase() !== "gesendet")
     return false;
   const lower = `${text.toLowerCase().replace(/\s+/g, " ")} `;
   // German also puts the verb last: "Von Outlook für iOS gesendet".
