@@ -1,7 +1,7 @@
 import { merged } from "../core/merged.js";
 import { otherTemplate } from "./alternations.js";
 import type { IdentifierSeen } from "./history-identifiers.js";
-import { interned, pairId, pairOf, pairText } from "./interned.js";
+import { pairId, pairOf, pairText } from "./interned.js";
 import { joinThreshold } from "./join-threshold.js";
 import type { IdentifierKind } from "./literal-identifiers.js";
 import { SignatureIndex, signature, similarity } from "./minhash.js";
@@ -553,12 +553,13 @@ function count(
 
 /**
  * Lets a cluster of one member keep no counts: its distinct words (in the order first written, as its
- * counts list them) and whether its `pairs` distinct pairs are all it writes stand in their place.
+ * counts list them; its tokens, pooled strings already) and whether its `pairs` distinct pairs are all
+ * it writes stand in their place.
  */
 function dropCounts(cluster: ClusterState, member: Member, words: string[], pairs: number): void {
   cluster.recount = member.more.identity === undefined ? "tokens" : "skeleton";
   cluster.oneMember = {
-    words: interned(words),
+    words,
     distinctPairs: pairs === Math.max(0, withoutEnds(member.withEnds).length - 1),
   };
   cluster.words = noCounts;
