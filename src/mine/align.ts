@@ -238,7 +238,8 @@ function filedPlacesIn(b: readonly string[], m: number): Places {
  * holds it and `b` holds tokens it is one word with. Far cheaper than aligning, it rules out lines that
  * share words in no order or at no place. `a` is given as how many times it holds each token: a merge
  * has those of every line it compares, and the places of a line asked about once are not worth keeping
- * (kept for every line of a merge, they were a tenth of its memory).
+ * (kept for every line of a merge, they were a tenth of its memory). What it reads of `a` is kept until
+ * it is asked about another line (see {@link Counted}): `a` must not change in between.
  */
 export function alignedAtMost(
   a: ReadonlyMap<string, number>,
@@ -248,33 +249,80 @@ export function alignedAtMost(
   alike = alternatives;
   const places = filedPlacesIn(b, b.length);
   const mistyped = typosWith(alternatives);
-  let most = 0;
-  for (const [token, held] of a)
-    most += token === sentenceEnd ? held : alikeIn(token, held, alternatives, places, mistyped);
+  const { tokens, held, others, found, ends } = countedOf(a, alternatives, mistyped);
+  const { where, placeholders } = places;
+  // Each sentence end counts; each other token as often as `a` holds it and `b` holds tokens it is one
+  // word with, counted up to that.
+  let most = ends;
+  for (let at = 0; at < tokens.length; at++) {
+    const token = tokens[at] as string;
+    const enough = held[at] as number;
+    let count = where.get(token)?.length ?? 0;
+    if (count >= enough) {
+      most += enough;
+      continue;
+    }
+    const alternativesOf = others[at];
+    if (alternativesOf !== undefined)
+      for (const other of alternativesOf) count += where.get(other)?.length ?? 0;
+    const word = found[at];
+    let kin: readonly string[] = noTokens;
+    if (token === numberToken) kin = placeholders;
+    else if (word !== undefined) kin = mistyped.read(word);
+    else if (isPlaceholder(token)) kin = numberOnly;
+    for (let k = 0; k < kin.length && count < enough; k++) count += where.get(kin[k] as string)?.length ?? 0;
+    most += Math.min(count, enough);
+  }
   return most;
 }
 
 /**
- * How many tokens of a sequence a token is one word with (those {@link markSame} marks in its row),
- * counted up to `enough`.
+ * A first line of {@link alignedAtMost} as it reads it, once for all the lines it is compared with in a
+ * row (a merge compares each with a few, one after the other): its tokens (sentence ends aside) with how
+ * often it holds each, each token's alternatives, and for a word that could be mistyped, its entry in the
+ * {@link Typos} of the alignments running. Each was looked up in a map per token and per line compared.
  */
-function alikeIn(
-  token: string,
-  enough: number,
-  alternatives: Alternatives,
-  { where, placeholders }: Places,
-  mistyped: Typos,
-): number {
-  let held = where.get(token)?.length ?? 0;
-  if (held >= enough) return enough;
-  const others = alternatives.get(token);
-  if (others !== undefined) for (const other of others) held += where.get(other)?.length ?? 0;
-  let kin: readonly string[] = noTokens;
-  if (token === numberToken) kin = placeholders;
-  else if (isPlaceholder(token)) kin = numberOnly;
-  else if (token.length >= minTypoLength) kin = mistyped.of(token);
-  for (let k = 0; k < kin.length && held < enough; k++) held += where.get(kin[k] as string)?.length ?? 0;
-  return Math.min(held, enough);
+interface Counted {
+  /** The line's counts. */
+  readonly a: ReadonlyMap<string, number>;
+  /** The alternatives it was read with, whose {@link Typos} its words' entries are in. */
+  readonly alternatives: Alternatives;
+  readonly tokens: readonly string[];
+  readonly held: readonly number[];
+  readonly others: readonly (ReadonlySet<string> | undefined)[];
+  readonly found: readonly (Found | undefined)[];
+  /** How many sentence ends it holds: each may be matched with no partner (see above). */
+  readonly ends: number;
+}
+
+/**
+ * The line last read by {@link countedOf}: only one is kept, since kept for every line of a merge they
+ * would add to its memory at its peak what the places of its lines did.
+ */
+let lastCounted: Counted | undefined;
+
+/** {@link Counted} of a line given as its tokens' counts. */
+function countedOf(a: ReadonlyMap<string, number>, alternatives: Alternatives, typos: Typos): Counted {
+  const known = lastCounted;
+  if (known !== undefined && known.a === a && known.alternatives === alternatives) return known;
+  const tokens: string[] = [];
+  const held: number[] = [];
+  const others: (ReadonlySet<string> | undefined)[] = [];
+  const found: (Found | undefined)[] = [];
+  let ends = 0;
+  for (const [token, count] of a) {
+    if (token === sentenceEnd) {
+      ends += count;
+      continue;
+    }
+    tokens.push(token);
+    held.push(count);
+    others.push(alternatives.get(token));
+    const word = token !== numberToken && !isPlaceholder(token) && token.length >= minTypoLength;
+    found.push(word ? typos.entry(token) : undefined);
+  }
+  lastCounted = { a, alternatives, tokens, held, others, found, ends };
+  return lastCounted;
 }
 
 const noTokens: readonly string[] = [];
@@ -303,12 +351,22 @@ class Typos {
 
   /** The words filed that a word is a mistyped form of, the word itself aside. */
   of(word: string): readonly string[] {
+    return this.read(this.entry(word));
+  }
+
+  /** What is found of a word, read up to date by {@link read}. */
+  entry(word: string): Found {
     let found = this.found.get(word);
     if (found === undefined) {
-      found = { typos: [], read: [0, 0, 0, 0, 0, 0], filed: -1 };
+      found = { word, typos: [], read: [0, 0, 0, 0, 0, 0], filed: -1 };
       this.found.set(word, found);
     }
-    const { typos, read } = found;
+    return found;
+  }
+
+  /** The words filed that a word found is a mistyped form of, the files read to their ends. */
+  read(found: Found): readonly string[] {
+    const { word, typos, read } = found;
     if (found.filed === this.known.size) return typos;
     found.filed = this.known.size;
     const first = word.charCodeAt(0);
@@ -337,6 +395,7 @@ class Typos {
 
 /** What {@link Typos} found of a word looked up. */
 interface Found {
+  readonly word: string;
   /** Its mistyped forms among the words filed. */
   readonly typos: string[];
   /** How far each of the six files it is looked for in was read. */

@@ -277,7 +277,7 @@ function lineOf(
   return line;
 }
 
-/** What {@link rootOf} reads of a cluster, read again only when the cluster changed (or has one member). */
+/** What {@link rootOf} reads of a cluster, read again only when the cluster changed (see below). */
 function readingOf(cluster: ClusterState, readings: Readings): Reading {
   const known = readings.get(cluster);
   if (known !== undefined && known.size === cluster.size) return known;
@@ -319,9 +319,11 @@ function readingOf(cluster: ClusterState, readings: Readings): Reading {
     return same ? sequence : kept;
   });
   const reading = { size: cluster.size, core: dropped ?? [...core.keys()], pairs, sequences };
-  // A cluster of one member is read again when asked: its reading is its member's words, quick to read,
-  // and such clusters are most of a long history's, so holding theirs too would double the merge's heap.
-  if (cluster.size > 1) readings.set(cluster, reading);
+  // Kept for the next pass and the last step, which read it again. A cluster of one member that keeps
+  // its counts is read again when asked instead: its core and pairs would be copies, and such clusters
+  // are many. One whose counts were dropped (most of a long history's) reads its own words and tokens,
+  // so what is kept is little more than the reading itself.
+  if (cluster.size > 1 || dropped !== undefined) readings.set(cluster, reading);
   return reading;
 }
 
