@@ -48,19 +48,20 @@ export function readMail(text: string): MailParts {
       ? text.split(lineBreak)
       : text.split("\n");
   const quotes = cutQuotes(lines);
-  const own: string[] = [];
+  let own: string[] = [];
   for (let i = 0; i < quotes.end; i++) if (!quotes.quotedLine[i]) own.push(lines[i] as string);
   let signature = false;
   const signatureAt = signatureStart(own);
+  // Cut by copying what is kept: shortening an array in place costs more.
   if (signatureAt !== undefined) {
-    own.length = signatureAt;
+    own = own.slice(0, signatureAt);
     signature = true;
   }
   const first = own.findIndex((line) => line.trim() !== "");
   const closing = closingOf(own, first);
   if (closing !== undefined) {
     if (closing.signature) signature = true;
-    own.length = closing.line;
+    own = own.slice(0, closing.line);
     if (closing.keep !== "") own.push(closing.keep);
   }
   let greeting: string | undefined;
@@ -96,8 +97,9 @@ function closingOf(
   let last = true;
   for (let i = lines.length - 1; i > first; i--) {
     const line = lines[i] as string;
-    if (line.trim() === "") continue;
-    const closing = isClosing(line.trim(), last);
+    const text = line.trim();
+    if (text === "") continue;
+    const closing = isClosing(text, last);
     last = false;
     if (closing) found = i;
     // Names and contact lines stand under a closing, never above it: above one, only another closing
