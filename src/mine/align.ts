@@ -249,7 +249,7 @@ export function alignedAtMost(
   alike = alternatives;
   const places = filedPlacesIn(b, b.length);
   const mistyped = typosWith(alternatives);
-  const { tokens, held, others, found, ends } = countedOf(a, alternatives, mistyped);
+  const { tokens, held, others, mistypable, found, ends } = countedOf(a, alternatives);
   const { where, placeholders } = places;
   // Each sentence end counts; each other token as often as `a` holds it and `b` holds tokens it is one
   // word with, counted up to that.
@@ -265,11 +265,16 @@ export function alignedAtMost(
     const alternativesOf = others[at];
     if (alternativesOf !== undefined)
       for (const other of alternativesOf) count += where.get(other)?.length ?? 0;
-    const word = found[at];
     let kin: readonly string[] = noTokens;
     if (token === numberToken) kin = placeholders;
-    else if (word !== undefined) kin = mistyped.read(word);
-    else if (isPlaceholder(token)) kin = numberOnly;
+    else if (mistypable[at] === true) {
+      let word = found[at];
+      if (word === undefined) {
+        word = mistyped.entry(token);
+        found[at] = word;
+      }
+      kin = mistyped.read(word);
+    } else if (isPlaceholder(token)) kin = numberOnly;
     for (let k = 0; k < kin.length && count < enough; k++) count += where.get(kin[k] as string)?.length ?? 0;
     most += Math.min(count, enough);
   }
@@ -280,7 +285,8 @@ export function alignedAtMost(
  * A first line of {@link alignedAtMost} as it reads it, once for all the lines it is compared with in a
  * row (a merge compares each with a few, one after the other): its tokens (sentence ends aside) with how
  * often it holds each, each token's alternatives, and for a word that could be mistyped, its entry in the
- * {@link Typos} of the alignments running. Each was looked up in a map per token and per line compared.
+ * {@link Typos} of the alignments running once needed. Each was looked up in a map per token and per
+ * line compared.
  */
 interface Counted {
   /** The line's counts. */
@@ -290,7 +296,10 @@ interface Counted {
   readonly tokens: readonly string[];
   readonly held: readonly number[];
   readonly others: readonly (ReadonlySet<string> | undefined)[];
-  readonly found: readonly (Found | undefined)[];
+  /** Per token, whether it is a word that could be mistyped (see `isTypoOf`). */
+  readonly mistypable: readonly boolean[];
+  /** Per such word, its entry in the {@link Typos}, once looked up. */
+  readonly found: (Found | undefined)[];
   /** How many sentence ends it holds: each may be matched with no partner (see above). */
   readonly ends: number;
 }
@@ -302,13 +311,13 @@ interface Counted {
 let lastCounted: Counted | undefined;
 
 /** {@link Counted} of a line given as its tokens' counts. */
-function countedOf(a: ReadonlyMap<string, number>, alternatives: Alternatives, typos: Typos): Counted {
+function countedOf(a: ReadonlyMap<string, number>, alternatives: Alternatives): Counted {
   const known = lastCounted;
   if (known !== undefined && known.a === a && known.alternatives === alternatives) return known;
   const tokens: string[] = [];
   const held: number[] = [];
   const others: (ReadonlySet<string> | undefined)[] = [];
-  const found: (Found | undefined)[] = [];
+  const mistypable: boolean[] = [];
   let ends = 0;
   for (const [token, count] of a) {
     if (token === sentenceEnd) {
@@ -318,10 +327,10 @@ function countedOf(a: ReadonlyMap<string, number>, alternatives: Alternatives, t
     tokens.push(token);
     held.push(count);
     others.push(alternatives.get(token));
-    const word = token !== numberToken && !isPlaceholder(token) && token.length >= minTypoLength;
-    found.push(word ? typos.entry(token) : undefined);
+    mistypable.push(token !== numberToken && !isPlaceholder(token) && token.length >= minTypoLength);
   }
-  lastCounted = { a, alternatives, tokens, held, others, found, ends };
+  const found = new Array<Found | undefined>(tokens.length).fill(undefined);
+  lastCounted = { a, alternatives, tokens, held, others, mistypable, found, ends };
   return lastCounted;
 }
 
