@@ -11,6 +11,7 @@ import {
   forEachId,
   forEachLink,
   forEachPhoneNumber,
+  isIdCharacterAt,
   type TokenFound,
 } from "../core/scan/identifiers.js";
 import { scanMessage } from "../core/scan/scan.js";
@@ -39,15 +40,12 @@ const finders: readonly (readonly [IdentifierKind, (text: string, found: TokenFo
 // An id is a run of at least this many characters of its alphabet (see `forEachId`).
 const shortestId = 20;
 
-// The ASCII characters of an id's alphabet: letters, digits and "-_+/=".
-const idAscii = new Uint8Array(0x80);
-for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_+/=")
-  idAscii[char.charCodeAt(0)] = 1;
-
-/** Whether the unit at `at` may be part of an id: in its ASCII alphabet, or not ASCII (another script's dash or digit). */
+/**
+ * Whether the unit at `at` may be part of an id: one of the id finder's characters, or any other non-ASCII
+ * unit (another script's digit, which the finder reads as ASCII).
+ */
 function mayBeInId(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  return code >= 0x80 || idAscii[code] === 1;
+  return text.charCodeAt(at) >= 0x80 || isIdCharacterAt(text, at);
 }
 
 /**
