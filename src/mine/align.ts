@@ -239,7 +239,7 @@ function filedPlacesIn(b: readonly string[], m: number): Places {
  * share words in no order or at no place. `a` is given as how many times it holds each token: a merge
  * has those of every line it compares, and the places of a line asked about once are not worth keeping
  * (kept for every line of a merge, they were a tenth of its memory). What it reads of `a` is kept until
- * it is asked about another line (see {@link Counted}): `a` must not change in between.
+ * it is asked about another line (see {@link FirstLine}): `a` must not change in between.
  */
 export function alignedAtMost(
   a: ReadonlyMap<string, number>,
@@ -249,7 +249,7 @@ export function alignedAtMost(
   alike = alternatives;
   const places = filedPlacesIn(b, b.length);
   const mistyped = typosWith(alternatives);
-  const { tokens, held, others, mistypable, found, ends } = countedOf(a, alternatives);
+  const { tokens, held, others, mistypable, found, ends } = firstLineOf(a, alternatives);
   const { where, placeholders } = places;
   // Each sentence end counts; each other token as often as `a` holds it and `b` holds tokens it is one
   // word with, counted up to that.
@@ -288,7 +288,7 @@ export function alignedAtMost(
  * {@link Typos} of the alignments running once needed. Each was looked up in a map per token and per
  * line compared.
  */
-interface Counted {
+interface FirstLine {
   /** The line's counts. */
   readonly a: ReadonlyMap<string, number>;
   /** The alternatives it was read with, whose {@link Typos} its words' entries are in. */
@@ -305,14 +305,14 @@ interface Counted {
 }
 
 /**
- * The line last read by {@link countedOf}: only one is kept, since kept for every line of a merge they
+ * The line last read by {@link firstLineOf}: only one is kept, since kept for every line of a merge they
  * would add to its memory at its peak what the places of its lines did.
  */
-let lastCounted: Counted | undefined;
+let lastFirstLine: FirstLine | undefined;
 
-/** {@link Counted} of a line given as its tokens' counts. */
-function countedOf(a: ReadonlyMap<string, number>, alternatives: Alternatives): Counted {
-  const known = lastCounted;
+/** {@link FirstLine} of a line given as its tokens' counts. */
+function firstLineOf(a: ReadonlyMap<string, number>, alternatives: Alternatives): FirstLine {
+  const known = lastFirstLine;
   if (known !== undefined && known.a === a && known.alternatives === alternatives) return known;
   const tokens: string[] = [];
   const held: number[] = [];
@@ -330,8 +330,8 @@ function countedOf(a: ReadonlyMap<string, number>, alternatives: Alternatives): 
     mistypable.push(token !== numberToken && !isPlaceholder(token) && token.length >= minTypoLength);
   }
   const found = new Array<Found | undefined>(tokens.length).fill(undefined);
-  lastCounted = { a, alternatives, tokens, held, others, mistypable, found, ends };
-  return lastCounted;
+  lastFirstLine = { a, alternatives, tokens, held, others, mistypable, found, ends };
+  return lastFirstLine;
 }
 
 const noTokens: readonly string[] = [];
