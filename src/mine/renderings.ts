@@ -1,4 +1,5 @@
 import { parsePhone } from "../core/message/phone.js";
+import { type AmountLayout, composeAmount, decimalAmount, readLayout } from "./amount-layout.js";
 import { cleanText } from "./clean-text.js";
 import { type DateContext, dateRenderings, dateValue } from "./date-renderings.js";
 import { normalize } from "./normalize.js";
@@ -84,16 +85,17 @@ function formatter(key: string, build: () => Intl.NumberFormat): Intl.NumberForm
   return found ?? undefined;
 }
 
-// An amount's renderings by value and currency: a history repeats its prices and premiums, and each
-// rendering is a call into Intl. Bounded: a flood of distinct amounts only empties it.
+// An amount's renderings by value and currency: a history repeats its prices and premiums. Bounded: a
+// flood of distinct amounts only empties it.
 const amounts = new Map<string, readonly string[]>();
 const maxAmounts = 10_000;
 
 function numberRenderings(value: number, currency: string | undefined): readonly string[] {
-  const key = `${value}\u0000${currency ?? ""}`;
+  const written = String(value);
+  const key = `${written}\u0000${currency ?? ""}`;
   let found = amounts.get(key);
   if (found === undefined) {
-    found = renderAmount(value, currency);
+    found = renderAmount(value, written, currency);
     if (amounts.size >= maxAmounts) amounts.clear();
     amounts.set(key, found);
   }
@@ -166,28 +168,72 @@ function currencyFormatter(locale: string, code: string): Intl.NumberFormat | un
   );
 }
 
-function renderAmount(value: number, currency: string | undefined): string[] {
+function renderAmount(value: number, written: string, currency: string | undefined): string[] {
   const fixed = value.toFixed(2);
-  const out = new Set<string>([String(value), fixed, fixed.replace(".", ",")]);
-  const code = currency !== undefined && /^[A-Z]{3}$/.test(currency) ? currency : undefined;
-  for (const locale of moneyLocales) {
-    const grouped = formatter(
-      locale,
-      () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+  // Digits, signs, marks and a lower-cased code are normal already; each form is kept once.
+  const out = new Set<string>([written, fixed, fixed.replace(".", ",")]);
+  const { code, formats } = moneyFormatsOf(currency);
+  const amount = decimalAmount(value, written);
+  for (const { format, layout } of formats)
+    out.add(
+      layout === undefined || amount === undefined
+        ? normalize(format.format(value))
+        : composeAmount(layout, amount),
     );
-    if (grouped !== undefined) out.add(grouped.format(value));
-    if (code === undefined) continue;
-    const symbol = currencyFormatter(locale, code);
-    if (symbol !== undefined) out.add(symbol.format(value));
-    const iso = formatter(
-      `${locale} ${code} code`,
-      () => new Intl.NumberFormat(locale, { style: "currency", currency: code, currencyDisplay: "code" }),
-    );
-    if (iso !== undefined) out.add(iso.format(value));
-  }
   if (code !== undefined) {
     out.add(`${fixed} ${code}`);
     out.add(`${code} ${fixed}`);
   }
-  return [...out].map(normalize);
+  return [...out];
+}
+
+/**
+ * The formats an amount is rendered in for a currency as records write it, in order: for each money
+ * locale, grouped with two places, then, for a currency code, with its symbol and with its code; each
+ * with its layout where one is read (see {@link readLayout}).
+ */
+interface MoneyFormats {
+  /** The currency code, lower-cased as normalising writes it; undefined for no currency or another text. */
+  readonly code: string | undefined;
+  readonly formats: readonly {
+    readonly format: Intl.NumberFormat;
+    readonly layout: AmountLayout | undefined;
+  }[];
+}
+
+// By currency as records write it: a history names a few currencies.
+const moneyFormats = new Map<string, MoneyFormats>();
+
+function moneyFormatsOf(currency: string | undefined): MoneyFormats {
+  const key = currency ?? "";
+  let found = moneyFormats.get(key);
+  if (found === undefined) {
+    const code = /^[A-Z]{3}$/.test(key) ? key : undefined;
+    const formats: (Intl.NumberFormat | undefined)[] = [];
+    for (const locale of moneyLocales) {
+      formats.push(
+        formatter(
+          locale,
+          () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+        ),
+      );
+      if (code === undefined) continue;
+      formats.push(currencyFormatter(locale, code));
+      formats.push(
+        formatter(
+          `${locale} ${code} code`,
+          () => new Intl.NumberFormat(locale, { style: "currency", currency: code, currencyDisplay: "code" }),
+        ),
+      );
+    }
+    found = {
+      code: code?.toLowerCase(),
+      formats: formats.flatMap((format) =>
+        format === undefined ? [] : [{ format, layout: readLayout(format) }],
+      ),
+    };
+    if (moneyFormats.size >= 1_000) moneyFormats.clear();
+    moneyFormats.set(key, found);
+  }
+  return found;
 }
