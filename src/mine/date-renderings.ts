@@ -239,8 +239,11 @@ function formatter(
 
 function remember<T>(cache: Map<number, T>, key: number, make: () => T): T {
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const made = make();
+  return hit !== undefined ? hit : kept(cache, key, make());
+}
+
+/** `made` kept in a bounded cache under `key`. */
+function kept<T>(cache: Map<number, T>, key: number, made: T): T {
   if (cache.size >= maxCached) cache.clear();
   cache.set(key, made);
   return made;
@@ -376,12 +379,13 @@ interface DayForms {
 
 const dayFormCaches = new Map<string, Map<number, DayForms>>();
 // The cache of the list asked with last: a ticket's index asks with one list for each of its dates, and
-// the next ticket with a list of its own (a WeakMap entry a ticket cost more than the look-ups it saved).
+// the next ticket with a list of its own, most often the same locales (a WeakMap entry a ticket cost
+// more than the look-ups it saved).
 let lastList: readonly string[] | undefined;
 let lastCache: Map<number, DayForms> | undefined;
 
 function dayFormCacheOf(locales: readonly string[]): Map<number, DayForms> {
-  if (locales === lastList && lastCache !== undefined) return lastCache;
+  if (lastCache !== undefined && lastList !== undefined && sameList(locales, lastList)) return lastCache;
   const key = locales.join("\u0000");
   let cache = dayFormCaches.get(key);
   if (cache === undefined) {
@@ -394,43 +398,55 @@ function dayFormCacheOf(locales: readonly string[]): Map<number, DayForms> {
   return cache;
 }
 
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let at = 0; at < a.length; at++) if (a[at] !== b[at]) return false;
+  return true;
+}
+
 function dayFormsOf(locales: readonly string[], year: number, month: number, day: number): DayForms {
-  return remember(dayFormCacheOf(locales), dayKey(year, month, day), () => {
-    const byDigits = new Map<string, { form: string; locale: number; words: boolean }[]>();
-    for (const [locale, tag] of locales.entries()) {
-      for (const group of dayGroupsOf(tag, year, month, day)) {
-        const list = byDigits.get(group.digits) ?? [];
-        for (const { form, words } of group.forms) list.push({ form, locale, words });
-        byDigits.set(group.digits, list);
-      }
+  // Asked for each date of each ticket: a hit makes no closure.
+  const cache = dayFormCacheOf(locales);
+  const key = dayKey(year, month, day);
+  return cache.get(key) ?? kept(cache, key, readDayForms(locales, year, month, day));
+}
+
+function readDayForms(locales: readonly string[], year: number, month: number, day: number): DayForms {
+  const byDigits = new Map<string, { form: string; locale: number; words: boolean }[]>();
+  for (const [locale, tag] of locales.entries()) {
+    for (const group of dayGroupsOf(tag, year, month, day)) {
+      const list = byDigits.get(group.digits) ?? [];
+      for (const { form, words } of group.forms) list.push({ form, locale, words });
+      byDigits.set(group.digits, list);
     }
-    const digits = [...byDigits.keys()].sort((a, b) => a.length - b.length);
-    const requires = digits.map((own, at) => {
-      for (let shorter = at - 1; shorter >= 0; shorter--) {
-        const held = digits[shorter] as string;
-        if (held.length < own.length && own.includes(held)) return shorter;
-      }
-      return -1;
-    });
-    const of = (own: string) => byDigits.get(own) ?? [];
-    const numeric = digits.map((own) => [
-      ...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form]))),
-    ]);
-    const numericDigits = [
-      ...digits.filter((_, at) => (numeric[at] as readonly string[]).length > 0),
-      ...numericForms(year, month, day).map(([, own]) => own),
-    ].sort((a, b) => a.length - b.length);
-    const numericRoots: string[] = [];
-    for (const own of numericDigits)
-      if (!numericRoots.some((root) => own.includes(root))) numericRoots.push(own);
-    return {
-      digits,
-      requires,
-      numeric,
-      worded: digits.map((own) => of(own).filter(({ words }) => words)),
-      numericRoots,
-    };
+  }
+  const digits = [...byDigits.keys()].sort((a, b) => a.length - b.length);
+  const requires = digits.map((own, at) => {
+    for (let shorter = at - 1; shorter >= 0; shorter--) {
+      const held = digits[shorter] as string;
+      if (held.length < own.length && own.includes(held)) return shorter;
+    }
+    return -1;
   });
+  const of = (own: string) => byDigits.get(own) ?? [];
+  const numeric = digits.map((own) => [
+    ...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form]))),
+  ]);
+  const numericDigits = [
+    ...digits.filter((_, at) => (numeric[at] as readonly string[]).length > 0),
+    ...numericForms(year, month, day).map(([, own]) => own),
+  ].sort((a, b) => a.length - b.length);
+  const numericRoots: string[] = [];
+  for (const own of numericDigits)
+    if (!numericRoots.some((root) => own.includes(root))) numericRoots.push(own);
+  return {
+    digits,
+    requires,
+    numeric,
+    worded: digits.map((own) => of(own).filter(({ words }) => words)),
+    numericRoots,
+  };
 }
 
 /**
@@ -588,12 +604,66 @@ function monthsNamed(context: DateContext, month: number): readonly boolean[] {
   let named = namedMonths[month];
   if (named === undefined) {
     const { text } = context;
-    named = context.locales.map(
-      (locale) => text === undefined || monthWords(locale, month).some((word) => text.includes(word)),
-    );
+    if (text === undefined) named = context.locales.map(() => true);
+    else {
+      const found = context.locales.map(() => false);
+      const { words, locales } = monthNamesOf(context.locales, month);
+      for (const [at, word] of words.entries()) {
+        const named = locales[at] as readonly number[];
+        if (named.some((locale) => !found[locale]) && text.includes(word))
+          for (const locale of named) found[locale] = true;
+      }
+      named = found;
+    }
     namedMonths[month] = named;
   }
   return named;
+}
+
+/**
+ * The words to look for to tell which of a list's locales name a month in a text, each with the locales
+ * it names the month for. A locale's word that holds a shorter one of its own is left out ("february"
+ * holds "feb": a text that holds the one holds the other), and a word two locales share ("feb" in
+ * English of the US and of Britain) is listed once: most texts are then searched once for a month.
+ */
+interface MonthNames {
+  readonly words: readonly string[];
+  readonly locales: readonly (readonly number[])[];
+}
+
+// By month, for the list asked with last (a history's tickets most often name the same locales).
+let monthNamesFor: readonly string[] | undefined;
+let monthNames: (MonthNames | undefined)[] = [];
+
+function monthNamesOf(list: readonly string[], month: number): MonthNames {
+  if (monthNamesFor === undefined || !sameList(list, monthNamesFor)) {
+    monthNamesFor = list;
+    monthNames = [];
+  }
+  let names = monthNames[month];
+  if (names === undefined) {
+    const byWord = new Map<string, number[]>();
+    for (const [locale, tag] of list.entries()) {
+      const all = monthWords(tag, month);
+      for (const word of all) {
+        if (all.some((other) => other !== word && word.includes(other))) continue;
+        const locales = byWord.get(word);
+        if (locales === undefined) byWord.set(word, [locale]);
+        else locales.push(locale);
+      }
+    }
+    names = { words: [...byWord.keys()], locales: [...byWord.values()] };
+    monthNames[month] = names;
+  }
+  return names;
+}
+
+// Which of a day's digits a text held, for one date at a time: cleared for each.
+let passedUnits = new Uint8Array(64);
+
+function passedBuffer(length: number): Uint8Array {
+  if (passedUnits.length < length) passedUnits = new Uint8Array(length);
+  return passedUnits.fill(0, 0, length);
 }
 
 /** Whether the text's digits hold one of the runs. */
@@ -643,22 +713,24 @@ export function dateRenderings(value: DateValue, timeZone: string, context: Date
   const { text } = context;
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
-  const add = (form: string) => out.push(form);
-  const wordsOf = () => monthsNamed(context, month);
-  const passed = new Uint8Array(forms.digits.length);
-  for (const [at, own] of forms.digits.entries()) {
+  const named = monthsNamed(context, month);
+  const anyNamed = named.includes(true);
+  const passed = passedBuffer(forms.digits.length);
+  for (let at = 0; at < forms.digits.length; at++) {
     const required = forms.requires[at] as number;
     // Most fail here: a ticket's dates are many, the dates a message names few.
     if (required !== -1 && passed[required] === 0) continue;
-    if (digits !== undefined && !digits.holds(own)) continue;
+    if (digits !== undefined && !digits.holds(forms.digits[at] as string)) continue;
     passed[at] = 1;
-    out.push(...(forms.numeric[at] ?? []));
-    const worded = forms.worded[at] ?? [];
-    if (worded.length > 0 && wordsOf().includes(true))
-      for (const { form, locale } of worded) if (wordsOf()[locale] === true) out.push(form);
+    for (const form of forms.numeric[at] as readonly string[]) out.push(form);
+    if (!anyNamed) continue;
+    for (const { form, locale } of forms.worded[at] as readonly { form: string; locale: number }[])
+      if (named[locale] === true) out.push(form);
   }
-  if (timed && "hour" in local)
+  if (timed && "hour" in local) {
+    const add = (form: string) => out.push(form);
     for (const [at, locale] of context.locales.entries())
-      joinedForms(locale, local, wordsOf()[at] === true, digits, add);
+      joinedForms(locale, local, named[at] === true, digits, add);
+  }
   return out;
 }

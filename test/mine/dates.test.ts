@@ -161,6 +161,27 @@ describe("dates in the languages the records name", () => {
   });
 });
 
+describe("month names", () => {
+  it("finds a month by its long or short name in each language, whichever languages were asked before", () => {
+    const cases: [string, string][] = [
+      ["de-DE", "Bestellt am 3. März 2026."],
+      ["fr-FR", "Commande du 3 mars 2026."],
+      ["en-GB", "Ordered on 3 March 2026."],
+      ["en-GB", "Ordered on 3 Mar 2026."],
+      ["en-GB", "Ordered on Tuesday, 3 March 2026."],
+      ["en-US", "Ordered on March 3, 2026."],
+      ["en-US", "Ordered on Mar 3, 2026."],
+    ];
+    const first = cases.map(([locale, text]) => masked(text, ticket(locale)));
+    for (const skeleton of first) expect(skeleton).toContain("{{order.placedAt}}");
+    // Asked again in another order, with the lists of languages changing between them: the same.
+    const again = [...cases].reverse().map(([locale, text]) => masked(text, ticket(locale)));
+    expect(again.reverse()).toEqual(first);
+    // A name of the month in a language the ticket does not name is no name.
+    expect(masked("Bestellt am 3. März 2026.", ticket("fr-FR"))).not.toContain("{{order.placedAt}}");
+  });
+});
+
 describe("an index for a known text", () => {
   const placeholders = (text: string) =>
     new Set(valueIndex(records, ticket("de-DE"), { text }).values.map(([, placeholder]) => placeholder));
