@@ -46,6 +46,18 @@ export function dateValue(value: unknown): DateValue | undefined {
   if (value instanceof Date) return isValid(value) ? { kind: "instant", at: value } : undefined;
   // An ISO date has its first dash fifth: most strings fail here, before the expression.
   if (typeof value !== "string" || value.length > 40 || value.charCodeAt(4) !== 0x2d) return undefined;
+  if (value === lastRead) return lastDate;
+  lastRead = value;
+  lastDate = readString(value);
+  return lastDate;
+}
+
+// The string read last and its date: masking asks about a record value twice in a row (whether a text
+// may hold it, then its renderings).
+let lastRead: string | undefined;
+let lastDate: DateValue | undefined;
+
+function readString(value: string): DateValue | undefined {
   const usual = usualDate(value);
   if (usual !== undefined) return usual;
   let read = readDates.get(value);
@@ -464,45 +476,47 @@ function joinedForms(
   const days = daysOf(locale, local.year, local.month, local.day);
   const times = timesOf(locale, local.hour, local.minute);
   // A joined form's digits hold its date's and its time's: where the text lacks either, no form of the
-  // pair is written. Each time and day is asked about once (1 held, 2 not), not once a pair.
-  const timesHeld = new Uint8Array(times.length);
-  const daysHeld = new Uint8Array(days.length);
-  const isHeld = (forms: readonly Written[], known: Uint8Array, at: number) => {
-    if (known[at] === 0) {
-      const form = forms[at];
-      known[at] = digits === undefined || (form !== undefined && digits.holds(form.digits)) ? 1 : 2;
+  // pair is written. Each time and day is asked about once, not once a pair: bit i of `asked` says
+  // form i was, of `held` that the text holds its digits (times from bit 24 on; days are 18).
+  let asked = 0;
+  let held = 0;
+  const pairHeld = (d: number, t: number): boolean => {
+    const date = days[d] as Written;
+    const clock = times[t] as Written;
+    if (date.form === "" || clock.form === "") return false;
+    if (!words && !numericDays[d]) return false;
+    if (digits === undefined) return true;
+    for (const [bit, form] of [
+      [1 << (24 + t), clock],
+      [1 << d, date],
+    ] as const) {
+      if ((asked & bit) === 0) {
+        asked |= bit;
+        if (digits.holds(form.digits)) held |= bit;
+      }
+      if ((held & bit) === 0) return false;
     }
-    return known[at] === 1;
+    return true;
   };
-  const join = (
-    d: number,
-    t: number,
-    [before, between, after]: readonly [string, string, string],
-    timeFirst: boolean,
-    write: (date: string, clock: string) => string,
-  ) => {
-    const date = days[d];
-    const clock = times[t];
-    if (date === undefined || clock === undefined || date.form === "" || clock.form === "") return;
-    if (!words && !numericDays[d]) return;
-    if (!isHeld(times, timesHeld, t) || !isHeld(days, daysHeld, d)) return;
-    if (digits !== undefined) {
-      const [first, second] = timeFirst ? [clock, date] : [date, clock];
-      if (!digits.holds(`${before}${first.digits}${between}${second.digits}${after}`)) return;
-    }
-    withoutDots(write(date.form, clock.form), add);
-  };
-  for (const [at, joiner] of joinersOf(locale).entries()) {
+  const joiners = joinersOf(locale);
+  for (let at = 0; at < joiners.length; at++) {
+    const joiner = joiners[at];
     const [d, t] = joined[at] as readonly [number, number];
-    if (joiner === undefined) continue;
-    join(d, t, joiner.digits, joiner.timeFirst, (date, clock) => {
-      const [first, second] = joiner.timeFirst ? [clock, date] : [date, clock];
-      return `${joiner.before}${first}${joiner.between}${second}${joiner.after}`.trim();
-    });
+    if (joiner === undefined || !pairHeld(d, t)) continue;
+    const [date, clock] = [days[d] as Written, times[t] as Written];
+    const [first, second] = joiner.timeFirst ? [clock, date] : [date, clock];
+    const [before, between, after] = joiner.digits;
+    if (digits !== undefined && !digits.holds(before + first.digits + between + second.digits + after))
+      continue;
+    withoutDots(`${joiner.before}${first.form}${joiner.between}${second.form}${joiner.after}`.trim(), add);
   }
   for (const [d, t] of byHand) {
-    join(d, t, ["", "", ""], false, (date, clock) => `${date}, ${clock}`);
-    join(d, t, ["", "", ""], false, (date, clock) => `${date} ${clock}`);
+    if (!pairHeld(d, t)) continue;
+    const [date, clock] = [days[d] as Written, times[t] as Written];
+    // Both ways of joining by hand have the same digits: the date's, then the time's.
+    if (digits !== undefined && !digits.holds(date.digits + clock.digits)) continue;
+    withoutDots(`${date.form}, ${clock.form}`, add);
+    withoutDots(`${date.form} ${clock.form}`, add);
   }
 }
 

@@ -210,7 +210,10 @@ export function valueIndex<S extends CollectionSchemas>(
     return [...found].sort((a, b) => b[0].length - a[0].length);
   };
   for (const { value, placeholder } of leaves) {
-    if (typeof value !== "string" || !isPhoneShaped(value) || !mayHold(value, undefined, digits)) continue;
+    // Read with no country, only a number written with its "+" and country code parses (see `parsePhone`):
+    // a date ("2026-04-05") or a national number ("030 1234567") is not parsed again for every message.
+    if (typeof value !== "string" || value.charCodeAt(0) !== 0x2b) continue;
+    if (!isPhoneShaped(value) || !mayHold(value, undefined, digits)) continue;
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
   const held = (rendering: string) => digitsHeld(rendering, digits);

@@ -113,4 +113,17 @@ describe("the date a value holds", () => {
     expect(dateValue("2026-03-05T09:30:00z")).toBeUndefined();
     expect(dateValue("2026-3-05")).toBeUndefined();
   });
+
+  it("reads a value the same when asked again, right after or after another", () => {
+    const values = ["2026-03-05", "2026-03-05T09:30:00Z", "2026-02-31", "2026-03-05 09:30", "2026-3-05"];
+    const first = values.map((value) => dateValue(value));
+    for (const [at, value] of values.entries()) {
+      expect(dateValue(value)).toEqual(first[at]);
+      expect(dateValue(value)).toEqual(first[at]);
+      // The same text in another string.
+      expect(dateValue(` ${value}`.slice(1))).toEqual(first[at]);
+    }
+    expect(first[0]).toEqual({ kind: "day", year: 2026, month: 3, day: 5 });
+    expect(first[2]).toBeUndefined();
+  });
 });
