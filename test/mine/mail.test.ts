@@ -256,6 +256,28 @@ describe("readMail: greetings and closings", () => {
     expect(readMail(text)).toMatchObject({ body: text, closing: undefined });
   });
 
+  it("reads a line as a closing by where it stands, however often it was read elsewhere", () => {
+    // A one-word closing with a name and no mark is one only as the last line.
+    const under = `${body}\n\nGruß Wilma Brandt\nAnna`;
+    for (let round = 0; round < 2; round++) {
+      expect(readMail(`${body}\n\nGruß Wilma Brandt`)).toMatchObject({ body, closing: "Gruß Wilma Brandt" });
+      expect(readMail(under)).toMatchObject({ body: under, closing: undefined });
+    }
+    const over = `${body}\n\nLG Mira\nAnna`;
+    for (let round = 0; round < 2; round++) {
+      expect(readMail(over)).toMatchObject({ body: over, closing: undefined });
+      expect(readMail(`${body}\n\nLG Mira`)).toMatchObject({ body, closing: "LG Mira" });
+    }
+  });
+
+  it("reads the same first line with the same greeting each time", () => {
+    for (let round = 0; round < 3; round++) {
+      expect(readMail(`Hallo Wilma, ${body}`)).toMatchObject({ greeting: "Hallo Wilma,", body });
+      expect(readMail(`Hallo Wilma,\n${body}`)).toMatchObject({ greeting: "Hallo Wilma,", body });
+      expect(readMail(`Hallo Wilma`)).toMatchObject({ greeting: "Hallo Wilma", body: "" });
+    }
+  });
+
   it("cuts a closing that ends the last line", () => {
     expect(readMail(`${body} Best regards, Team`)).toMatchObject({ body, closing: "Best regards, Team" });
     expect(readMail(`Hi, could you check order 1234? Thanks!`)).toMatchObject({

@@ -140,6 +140,25 @@ export function isClosing(line: string, last = false): boolean {
   if (line.length > 80) return false;
   // Most lines start with no closing's first word: read first, before all of the line's words.
   if (!closings.opens(firstWordOf(line))) return false;
+  const known = (last ? lastLines : otherLines).get(line);
+  if (known !== undefined) return known;
+  const verdict = isClosingPhrase(line, last);
+  if (lastLines.size + otherLines.size >= maxRemembered) {
+    lastLines.clear();
+    otherLines.clear();
+  }
+  (last ? lastLines : otherLines).set(line, verdict);
+  return verdict;
+}
+
+// Closing lines recur across a history (a team's "Best regards,", its names): each is read once as the
+// last line of a text and once as another. Bounded, so a history of ever new lines keeps little.
+const lastLines = new Map<string, boolean>();
+const otherLines = new Map<string, boolean>();
+const maxRemembered = 2048;
+
+/** {@link isClosing} of a line that starts with a closing's first word. */
+function isClosingPhrase(line: string, last: boolean): boolean {
   const words = wordsOf(line, 12);
   let phrase = closings.prefixOf(words);
   // Two closings joined: "Thanks and regards", "Danke und Gruß", "Merci et bonne journée".

@@ -100,9 +100,30 @@ const dashes = "-–—";
  * The greeting a line opens with, and the rest of the line after it; undefined when it opens with none.
  * "Hello Atelier Lune, could you…" → greeting "Hello Atelier Lune,", rest "could you…".
  */
-export function greetingOf(line: string): { greeting: string; rest: string } | undefined {
+export function greetingOf(line: string): Greeting | undefined {
   // Most first lines start with no greeting's first word: read first, before all of the line's words.
   if (!greetings.opens(firstWordOf(line))) return undefined;
+  const known = greetingByLine.get(line);
+  if (known !== undefined) return known ?? undefined;
+  const greeting = greetingIn(line) ?? null;
+  if (greetingByLine.size >= maxRemembered) greetingByLine.clear();
+  greetingByLine.set(line, greeting);
+  return greeting ?? undefined;
+}
+
+/** A line's greeting and the rest of the line; shared by every line written the same. */
+interface Greeting {
+  readonly greeting: string;
+  readonly rest: string;
+}
+
+// First lines recur across a history ("Dear customer,", "Hi Anna,"): each is read once (null: it opens
+// with no greeting). Bounded, so a history of ever new first lines keeps little.
+const greetingByLine = new Map<string, Greeting | null>();
+const maxRemembered = 2048;
+
+/** {@link greetingOf} of a line that starts with a greeting's first word. */
+function greetingIn(line: string): Greeting | undefined {
   const words = wordsOf(line, 1 + maxNameWords + 4);
   const phrase = greetings.prefixOf(words);
   if (phrase === 0) return undefined;
