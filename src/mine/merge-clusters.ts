@@ -26,10 +26,11 @@ export interface MergeOptions {
   /** Distinct words counted per cluster. @default 2000 */
   readonly vocabulary?: number;
   /**
-   * Worker threads: 0 merges on this thread alone. By default a second thread tells verdicts ahead of
-   * the merge when the clusters are many and another core is free; the result is the same either way.
+   * Whether a second thread tells verdicts ahead of the merge (see `MergeHelper`), for many clusters and
+   * two cores: the same result, sooner only when a core would otherwise idle (on a busy machine the two
+   * threads share one core's time, and the merge takes longer). @default false
    */
-  readonly workers?: number;
+  readonly helperThread?: boolean;
 }
 
 interface Root extends Line {
@@ -101,7 +102,7 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
   // Learned from the clusters as read, before merging joins any two.
   const alternatives = learnedAlternatives(clusters, minSize);
-  const helper = MergeHelper.start(clusters.length, alternatives, options.workers);
+  const helper = MergeHelper.start(clusters.length, alternatives, options.helperThread ?? false);
   const shared: Shared = { alternatives, readings: new Map(), alignments: new Alignments(), helper };
   try {
     const once = mergePass(clusters, boilerplateWords(clusters, minSize), shared, options);

@@ -15,8 +15,8 @@ export interface HelperThread {
 }
 
 /**
- * When a merge starts a helping thread, and how (tests change these): only for many clusters, as a
- * thread takes a tenth of a second or more to start, and only with another core to run on.
+ * When a merge asked for a helping thread starts one, and how (tests change these): only for many
+ * clusters, as a thread takes a tenth of a second or more to start, and only with another core to run on.
  */
 export const mergeHelperSettings: {
   fewestClusters: number;
@@ -52,11 +52,11 @@ export class MergeHelper {
   }
 
   /**
-   * A helper for a merge of this many clusters, or undefined when a second thread would not pay (few
-   * clusters, one core, `workers` 0) or could not be started.
+   * A helper for a merge of this many clusters, or undefined when not `asked` for, when a second thread
+   * would not pay (few clusters, one core) or when it could not be started.
    */
-  static start(clusters: number, alternatives: Alternatives, workers?: number): MergeHelper | undefined {
-    if (workers === 0 || clusters < mergeHelperSettings.fewestClusters || availableParallelism() < 2)
+  static start(clusters: number, alternatives: Alternatives, asked: boolean): MergeHelper | undefined {
+    if (!asked || clusters < mergeHelperSettings.fewestClusters || availableParallelism() < 2)
       return undefined;
     const progress = new SharedArrayBuffer(8);
     let thread: HelperThread | undefined;

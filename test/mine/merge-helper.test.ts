@@ -73,10 +73,11 @@ function toldInFull(setup: Omit<GuessSetup, "port">, tell = tellVerdicts): Helpe
 }
 
 const defaults = { ...mergeHelperSettings };
+const asked = { helperThread: true };
 afterEach(() => Object.assign(mergeHelperSettings, defaults));
 
 describe("a merge with a second thread telling verdicts", () => {
-  const alone = summary(mergeClusters(readClusters(), { workers: 0 }));
+  const alone = summary(mergeClusters(readClusters()));
 
   it("merges some of the clusters read (the input is worth merging)", () => {
     expect(alone.length).toBeLessThan(readClusters().length);
@@ -91,7 +92,7 @@ describe("a merge with a second thread telling verdicts", () => {
         passes++;
         tellVerdicts(request, guess);
       });
-    expect(summary(mergeClusters(readClusters()))).toEqual(alone);
+    expect(summary(mergeClusters(readClusters(), asked))).toEqual(alone);
     expect(passes).toBe(2);
   });
 
@@ -106,7 +107,7 @@ describe("a merge with a second thread telling verdicts", () => {
         }
         port.postMessage({ pass: request.pass, verdicts: Float64Array.from(told) });
       });
-    const merged = mergeClusters(readClusters());
+    const merged = mergeClusters(readClusters(), asked);
     // Only the last step, which merges lines differing by a value's word, may still merge.
     expect(merged.length).toBeGreaterThan(alone.length);
   });
@@ -126,7 +127,7 @@ describe("a merge with a second thread telling verdicts", () => {
         port.postMessage({ pass: request.pass, verdicts: new Float64Array([3, 40, 0, 1.99]) });
         port.postMessage({ pass: request.pass, verdicts: new Float64Array([Number.NaN, 1, 0, 1.99]) });
       });
-    expect(summary(mergeClusters(readClusters()))).toEqual(alone);
+    expect(summary(mergeClusters(readClusters(), asked))).toEqual(alone);
   });
 
   it("gives the same clusters with a worker thread that dies, or cannot be started", () => {
@@ -136,29 +137,30 @@ describe("a merge with a second thread telling verdicts", () => {
         setup,
         `require("node:worker_threads").parentPort.on("message", () => { throw new Error("gone"); });`,
       );
-    expect(summary(mergeClusters(readClusters()))).toEqual(alone);
+    expect(summary(mergeClusters(readClusters(), asked))).toEqual(alone);
     mergeHelperSettings.start = () => {
       throw new Error("no threads here");
     };
-    expect(summary(mergeClusters(readClusters()))).toEqual(alone);
+    expect(summary(mergeClusters(readClusters(), asked))).toEqual(alone);
   });
 
   it("gives the same clusters with the worker thread of the package", () => {
     mergeHelperSettings.fewestClusters = 0;
-    expect(summary(mergeClusters(readClusters()))).toEqual(alone);
+    expect(summary(mergeClusters(readClusters(), asked))).toEqual(alone);
   });
 
-  it("starts no thread for few clusters, or with workers 0", () => {
+  it("starts a thread only when asked, for enough clusters", () => {
     let started = 0;
     mergeHelperSettings.start = (setup) => {
       started++;
       return toldInFull(setup);
     };
-    mergeClusters(readClusters());
+    mergeClusters(readClusters(), asked);
     mergeHelperSettings.fewestClusters = 0;
-    mergeClusters(readClusters(), { workers: 0 });
-    expect(started).toBe(0);
     mergeClusters(readClusters());
+    mergeClusters(readClusters(), { helperThread: false });
+    expect(started).toBe(0);
+    mergeClusters(readClusters(), asked);
     expect(started).toBe(1);
   });
 });
