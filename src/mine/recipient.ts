@@ -40,11 +40,12 @@ export function recipientSource<S extends CollectionSchemas>(
   return undefined;
 }
 
-/** The recipient's forms (see {@link addressForms}), compared with each record value's. */
+/** The recipient's form (see {@link addressForms}), compared with each record value's. */
 class Wanted {
   /** The recipient's e-mail address, lower-cased, when it is one. */
   readonly email: string | undefined;
-  readonly #forms: ReadonlySet<string>;
+  /** Its one form as written: `email:` and the address lower-cased, or `phone:` and its digits. */
+  readonly #form: string;
   readonly #phone: string | undefined;
   /**
    * The last digit the recipient's number is written with, which its E.164 form ends with too; undefined
@@ -57,17 +58,17 @@ class Wanted {
   private constructor(address: string) {
     if (address.includes("@")) {
       this.email = address.toLowerCase();
-      this.#forms = new Set([`email:${this.email}`]);
+      this.#form = `email:${this.email}`;
     } else {
       this.email = undefined;
       this.#phone = address;
       const digits = phoneDigits(address);
       this.#lastDigit = lastDigitOf(digits);
-      this.#forms = new Set([`phone:${digits}`]);
+      this.#form = `phone:${digits}`;
     }
   }
 
-  /** The recipient's forms; undefined when it names no address, so no record can hold it. */
+  /** The recipient `to` names; undefined when it names no address, so no record can hold it. */
   static of(to: string): Wanted | undefined {
     const address = bareAddress(to);
     if (address === undefined || (!address.includes("@") && !phoneShape.test(address))) return undefined;
@@ -83,7 +84,7 @@ class Wanted {
     // Most of a ticket's values are names and words, which no number is: they are not read as addresses.
     if (this.#lastDigit !== undefined && !mayHoldDigits(value)) return false;
     const { forms, international } = knownForms(value);
-    for (const form of forms) if (this.#forms.has(form)) return true;
+    if (forms.has(this.#form)) return true;
     if (this.#phone === undefined || international === undefined) return false;
     // A number's E.164 form ends with the last digit it is written with: where the recipient's and the
     // value's differ, no form of one is a form of the other, and neither is parsed (most of this cost).
@@ -93,7 +94,7 @@ class Wanted {
     const e164 = e164Of(international);
     if (e164 === undefined) return false;
     const form = `phone:${e164}`;
-    return this.#forms.has(form) || form === this.#e164Form();
+    return form === this.#form || form === this.#e164Form();
   }
 
   #e164Form(): string | undefined {
