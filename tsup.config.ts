@@ -29,18 +29,6 @@ export default defineConfig([
     banner: { js: "#!/usr/bin/env node" },
   },
   {
-    // Mining's merge helper, a worker thread telling a merge's verdicts ahead of it, beside the code that
-    // starts it like the line reader below.
-    entry: {
-      "mine/merge-worker": "src/mine/merge-worker.ts",
-      "cli/merge-worker": "src/mine/merge-worker.ts",
-    },
-    format: ["esm"],
-    splitting: false,
-    target: "node20",
-    sourcemap: true,
-  },
-  {
     // Mining's line reader, a worker thread started from a file beside the code that starts it: the
     // package's mine entry (ESM and CommonJS alike) and the command line's chunks. Each is whole, so it
     // loads no chunk of either build.

@@ -1,5 +1,3 @@
-/** Bigger clusters aligned with each cluster, those sharing the most identity words first. */
-export const maxCompared = 6;
 /** Clusters one identity item leads to: past this, the item says too little to look through. */
 const maxPostings = 256;
 /** Share of a root's identity a cluster must hold for the root to be one of its candidates. */

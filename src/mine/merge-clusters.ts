@@ -1,3 +1,4 @@
+import { type Alignment, align, alignedAtMost } from "./align.js";
 import { type Alternatives, learnedAlternatives } from "./alternatives.js";
 import { boilerplateWords } from "./boilerplate.js";
 import {
@@ -11,9 +12,7 @@ import {
   sharedShare,
   wordCounts,
 } from "./clusters.js";
-import { maxCompared, RootIndex } from "./merge-candidates.js";
-import { MergeHelper } from "./merge-helper-thread.js";
-import { Alignments, boundOf, joinScore, type Line } from "./merge-verdict.js";
+import { RootIndex } from "./merge-candidates.js";
 import { isPlaceholder, isTypoOf, numberToken, sentenceEnd } from "./tokens.js";
 import { variablePlaceGroups } from "./variable-places.js";
 
@@ -25,20 +24,46 @@ export interface MergeOptions {
   readonly examples?: number;
   /** Distinct words counted per cluster. @default 2000 */
   readonly vocabulary?: number;
-  /**
-   * Whether a second thread tells verdicts ahead of the merge (see `MergeHelper`), for many clusters and
-   * two cores: the same result, sooner only when a core would otherwise idle (on a busy machine the two
-   * threads share one core's time, and the merge takes longer). @default false
-   */
-  readonly helperThread?: boolean;
 }
 
-interface Root extends Line {
+/** Bigger clusters aligned with each cluster, those sharing the most identity words first. */
+const maxCompared = 6;
+/** Most words on either side of the one place two clusters of one template may differ: a phrase. */
+const maxPhrase = 6;
+/**
+ * Fewest tokens two clusters must agree on to merge, numbers not counted and a record's placeholder
+ * counting as three (see `frameOf`): within a long frame a phrase that differs is another choice of one
+ * template, while short lines differing by a phrase ("child init", "child in error state") or by a word
+ * and a tail ("Receiving block" / "Received block … of size") are two messages.
+ */
+const minFrame = 10;
+
+/** How many placeholders two lines both hold (each as often as both hold it), by their tokens' counts. */
+function sharedPlaceholders(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let shared = 0;
+  for (const [token, inB] of b) if (isPlaceholder(token)) shared += Math.min(a.get(token) ?? 0, inB);
+  return shared;
+}
+
+interface Root {
   readonly cluster: ClusterState;
-  /** Its place in the pass's order. */
-  readonly place: number;
   /** Its identity words and pairs, each once. */
   readonly identity: readonly string[];
+  /** Its identity words in a member's order. */
+  readonly line: readonly string[];
+  /** How many times the line holds each token, once asked for (see {@link tokensOf}). */
+  tokens?: ReadonlyMap<string, number>;
+  /** Its line's number among the lines aligned, once aligned (see {@link Alignments}). */
+  lineId?: number;
+}
+
+/** How many times a root's line holds each token: what the bounds and the frame of an alignment read. */
+function tokensOf(root: Root): ReadonlyMap<string, number> {
+  if (root.tokens !== undefined) return root.tokens;
+  const tokens = new Map<string, number>();
+  for (const token of root.line) tokens.set(token, (tokens.get(token) ?? 0) + 1);
+  root.tokens = tokens;
+  return tokens;
 }
 
 /**
@@ -63,15 +88,46 @@ interface Reading {
 
 type Readings = Map<ClusterState, Reading>;
 
-/**
- * What the passes of one merge share: the alternatives learned, what they read and aligned, and the
- * thread telling verdicts ahead, if any.
- */
+/** What the passes of one merge share: the alternatives learned, and what they read and aligned. */
 interface Shared {
   readonly alternatives: Alternatives;
   readonly readings: Readings;
   readonly alignments: Alignments;
-  readonly helper: MergeHelper | undefined;
+}
+
+/**
+ * The alignments of one pass, kept for the next, by the two lines aligned: the second pass aligns many
+ * of the first pass's lines again (clusters neither changed), and an alignment depends on the lines (and
+ * the alternatives, the same in both passes) alone.
+ */
+class Alignments {
+  /** Each line aligned, by its tokens. */
+  private readonly lines = new Map<string, number>();
+  private readonly known = new Map<number, Alignment>();
+  /** Whether alignments made are kept (the last pass's are not asked for again). */
+  keep = true;
+
+  of(own: Root, root: Root, alternatives: Alternatives): Alignment {
+    const key = this.idOf(own) * 2 ** 26 + this.idOf(root);
+    const known = this.known.get(key);
+    if (known !== undefined) return known;
+    const made = align(own.line, root.line, alternatives);
+    if (this.keep) this.known.set(key, made);
+    return made;
+  }
+
+  /** The number of a root's line, the same for lines of the same tokens. */
+  private idOf(root: Root): number {
+    if (root.lineId !== undefined) return root.lineId;
+    const key = root.line.join("\u0000");
+    let id = this.lines.get(key);
+    if (id === undefined) {
+      id = this.lines.size;
+      this.lines.set(key, id);
+    }
+    root.lineId = id;
+    return id;
+  }
 }
 
 /**
@@ -102,16 +158,11 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
   // Learned from the clusters as read, before merging joins any two.
   const alternatives = learnedAlternatives(clusters, minSize);
-  const helper = MergeHelper.start(clusters.length, alternatives, options.helperThread ?? false);
-  const shared: Shared = { alternatives, readings: new Map(), alignments: new Alignments(), helper };
-  try {
-    const once = mergePass(clusters, boilerplateWords(clusters, minSize), shared, options);
-    shared.alignments.keep = false;
-    const twice = mergePass(once, boilerplateWords(once, minSize), shared, options);
-    return mergeVariablePlaces(twice, shared.readings, options);
-  } finally {
-    helper?.close();
-  }
+  const shared: Shared = { alternatives, readings: new Map(), alignments: new Alignments() };
+  const once = mergePass(clusters, boilerplateWords(clusters, minSize), shared, options);
+  shared.alignments.keep = false;
+  const twice = mergePass(once, boilerplateWords(once, minSize), shared, options);
+  return mergeVariablePlaces(twice, shared.readings, options);
 }
 
 /**
@@ -170,25 +221,14 @@ function mergePass(
   const keep = options.examples ?? 5;
   const vocabulary = options.vocabulary ?? 2000;
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
-  // Each cluster's root read up front, the same as at its turn (a cluster does not change before it:
-  // only roots, placed before it, absorb), so the helping thread can tell verdicts ahead.
-  const owns = order.map((cluster, place) => rootOf(cluster, place, boilerplate, shared.readings));
-  shared.helper?.beginPass(
-    owns.map((own) => own.identity),
-    owns.map((own) => own.line),
-    Uint8Array.from(order, (cluster) => (cluster.size < minSize ? 1 : 0)),
-    shared.alignments.keep,
-  );
   const roots: Root[] = [];
   const index = new RootIndex();
-  for (const [place, cluster] of order.entries()) {
-    shared.helper?.placing(place);
-    const own = owns[place] as Root;
+  for (const cluster of order) {
+    const own = rootOf(cluster, boilerplate, shared.readings);
     const into =
       own.identity.length === 0 ? undefined : bestRoot(own, roots, index, shared, cluster.size < minSize);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
-      shared.helper?.joined(place);
       // Its reading is never asked for again; the cluster it joined is read anew (its size changed).
       shared.readings.delete(cluster);
       continue;
@@ -204,16 +244,11 @@ function mergePass(
  * boilerplate left out (a pair is boilerplate when either word is), and its words in the order of the
  * member that holds most of them.
  */
-function rootOf(
-  cluster: ClusterState,
-  place: number,
-  boilerplate: ReadonlySet<string>,
-  readings: Readings,
-): Root {
+function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
   const { core, pairs, sequences } = readingOf(cluster, readings);
   const line = lineOf(sequences, boilerplate);
   const shared = core.filter((word) => !boilerplate.has(word));
-  if (shared.length === 0) return { cluster, place, identity: [], line };
+  if (shared.length === 0) return { cluster, identity: [], line };
   const identity = [...shared];
   const kept = (first: string, second: string) => !boilerplate.has(first) && !boilerplate.has(second);
   // A cluster whose counts were dropped makes only the pairs kept.
@@ -221,7 +256,7 @@ function rootOf(
   for (let at = 0; at < held.length; at += 3)
     if (pairs === undefined || kept(held[at + 1] as string, held[at + 2] as string))
       identity.push(held[at] as string);
-  return { cluster, place, identity, line };
+  return { cluster, identity, line };
 }
 
 /**
@@ -309,25 +344,110 @@ function bestRoot(
   own: Root,
   roots: readonly Root[],
   index: RootIndex,
-  { alternatives, alignments, helper }: Shared,
+  { alternatives, alignments }: Shared,
   few: boolean,
 ): ClusterState | undefined {
   let best: ClusterState | undefined;
   let bestScore = 0;
   for (const at of index.nearest(own.identity, maxCompared)) {
     const root = roots[at] as Root;
-    // The verdict the helping thread told, else told here (asked of the best yet, it may be cut short).
-    const known = helper?.verdict(own.place, root.place);
-    const score =
-      known === undefined || (known < 0 && boundOf(known) > bestScore)
-        ? joinScore(own, root, few, alternatives, alignments, bestScore)
-        : known;
-    if (score <= bestScore) continue;
+    const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root));
+    // Aligning is quadratic: the tokens an alignment could match at most, in any order, rule out most
+    // pairs, which could not join, nor score above the best yet (shares and frame grow with the tokens
+    // matched).
+    const most = alignedAtMost(tokensOf(own), root.line, alternatives);
+    const [mostRootShare, mostOwnShare] = [most / root.line.length, most / own.line.length];
+    if (
+      mostRootShare < (few ? fewRootShare : rootShareNeeded) ||
+      (!few && mostOwnShare < ownShareNeeded) ||
+      frameOf(most, tokensOf(own), tokensOf(root), placeholders) < minFrame ||
+      mostRootShare + mostOwnShare <= bestScore
+    )
+      continue;
+    const { matched, substitutions, partial, widest, leading } = alignments.of(own, root, alternatives);
+    const rootShare = matched / root.line.length;
+    const ownShare = matched / own.line.length;
+    // A few words the line of a recurring message about records opens with, the other not: a greeting
+    // the mail reading left in the line, not a place of the template.
+    const greeting = !few && leading > 0 && placeholders > 0;
+    const places = substitutions + partial - (greeting ? 1 : 0);
+    const frame = frameOf(matched, tokensOf(own), tokensOf(root), placeholders);
+    const joins = few
+      ? rootShare >= fewRootShare && frame >= minFrame && places <= 2
+      : rootShare >= rootShareNeeded &&
+        ownShare >= ownShareNeeded &&
+        places <= 1 &&
+        widest <= maxPhrase &&
+        frame >= minFrame;
+    const score = rootShare + ownShare;
+    if (!joins || score <= bestScore) continue;
+    // The loose count the merge ruled pairs out by before (six tokens at least for a message or two)
+    // still rules out a few more: asked only of a pair that would be the best yet.
+    const needed = few
+      ? Math.max(fewRootShare * root.line.length, fewMatched)
+      : Math.max(rootShareNeeded * root.line.length, ownShareNeeded * own.line.length);
+    if (mostMatched(tokensOf(own), tokensOf(root), alternatives) < needed) continue;
     best = root.cluster;
     bestScore = score;
   }
   return best;
 }
+
+/**
+ * How much of two lines agrees, of the `matched` tokens an alignment found: numbers left out (lines of
+ * values agree on little but their shape: "<#> GET <#> status <#>" and "<#> POST <#> status <#>" are two
+ * requests), each of the `placeholders` both write counting three (clusters writing the same record
+ * fields share more than words).
+ */
+function frameOf(
+  matched: number,
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  placeholders: number,
+): number {
+  return matched - Math.min(a.get(numberToken) ?? 0, b.get(numberToken) ?? 0) + 2 * placeholders;
+}
+
+/**
+ * At most how many tokens an alignment of two lines can match: the tokens both hold, plus, of the rest,
+ * those that could still match another as a mistyped word, a value or an alternative (never more than
+ * either side has).
+ */
+function mostMatched(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  alternatives: Alternatives,
+): number {
+  let common = 0;
+  let restB = 0;
+  for (const [token, inB] of b) {
+    const both = Math.min(a.get(token) ?? 0, inB);
+    common += both;
+    if (inB > both && loosely(token, alternatives)) restB += inB - both;
+  }
+  let restA = 0;
+  for (const [token, inA] of a) {
+    const inB = b.get(token) ?? 0;
+    if (inA > inB && loosely(token, alternatives)) restA += inA - inB;
+  }
+  return common + Math.min(restA, restB);
+}
+
+/**
+ * Whether a token can match another that is not equal to it: a word long enough to be mistyped, a
+ * value, or a word with alternatives.
+ */
+function loosely(token: string, alternatives: Alternatives): boolean {
+  return token.length >= 5 || token === numberToken || isPlaceholder(token) || alternatives.has(token);
+}
+
+// A message or two may miss the optional sentences and add a tail of its own: half of the bigger
+// cluster's line, in order, is enough when it is more than a few words.
+const fewRootShare = 0.5;
+const fewMatched = 6;
+// Sentences one of two clusters holds and the other not (an optional one) leave a share well below one.
+const rootShareNeeded = 0.4;
+const ownShareNeeded = 0.5;
 
 function addCounts(into: Map<string, number>, from: ReadonlyMap<string, number>, bound: number): void {
   for (const [item, count] of from) {
