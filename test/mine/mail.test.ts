@@ -278,6 +278,15 @@ describe("readMail: greetings and closings", () => {
     }
   });
 
+  it("reads a long first line's greeting each time without keeping the line", () => {
+    const long = `Hallo Wilma, ${"the parcel was handed to the courier this morning and ".repeat(8)}`.trim();
+    for (let round = 0; round < 2; round++)
+      expect(readMail(long)).toMatchObject({
+        greeting: "Hallo Wilma,",
+        body: long.slice("Hallo Wilma, ".length),
+      });
+  });
+
   it("cuts a closing that ends the last line", () => {
     expect(readMail(`${body} Best regards, Team`)).toMatchObject({ body, closing: "Best regards, Team" });
     expect(readMail(`Hi, could you check order 1234? Thanks!`)).toMatchObject({

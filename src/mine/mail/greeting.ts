@@ -103,6 +103,8 @@ const dashes = "-–—";
 export function greetingOf(line: string): Greeting | undefined {
   // Most first lines start with no greeting's first word: read first, before all of the line's words.
   if (!greetings.opens(firstWordOf(line))) return undefined;
+  // A long line (a paragraph opening with "Hi") is rarely written twice: read, not kept.
+  if (line.length > maxRememberedLength) return greetingIn(line);
   const known = greetingByLine.get(line);
   if (known !== undefined) return known ?? undefined;
   const greeting = greetingIn(line) ?? null;
@@ -121,6 +123,7 @@ interface Greeting {
 // with no greeting). Bounded, so a history of ever new first lines keeps little.
 const greetingByLine = new Map<string, Greeting | null>();
 const maxRemembered = 2048;
+const maxRememberedLength = 200;
 
 /** {@link greetingOf} of a line that starts with a greeting's first word. */
 function greetingIn(line: string): Greeting | undefined {
