@@ -623,9 +623,9 @@ function monthsNamed(context: DateContext, month: number): readonly boolean[] {
       const found = context.locales.map(() => false);
       const { words, locales } = monthNamesOf(context.locales, month);
       for (const [at, word] of words.entries()) {
-        const named = locales[at] as readonly number[];
-        if (named.some((locale) => !found[locale]) && text.includes(word))
-          for (const locale of named) found[locale] = true;
+        const naming = locales[at] as readonly number[];
+        if (naming.some((locale) => !found[locale]) && text.includes(word))
+          for (const locale of naming) found[locale] = true;
       }
       named = found;
     }

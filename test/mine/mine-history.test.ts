@@ -16,6 +16,7 @@ import {
   valueIndex,
 } from "../../src/mine/index.js";
 import { SignatureIndex, signature } from "../../src/mine/minhash.js";
+import { phoneDigits } from "../../src/mine/renderings.js";
 import { hostileStrings } from "../../src/testing/index.js";
 
 async function mined(corpus: readonly CorpusLine[]) {
@@ -161,6 +162,17 @@ describe("masking", () => {
     ["mail lucia@mail.example today", "mail {{people.email}} today"],
   ])("%s", (text, skeleton) => {
     expect(maskMessage(text, index).skeleton).toBe(skeleton);
+  });
+
+  it("masks a number written without its country code where the message writes it as the record does", () => {
+    // Read with no country, such a number parses in no form: masking finds it as written, in the text given.
+    for (const phone of ["0151 2345678", "(0151) 234-5678", "0049 151 2345678"]) {
+      const national = { ...ticket, people: [{ ...ticket.people[0], phone }] };
+      expect(phoneDigits(phone)).toEqual([]);
+      const text = `call me on ${phone} today`;
+      for (const built of [valueIndex(records, national), valueIndex(records, national, { text })])
+        expect(maskMessage(text, built).skeleton).toBe("call me on {{people.phone}} today");
+    }
   });
 
   it.each([
