@@ -1,4 +1,5 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
+import { amountOfText, recordCurrency } from "./amount-text.js";
 import { dateValue } from "./date-renderings.js";
 import { localeTag } from "./record-locales.js";
 import { amountMayBeIn, englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
@@ -110,7 +111,7 @@ function leavesOf(records: RecordsDefinition, ticket: Readonly<Record<string, un
       const row: unknown = rows[at];
       if (typeof row !== "object" || row === null) continue;
       const record = row as Record<string, unknown>;
-      const currency = typeof record.currency === "string" ? record.currency : undefined;
+      const currency = recordCurrency(record, fields);
       for (const { field, path, placeholder } of fields) {
         if (!Object.hasOwn(record, field)) continue;
         const value = record[field];
@@ -132,6 +133,9 @@ function leavesOf(records: RecordsDefinition, ticket: Readonly<Record<string, un
 function mayHold(value: unknown, currency: string | undefined, digits: HeldDigits | undefined): boolean {
   if (digits === undefined) return true;
   if (typeof value === "number") return amountMayBeIn(value, currency, digits);
+  // An amount kept as text ("49.90") is looked for as the number it writes.
+  const amount = typeof value === "string" ? amountOfText(value) : undefined;
+  if (amount !== undefined) return amountMayBeIn(amount, currency, digits);
   // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
   if (typeof value !== "string" || !isPhoneShaped(value) || isoDay.test(value)) return true;
   return digits.holds(value.replace(/\D/g, "").slice(-7));
@@ -226,6 +230,7 @@ export function valueIndex<S extends CollectionSchemas>(
     typeof value === "string" &&
     !plainWordsMayBeIn(words, value) &&
     dateValue(value) === undefined &&
+    amountOfText(value) === undefined &&
     !isPhoneShaped(value);
   const inText = collect(
     (rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering) && held(rendering),

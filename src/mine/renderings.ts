@@ -1,5 +1,6 @@
 import { parsePhone } from "../core/message/phone.js";
 import { type AmountLayout, composeAmount, decimalAmount, readLayout } from "./amount-layout.js";
+import { amountOfText } from "./amount-text.js";
 import { cleanText } from "./clean-text.js";
 import { type DateContext, dateRenderings, dateValue } from "./date-renderings.js";
 import { normalize } from "./normalize.js";
@@ -21,20 +22,28 @@ export function renderings(
   timeZone: string,
   dates: DateContext = { locales: englishLocales },
 ): readonly string[] {
-  if (typeof value === "string") return stringRenderings(value, timeZone, dates);
+  if (typeof value === "string") return stringRenderings(value, currency, timeZone, dates);
   if (typeof value === "number" && Number.isFinite(value)) return numberRenderings(value, currency);
   const date = dateValue(value);
   return date === undefined ? [] : dateRenderings(date, timeZone, dates);
 }
 
-function stringRenderings(value: string, timeZone: string, dates: DateContext): string[] {
+function stringRenderings(
+  value: string,
+  currency: string | undefined,
+  timeZone: string,
+  dates: DateContext,
+): string[] {
   // Cleaned as the history's text is (hidden characters out, compatibility forms folded), so a value
   // with a zero-width space is found in a message that wrote it. Formats write plain text: no cleaning.
   const plain = normalize(cleanText(value));
   if (plain.length === 0 || plain.length > 500) return [];
   const out = [plain];
   const date = dateValue(value);
+  const amount = amountOfText(value);
   if (date !== undefined) out.push(...dateRenderings(date, timeZone, dates));
+  // An amount kept as text is written as amounts are: "49,90 €", "$1,234.50".
+  else if (amount !== undefined) out.push(...numberRenderings(amount, currency));
   else if (isPhoneShaped(value)) {
     const phone = parsePhone(value, undefined);
     if (phone.ok) out.push(normalize(phone.e164), normalize(phone.international), normalize(phone.national));

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
+import { defineRecords } from "../../src/index.js";
+import { maskMessage, valueIndex } from "../../src/mine/index.js";
+
+/** The message masked with an index of its ticket built for its own text, and with the whole index. */
+function masked(records: RecordsDefinition, ticket: Record<string, unknown>, text: string) {
+  const own = maskMessage(text, valueIndex(records, ticket, { text })).skeleton;
+  expect(maskMessage(text, valueIndex(records, ticket)).skeleton).toBe(own);
+  return own;
+}
+
+describe("amounts kept as text and currencies in fields of other names", () => {
+  const records = defineRecords({
+    invoices: z.object({ id: z.string(), amount: z.string(), currencyCode: z.string(), year: z.string() }),
+    fees: z.object({ id: z.string(), fee: z.string(), devise: z.string() }),
+  }) as unknown as RecordsDefinition;
+  const ticket = {
+    invoices: [{ id: "9", amount: "12345.60", currencyCode: "GBP", year: "2026" }],
+    fees: [{ id: "4", fee: "1234.50", devise: "EUR" }],
+  };
+
+  it.each([
+    ["Invoice for £12,345.60 attached.", "Invoice for {{invoice.amount}} attached."],
+    ["Invoice for GBP 12,345.60 attached.", "Invoice for {{invoice.amount}} attached."],
+    ["La facture de 1\u202f234,50 € est jointe.", "La facture de {{fee.fee}} est jointe."],
+    ["La factura de 1.234,50 € está adjunta.", "La factura de {{fee.fee}} está adjunta."],
+    ["Die Rechnung über 1.234,50 EUR liegt bei.", "Die Rechnung über {{fee.fee}} liegt bei."],
+  ])("%j is masked", (text, expected) => {
+    expect(masked(records, ticket, text)).toBe(expected);
+  });
+
+  it("reads no amount into a string that is no decimal, and no currency into a code no currency has", () => {
+    // "2026" is a year, not 2,026.00; "ABC" names no currency, so only the amount's digits are found.
+    expect(masked(records, ticket, "In 2026 we billed 2,026.00.")).toBe(
+      "In {{invoice.year}} we billed 2,026.00.",
+    );
+    const other = { fees: [{ id: "4", fee: "1234.50", devise: "ABC" }] };
+    expect(masked(records, other, "Total 1,234.50 €")).toBe("Total {{fee.fee}} €");
+  });
+});
