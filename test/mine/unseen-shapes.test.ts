@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
 import { defineRecords } from "../../src/index.js";
-import { maskMessage, valueIndex } from "../../src/mine/index.js";
+import { maskMessage, readMail, valueIndex } from "../../src/mine/index.js";
 
 /** The message masked with an index of its ticket built for its own text, and with the whole index. */
 function masked(records: RecordsDefinition, ticket: Record<string, unknown>, text: string) {
@@ -38,5 +38,40 @@ describe("amounts kept as text and currencies in fields of other names", () => {
     );
     const other = { fees: [{ id: "4", fee: "1234.50", devise: "ABC" }] };
     expect(masked(records, other, "Total 1,234.50 €")).toBe("Total {{fee.fee}} €");
+  });
+});
+
+describe("a legal notice under a message", () => {
+  const notices = [
+    "CONFIDENTIALITY NOTICE: This e-mail and any attachments are confidential and intended solely for the addressee.",
+    "Ce message et ses pièces jointes sont confidentiels et destinés exclusivement à leur destinataire.",
+    "Diese E-Mail enthält vertrauliche Informationen. Wenn Sie nicht der richtige Empfänger sind, löschen Sie sie bitte.",
+    "Este mensaje es confidencial.\nSi lo ha recibido por error, elimínelo y avise al remitente.",
+  ];
+
+  it.each(notices)("%j is cut with the signature and the closing above it", (notice) => {
+    const text = `Hello,\n\nYour parcel left today.\n\nBest regards,\nTom Baker\n--\nAcme Ltd\nT +44 20 7000 1234\n\n${notice}`;
+    expect(readMail(text)).toEqual({
+      body: "Your parcel left today.",
+      greeting: "Hello,",
+      closing: "Best regards,",
+      quoted: false,
+      signature: true,
+    });
+    // Under a name only, and in two languages one above the other.
+    const short = readMail(`Hello,\n\nYour parcel left today.\n\nTom Baker\n\n${notice}\n\n${notices[0]}`);
+    expect(short.body).toBe("Your parcel left today.\n\nTom Baker");
+  });
+
+  it("keeps a sentence about confidential data that ends what was written", () => {
+    const text =
+      "Hello,\n\nYour records are confidential and only the intended recipient can open them.\n\nBest regards,\nTom";
+    expect(readMail(text).body).toBe(
+      "Your records are confidential and only the intended recipient can open them.",
+    );
+    const last = "Hello,\n\nYour parcel left today.\n\nThe file is confidential; delete it after reading.";
+    expect(readMail(last).body).toBe(
+      "Your parcel left today.\n\nThe file is confidential; delete it after reading.",
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { isClosing } from "./closing.js";
+import { disclaimerStart } from "./disclaimer.js";
 import { greetingOf } from "./greeting.js";
 import { cutQuotes } from "./quote.js";
 import { holdsContact, isSignatureLine, signatureStart } from "./signature.js";
@@ -16,7 +17,10 @@ export interface MailParts {
   readonly closing: string | undefined;
   /** Whether an earlier message (quoted, under an attribution or an Outlook block, forwarded) was cut. */
   readonly quoted: boolean;
-  /** Whether a signature was cut: a "-- " block, a device line, or contact lines under the text. */
+  /**
+   * Whether a signature was cut: a "-- " block, a device line, contact lines under the text, or a legal
+   * notice under them.
+   */
   readonly signature: boolean;
 }
 
@@ -51,6 +55,12 @@ export function readMail(text: string): MailParts {
   let own: string[] = [];
   for (let i = 0; i < quotes.end; i++) if (!quotes.quotedLine[i]) own.push(lines[i] as string);
   let signature = false;
+  // A legal notice under the message is cut first: the signature and the closing stand above it.
+  const disclaimerAt = disclaimerStart(own);
+  if (disclaimerAt !== undefined) {
+    own = own.slice(0, disclaimerAt);
+    signature = true;
+  }
   const signatureAt = signatureStart(own);
   // Cut by copying what is kept: shortening an array in place costs more.
   if (signatureAt !== undefined) {
