@@ -31,7 +31,24 @@ export type DateValue =
       readonly hour: number;
       readonly minute: number;
     }
-  | { readonly kind: "instant"; readonly at: Date };
+  | {
+      readonly kind: "instant";
+      readonly at: Date;
+      /**
+       * The day and time as written, at the value's own offset ("2026-03-03T00:30:00+01:00" is 3 March,
+       * 00:30): the wall clock its writer's system kept, which people write. Undefined for UTC and Dates.
+       */
+      readonly written?: WallTime;
+    };
+
+/** A day and a time of day, in some zone. */
+interface WallTime {
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+}
 
 const isoDate =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -126,7 +143,11 @@ function readDate(value: string): DateValue | undefined {
   if (hour > 23 || minute > 59) return undefined;
   if (match[6] === undefined) return { kind: "wall", year, month, day, hour, minute };
   const at = new Date(value);
-  return isValid(at) ? { kind: "instant", at } : undefined;
+  if (!isValid(at)) return undefined;
+  // An offset other than UTC's names the zone the value was written in.
+  return /^[Zz]$|^[+-]00:?00$/.test(match[6])
+    ? { kind: "instant", at }
+    : { kind: "instant", at, written: { year, month, day, hour, minute } };
 }
 
 type Style = Intl.DateTimeFormatOptions;
@@ -709,7 +730,25 @@ export interface DateContext {
  */
 export function dateRenderings(value: DateValue, timeZone: string, context: DateContext): string[] {
   const local = value.kind === "instant" ? localTime(value.at, timeZone) : value;
-  if (local === undefined) return [];
+  const written = value.kind === "instant" ? value.written : undefined;
+  const out = local === undefined ? [] : renderingsAt(local, context);
+  // A timestamp written with its offset is also looked for at that offset, where its day or time differ.
+  if (
+    written !== undefined &&
+    (local === undefined ||
+      written.day !== local.day ||
+      written.hour !== ("hour" in local ? local.hour : -1) ||
+      written.minute !== ("minute" in local ? local.minute : -1))
+  )
+    for (const form of renderingsAt(written, context)) out.push(form);
+  return out;
+}
+
+/** The renderings of a day, or of a day and a time of day, as {@link dateRenderings} lists them. */
+function renderingsAt(
+  local: { readonly year: number; readonly month: number; readonly day: number } | WallTime,
+  context: DateContext,
+): string[] {
   const { year, month, day } = local;
   const { digits } = context;
   const forms = dayFormsOf(context.locales, year, month, day);

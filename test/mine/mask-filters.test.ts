@@ -106,9 +106,15 @@ describe("the date a value holds", () => {
       hour: 9,
       minute: 30,
     });
+    // With its offset, the day and time as written too; UTC's offset names no other clock.
     expect(dateValue("2026-03-05T09:30:00+01:00")).toEqual({
       kind: "instant",
       at: new Date("2026-03-05T08:30:00Z"),
+      written: { year: 2026, month: 3, day: 5, hour: 9, minute: 30 },
+    });
+    expect(dateValue("2026-03-05T09:30:00+00:00")).toEqual({
+      kind: "instant",
+      at: new Date("2026-03-05T09:30:00Z"),
     });
     expect(dateValue("2026-03-05T09:30:00z")).toBeUndefined();
     expect(dateValue("2026-3-05")).toBeUndefined();

@@ -75,3 +75,40 @@ describe("a legal notice under a message", () => {
     );
   });
 });
+
+describe("a timestamp written with its offset", () => {
+  const records = defineRecords({
+    visits: z.object({ id: z.string(), at: z.string(), locale: z.string() }),
+  }) as unknown as RecordsDefinition;
+
+  it.each([
+    // The UTC day is the day before; the UTC hour another.
+    [
+      "2026-03-03T00:30:00+01:00",
+      "fr-FR",
+      "Votre visite du 3 mars 2026 à 00:30.",
+      "Votre visite du {{visit.at}}.",
+    ],
+    ["2026-03-03T00:30:00+01:00", "fr-FR", "Votre visite du 03/03/2026.", "Votre visite du {{visit.at}}."],
+    [
+      "2026-03-03T20:30:00-05:00",
+      "en-US",
+      "Your visit on March 3, 2026 at 8:30 PM.",
+      "Your visit on {{visit.at}}.",
+    ],
+    [
+      "2026-03-03T09:30:00+01:00",
+      "es-ES",
+      "Su visita del 3 de marzo de 2026 a las 9:30.",
+      "Su visita del {{visit.at}}.",
+    ],
+  ])("%s is found as its writer's clock shows it", (at, locale, text, expected) => {
+    expect(masked(records, { visits: [{ id: "1", at, locale }] }, text)).toBe(expected);
+  });
+
+  it("is still found as the zone mining renders dates in shows it", () => {
+    const ticket = { visits: [{ id: "1", at: "2026-03-03T00:30:00+01:00", locale: "en-GB" }] };
+    const text = "Your visit on 2 March 2026, 23:30.";
+    expect(masked(records, ticket, text)).toBe("Your visit on {{visit.at}}.");
+  });
+});
