@@ -112,3 +112,26 @@ describe("a timestamp written with its offset", () => {
     expect(masked(records, ticket, text)).toBe("Your visit on {{visit.at}}.");
   });
 });
+
+describe("closings wishing a good day or saying goodbye", () => {
+  it.each([
+    "Belle journée,",
+    "Bonne fin de journée !",
+    "À bientôt,",
+    "Très cordialement,",
+    "Un abrazo,",
+    "Cordialmente,",
+    "Buona giornata",
+    "Melhores cumprimentos,",
+    "Have a nice day!",
+    "Schönen Tag noch,",
+  ])("%j is cut with the name under it", (closing) => {
+    const mail = readMail(`Bonjour,\n\nLe texte.\n\n${closing}\nMarie Dupont`);
+    expect(mail).toMatchObject({ body: "Le texte.", closing });
+  });
+
+  it("keeps such words that open a sentence", () => {
+    const text = "Hello,\n\nHave a nice day at the spa: your booking is confirmed.\n\nBest,\nTom";
+    expect(readMail(text).body).toBe("Have a nice day at the spa: your booking is confirmed.");
+  });
+});
