@@ -223,6 +223,9 @@ export function varyingPlaces(
     const seen: { key: string; count: number; forms: Map<string, number>; written: string }[] = [];
     let covering = 0;
     let holding = 0;
+    // What the examples wrote here that holds a digit and no value taken out: a number of the template's own.
+    const numerals = new Set<string>();
+    let numbered = 0;
     for (const { example, tokens, matched, holds } of read) {
       if (holds((solid[left] as { sentence: number }).sentence)) holding++;
       const start = matched[left];
@@ -233,6 +236,10 @@ export function varyingPlaces(
       // A value, or a place where mining took an identifier out: no phrase to offer.
       if (/\{\{|\p{N}|\u2327|\u2026/u.test(written)) {
         for (const gap of inside) values.add(gap);
+        if (numeralShape.test(written)) {
+          numerals.add(written);
+          numbered++;
+        }
         placeholders.push(/^\{\{([a-z_][\w.]*)\}\}$/i.exec(written)?.[1]);
         continue;
       }
@@ -285,11 +292,20 @@ export function varyingPlaces(
       fixedShape.test(only.written)
     )
       fixed.push({ from, to, text: only.forms.size === 1 ? only.written : writtenForm(only.forms, known) });
+    // Mining reads every number as a value; one that every example wrote alike where no record holds it
+    // ("within 14 days", "24 heures") is the template's text: taken out, it would leave "within days".
+    const [numeral] = numerals;
+    if (numeral !== undefined && numerals.size === 1 && numbered === read.length && numbered >= minNumerals)
+      fixed.push({ from, to, text: numeral });
   }
   return { choice: choices.length === 1 ? choices[0] : undefined, fixed, values, tags };
 }
 
 const fixedShape = /^[\p{L} ,;:()'\u2013\u2014-]+$/u;
+/** A number written alone or with a word or two ("14", "24 hours", "9:00"): no value taken out. */
+const numeralShape = /^(?=[^{}\u2026\u2327]*\p{N})[\p{L}\p{N}]+(?:[ .,:/-][\p{L}\p{N}]+){0,2}$/u;
+// Examples that must agree on a number before it is written: a value fewer agree on by chance.
+const minNumerals = 3;
 
 /** Two phrases of as many words, each word the same or one mistyped. */
 function sameWords(a: string, b: string): boolean {

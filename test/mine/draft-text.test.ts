@@ -143,6 +143,31 @@ describe("the drafted body keeps the template's punctuation and reads as sentenc
   });
 });
 
+describe("a number the examples all wrote", () => {
+  it("is the template's text where no record holds it, not a gap that leaves its words dangling", () => {
+    const examples = [
+      "Hi, the invoice is due within 30 days. Tell us if anything is damaged within 3 days.",
+      "Hello, the invoice is due within 30 days. Tell us if anything is damaged within 3 days.",
+      "Dear Sam, the invoice is due within 30 days. Tell us if anything is damaged within 3 days.",
+    ];
+    expect(
+      bodyOf("…, the invoice is due within … days. Tell us if anything is damaged within … days.", examples),
+    ).toBe("The invoice is due within 30 days. Tell us if anything is damaged within 3 days.");
+  });
+
+  it("stays a gap where the examples wrote other numbers, or too few wrote it", () => {
+    const varied = [
+      "Hi, the invoice is due within 30 days.",
+      "Hello, the invoice is due within 14 days.",
+      "Dear Sam, the invoice is due within 30 days.",
+    ];
+    expect(bodyOf("…, the invoice is due within … days.", varied)).toBe("The invoice is due days.");
+    expect(
+      bodyOf("…, the invoice is due within … days.", varied.slice(0, 1).concat(varied[2] as string)),
+    ).toBe("The invoice is due days.");
+  });
+});
+
 describe("a phrase the examples all wrote, mistyped or not", () => {
   it("is the template's text, not a gap, when the words fell below the share by typos", () => {
     const examples = [
