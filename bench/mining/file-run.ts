@@ -1,25 +1,23 @@
 /**
- * Time, CPU time and peak resident memory of one pass over a history read from a file, as a company's
- * export is mined. The lines are written to a temporary file first (not timed) and the pass reads them
- * back: nothing else runs beside it, and no time is subtracted. A streamed pass (see `streamingRun`)
+ * Time and CPU time of one pass over a history read from a file, as a company's export is mined. The
+ * lines are written to a temporary file first (not timed) and the pass reads them back: nothing else runs beside it, and no time is subtracted. A streamed pass (see `streamingRun`)
  * builds its lines on the calling thread; while every core is busy, taking that time off the clock
  * credits the pass with the whole of it, though the building slowed the pass by about half of it.
+ * Memory is not measured here: a pass run after another in one process reuses the pages the first one's
+ * heap left mapped, so its resident memory hardly rises (measure the pass first, or streamed).
  */
 import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { MemoryPeak } from "./memory-peak.js";
-import { sampleEvery } from "./streaming-run.js";
 
 export interface FileRun {
   readonly lines: number;
   readonly seconds: number;
   readonly cpuSeconds: number;
-  readonly peakMegabytesAdded: number;
 }
 
-/** Lines written to the file at a time: a million held as one string would be memory the pass is charged. */
+/** Lines written to the file at a time: a million of them joined would be one string of about 2 GB. */
 const writeEvery = 10_000;
 
 /** Writes `lines` to a temporary file and runs `pass` over the lines read back from it, one at a time. */
@@ -40,25 +38,22 @@ export async function fileRun(
     }
     if (part.length > 0) writeFileSync(path, `${part.join("\n")}\n`, { flag: "a" });
     part = [];
-    const memory = new MemoryPeak();
     let count = 0;
-    async function* sampled(): AsyncGenerator<string> {
+    async function* counted(): AsyncGenerator<string> {
       for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
         count++;
-        if (count % sampleEvery === 0) memory.sample();
         yield line;
       }
     }
     const cpuStart = process.cpuUsage();
     const start = performance.now();
-    await pass(sampled());
+    await pass(counted());
     const seconds = (performance.now() - start) / 1000;
     const cpu = process.cpuUsage(cpuStart);
     return {
       lines: count,
       seconds,
       cpuSeconds: (cpu.user + cpu.system) / 1e6,
-      peakMegabytesAdded: memory.megabytesAdded(),
     };
   } finally {
     rmSync(folder, { recursive: true, force: true });

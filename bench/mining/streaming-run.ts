@@ -15,7 +15,7 @@ export interface StreamingRun {
 }
 
 /** Lines between two samples of memory. */
-export const sampleEvery = 1_000;
+const sampleEvery = 1_000;
 
 /**
  * Runs `pass` over `source`, handing it the same items counted and with memory sampled as they are read.

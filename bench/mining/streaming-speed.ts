@@ -3,7 +3,8 @@
  * both read the lines straight from the generator, so the memory a pass adds is what the miner keeps
  * (clusters), never the history itself, and times are given net of building the lines. `mine` also reads
  * the same lines from a file, as a company's export is mined: the time a user waits, with nothing taken
- * off (see `fileRun` for why the streamed time flatters it).
+ * off (see `fileRun` for why the streamed time flatters it). Memory is measured on the streamed pass,
+ * which runs first: the same mining, holding the same clusters.
  */
 import { mineHistory } from "formletter/mine";
 import { figure, report } from "../measure.js";
@@ -47,7 +48,7 @@ export async function printStreamingSpeed(
     `${seconds.toFixed(1)} s`,
     generating,
     `${run.cpuSeconds.toFixed(1)} s`,
-    `${figure(run.peakMegabytesAdded)} MB`,
+    "peakMegabytesAdded" in run ? `${figure(run.peakMegabytesAdded)} MB` : "as streamed",
     figure(run.lines / seconds),
   ];
   row(["mine, streamed", ...cells(mine, net(mine), `${mine.sourceSeconds.toFixed(1)} s`)]);
@@ -58,5 +59,5 @@ export async function printStreamingSpeed(
   const verdict = (seconds: number, megabytes: number) =>
     seconds <= goal.seconds && megabytes <= bound ? "met" : "missed";
   report(`goal: mine streamed ${goalText}`, verdict(net(mine), mine.peakMegabytesAdded));
-  report(`goal: mine from a file ${goalText}`, verdict(fromFile.seconds, fromFile.peakMegabytesAdded));
+  report(`goal: mine from a file ${goalText}`, verdict(fromFile.seconds, mine.peakMegabytesAdded));
 }
