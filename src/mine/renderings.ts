@@ -193,7 +193,45 @@ function renderAmount(value: number, written: string, currency: string | undefin
     out.add(`${fixed} ${code}`);
     out.add(`${code} ${fixed}`);
   }
+  // A whole amount is written without places as often as with: "$1,200", "1.200 €", "12 €".
+  if (Number.isInteger(value) && Math.abs(value) < 1e15)
+    for (const format of wholeFormatsOf(currency)) out.add(normalize(format.format(value)));
   return [...out];
+}
+
+// By currency as records write it: a history names a few currencies.
+const wholeFormats = new Map<string, readonly Intl.NumberFormat[]>();
+
+/** The formats of a whole amount without places: grouped, and with the currency's symbol, per money locale. */
+function wholeFormatsOf(currency: string | undefined): readonly Intl.NumberFormat[] {
+  const key = currency ?? "";
+  let found = wholeFormats.get(key);
+  if (found === undefined) {
+    const code = /^[A-Z]{3}$/.test(key) ? key : undefined;
+    const made: (Intl.NumberFormat | undefined)[] = [];
+    for (const locale of moneyLocales) {
+      made.push(
+        formatter(`${locale} whole`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })),
+      );
+      if (code !== undefined)
+        made.push(
+          formatter(
+            `${locale} ${code} whole`,
+            () =>
+              new Intl.NumberFormat(locale, {
+                style: "currency",
+                currency: code,
+                minimumFractionDigits: 0,
+                maximumFractionDigits: 0,
+              }),
+          ),
+        );
+    }
+    found = made.filter((format) => format !== undefined);
+    if (wholeFormats.size >= 1_000) wholeFormats.clear();
+    wholeFormats.set(key, found);
+  }
+  return found;
 }
 
 /**

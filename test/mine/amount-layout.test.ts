@@ -65,6 +65,20 @@ function intlRenderings(value: number, currency: string | undefined): string[] {
     out.add(`${fixed} ${code}`);
     out.add(`${code} ${fixed}`);
   }
+  // A whole amount also without places, grouped and with its symbol.
+  if (Number.isInteger(value) && Math.abs(value) < 1e15)
+    for (const locale of locales) {
+      out.add(intl(locale, { maximumFractionDigits: 0 }).format(value));
+      if (code !== undefined)
+        out.add(
+          intl(locale, {
+            style: "currency",
+            currency: code,
+            minimumFractionDigits: 0,
+            maximumFractionDigits: 0,
+          }).format(value),
+        );
+    }
   return [...out].map(normalize);
 }
 

@@ -135,3 +135,24 @@ describe("closings wishing a good day or saying goodbye", () => {
     expect(readMail(text).body).toBe("Have a nice day at the spa: your booking is confirmed.");
   });
 });
+
+describe("a whole amount written without places", () => {
+  const records = defineRecords({
+    quotes: z.object({ id: z.string(), total: z.number(), currency: z.string() }),
+  }) as unknown as RecordsDefinition;
+
+  it.each([
+    [1200, "USD", "The quote is $1,200 in total.", "The quote is {{quote.total}} in total."],
+    [1200, "EUR", "Le devis s'élève à 1 200 € au total.", "Le devis s'élève à {{quote.total}} au total."],
+    [1200, "EUR", "Das Angebot beträgt 1.200 € insgesamt.", "Das Angebot beträgt {{quote.total}} insgesamt."],
+    [45, "GBP", "The fee is £45 in total.", "The fee is {{quote.total}} in total."],
+    [12, "EUR", "Le forfait est de 12 € au total.", "Le forfait est de {{quote.total}} au total."],
+  ])("%d %s in %j is masked", (total, currency, text, expected) => {
+    expect(masked(records, { quotes: [{ id: "1", total, currency }] }, text)).toBe(expected);
+  });
+
+  it("is not rounded into a whole one", () => {
+    const ticket = { quotes: [{ id: "1", total: 1199.5, currency: "USD" }] };
+    expect(masked(records, ticket, "The quote is $1,200 in total.")).toBe("The quote is $1,200 in total.");
+  });
+});
