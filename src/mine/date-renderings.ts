@@ -378,16 +378,45 @@ interface Group {
 function dayGroupsOf(locale: string, year: number, month: number, day: number): readonly Group[] {
   return remember(cacheOf(locale).forms, dayKey(year, month, day), () => {
     const groups = new Map<string, { form: string; words: boolean }[]>();
+    const ordinal = ordinalOf(locale, day);
     for (const [at, { form: written, digits }] of daysOf(locale, year, month, day).entries()) {
       const words = !numericDays[at];
-      withoutDots(written, (form) => {
+      const add = (form: string) => {
         const group = groups.get(digits);
         if (group === undefined) groups.set(digits, [{ form, words }]);
         else group.push({ form, words });
+      };
+      withoutDots(written, (form) => {
+        add(form);
+        // With the month in words, the day is also written as an ordinal: "1er mars", "March 3rd".
+        if (words && ordinal !== undefined) {
+          const numbered = withOrdinal(form, day, ordinal);
+          if (numbered !== undefined) add(numbered);
+        }
       });
     }
     return [...groups].map(([digits, forms]) => ({ digits, forms }));
   });
+}
+
+/**
+ * The day of the month as an ordinal where the locale's language writes one in dates, lower-cased: every
+ * day in English ("3rd"), the first in French ("1er"); undefined where it writes the number alone.
+ */
+function ordinalOf(locale: string, day: number): string | undefined {
+  const language = locale.slice(0, 2).toLowerCase();
+  if (language === "fr") return day === 1 ? "1er" : undefined;
+  if (language !== "en") return undefined;
+  const tens = day % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : (["th", "st", "nd", "rd"][day % 10] ?? "th");
+  return `${day}${suffix}`;
+}
+
+/** A day's form with its day number written as `ordinal`; undefined where the number is not alone in it. */
+function withOrdinal(form: string, day: number, ordinal: string): string | undefined {
+  const found = new RegExp(`(?<![\\p{N}])0?${day}(?![\\p{N}])`, "u").exec(form);
+  if (found === null) return undefined;
+  return form.slice(0, found.index) + ordinal + form.slice(found.index + found[0].length);
 }
 
 /**

@@ -156,3 +156,50 @@ describe("a whole amount written without places", () => {
     expect(masked(records, ticket, "The quote is $1,200 in total.")).toBe("The quote is $1,200 in total.");
   });
 });
+
+describe("a day written as an ordinal", () => {
+  const records = defineRecords({
+    visits: z.object({ id: z.string(), on: z.string(), locale: z.string() }),
+  }) as unknown as RecordsDefinition;
+
+  it.each([
+    [
+      "2026-03-01",
+      "fr-FR",
+      "Votre visite du 1er mars 2026 est confirmée.",
+      "Votre visite du {{visit.on}} est confirmée.",
+    ],
+    [
+      "2026-03-01",
+      "fr-FR",
+      "Votre visite du dimanche 1er mars est confirmée.",
+      "Votre visite du {{visit.on}} est confirmée.",
+    ],
+    [
+      "2026-03-03",
+      "en-GB",
+      "Your visit on March 3rd, 2026 is confirmed.",
+      "Your visit on {{visit.on}} is confirmed.",
+    ],
+    [
+      "2026-03-22",
+      "en-US",
+      "Your visit on 22nd March 2026 is confirmed.",
+      "Your visit on {{visit.on}} is confirmed.",
+    ],
+    [
+      "2026-03-11",
+      "en-US",
+      "Your visit on March 11th is confirmed.",
+      "Your visit on {{visit.on}} is confirmed.",
+    ],
+  ])("%s in %s is found in %j", (on, locale, text, expected) => {
+    expect(masked(records, { visits: [{ id: "1", on, locale }] }, text)).toBe(expected);
+  });
+
+  it("is not another day's ordinal, nor one the language does not write", () => {
+    const ticket = { visits: [{ id: "1", on: "2026-03-03", locale: "fr-FR" }] };
+    expect(masked(records, ticket, "Votre visite du 3er mars.")).toBe("Votre visite du 3er mars.");
+    expect(masked(records, ticket, "Your visit on March 3th.")).toBe("Your visit on March 3th.");
+  });
+});
