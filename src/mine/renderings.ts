@@ -65,16 +65,25 @@ export function isPhoneShaped(value: string): boolean {
 }
 
 /**
- * The digits of a phone number as people dial it: E.164 without "+", and national with and without a
- * trunk "0"; a number written with any grouping is found by its digits.
+ * The digits of a phone number as people dial it: E.164 without "+", with the "00" most countries dial
+ * abroad with ("0033 6 …"), with the trunk "0" kept in brackets ("+33 (0)6 …"), and national with and
+ * without a trunk "0"; a number written with any grouping is found by its digits.
  */
 export function phoneDigits(value: unknown): string[] {
   if (typeof value !== "string" || !isPhoneShaped(value)) return [];
   const phone = parsePhone(value, undefined);
   if (!phone.ok) return [];
+  const e164 = phone.e164.slice(1);
   const national = phone.national.replace(/\D/g, "");
+  // The country code is the international form's first group: "+33 6 12 34 56 78".
+  const country = /^\+(\d{1,3})\s/.exec(phone.international)?.[1];
+  const significant = country === undefined ? undefined : e164.slice(country.length);
+  const forms = [e164, `00${e164}`, national];
   // Most countries dial a national number with a trunk "0"; the metadata does not always write it.
-  return [phone.e164.slice(1), national, national.startsWith("0") ? national : `0${national}`];
+  if (!national.startsWith("0")) forms.push(`0${national}`);
+  if (country !== undefined && significant !== undefined && !significant.startsWith("0"))
+    forms.push(`${country}0${significant}`);
+  return forms;
 }
 
 // The digit groupings and symbol places people write amounts in: 1,234.50 $ · 1.234,50 € · 1 234,50 €.

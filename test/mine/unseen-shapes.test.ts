@@ -203,3 +203,31 @@ describe("a day written as an ordinal", () => {
     expect(masked(records, ticket, "Your visit on March 3th.")).toBe("Your visit on March 3th.");
   });
 });
+
+describe("a phone number dialled from abroad", () => {
+  const records = defineRecords({
+    owners: z.object({ id: z.string(), mobile: z.string() }),
+  }) as unknown as RecordsDefinition;
+
+  it.each([
+    [
+      "+33 6 12 34 56 78",
+      "Rappelez-nous au 0033 6 12 34 56 78 demain.",
+      "Rappelez-nous au {{owner.mobile}} demain.",
+    ],
+    [
+      "+33 6 12 34 56 78",
+      "Rappelez-nous au +33 (0)6 12 34 56 78 demain.",
+      "Rappelez-nous au {{owner.mobile}} demain.",
+    ],
+    ["+49 151 2345678", "Rufen Sie 0049 151 2345678 an.", "Rufen Sie {{owner.mobile}} an."],
+    ["+44 7911 123456", "Call +44 (0)7911 123456 today.", "Call {{owner.mobile}} today."],
+  ])("%s is found in %j", (mobile, text, expected) => {
+    expect(masked(records, { owners: [{ id: "1", mobile }] }, text)).toBe(expected);
+  });
+
+  it("is not another number with those digits in another order", () => {
+    const ticket = { owners: [{ id: "1", mobile: "+33 6 12 34 56 78" }] };
+    expect(masked(records, ticket, "Call 0033 6 12 34 56 87 today.")).toBe("Call 0033 6 12 34 56 87 today.");
+  });
+});
