@@ -39,6 +39,14 @@ function stringRenderings(
   const plain = normalize(cleanText(value));
   if (plain.length === 0 || plain.length > 500) return [];
   const out = [plain];
+  // A name typed on another keyboard or by a system that writes ASCII: "José" as "Jose", "O'Brien" as
+  // "O’Brien".
+  if (!asciiOnly.test(plain)) {
+    const folded = plain.normalize("NFD").replace(marks, "").normalize("NFC");
+    if (folded !== plain) out.push(folded);
+  }
+  if (plain.includes("'")) out.push(plain.replaceAll("'", "\u2019"));
+  else if (plain.includes("\u2019")) out.push(plain.replaceAll("\u2019", "'"));
   const date = dateValue(value);
   const amount = amountOfText(value);
   if (date !== undefined) out.push(...dateRenderings(date, timeZone, dates));
@@ -50,6 +58,9 @@ function stringRenderings(
   }
   return out;
 }
+
+const asciiOnly = /^[\u0000-\u007f]*$/;
+const marks = /\p{M}/gu;
 
 const phoneShape = /^\+?[\d\s().-]{7,24}$/;
 

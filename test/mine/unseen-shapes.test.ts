@@ -231,3 +231,46 @@ describe("a phone number dialled from abroad", () => {
     expect(masked(records, ticket, "Call 0033 6 12 34 56 87 today.")).toBe("Call 0033 6 12 34 56 87 today.");
   });
 });
+
+describe("a name written without its accents or with the other apostrophe", () => {
+  const records = defineRecords({
+    patients: z.object({ id: z.string(), name: z.string() }),
+  }) as unknown as RecordsDefinition;
+
+  it.each([
+    [
+      "José María",
+      "Hola Jose Maria, su cita está confirmada.",
+      "Hola {{patient.name}}, su cita está confirmada.",
+    ],
+    [
+      "Zoë Dvořák",
+      "Dear Zoe Dvorak, your visit is confirmed.",
+      "Dear {{patient.name}}, your visit is confirmed.",
+    ],
+    [
+      "José María",
+      "Hola José María, su cita está confirmada.",
+      "Hola {{patient.name}}, su cita está confirmada.",
+    ],
+    [
+      "Siobhan O'Brien",
+      "Dear Siobhan O’Brien, your visit is confirmed.",
+      "Dear {{patient.name}}, your visit is confirmed.",
+    ],
+    [
+      "Siobhan O’Brien",
+      "Dear Siobhan O'Brien, your visit is confirmed.",
+      "Dear {{patient.name}}, your visit is confirmed.",
+    ],
+  ])("%s is found in %j", (name, text, expected) => {
+    expect(masked(records, { patients: [{ id: "1", name }] }, text)).toBe(expected);
+  });
+
+  it("is not another name its letters make without accents", () => {
+    const ticket = { patients: [{ id: "1", name: "Renée" }] };
+    expect(masked(records, ticket, "Dear René, your visit is confirmed.")).toBe(
+      "Dear René, your visit is confirmed.",
+    );
+  });
+});
