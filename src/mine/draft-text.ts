@@ -539,25 +539,27 @@ const longestSubject = 60;
  * value ("for order {{order.number}}", "on {{order.placedAt}}") is taken out whole, as the value cannot be
  * in a subject; the first clause is kept, without a request's opening words ("Please", "Could you") and
  * without function words at its end: "Please refund {{order.total}} to the buyer for order
- * {{order.number}}, placed on …" gives "Refund to the buyer".
+ * {{order.number}}, placed on …" gives "Refund to the buyer". `isQuantity` tells the values shown as a date,
+ * an amount or a number (`visit.on`), which no record's noun stands for.
  */
-export function subjectLine(body: string): string {
+export function subjectLine(body: string, isQuantity: (path: string) => boolean = () => false): string {
   const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:]/.exec(body);
   const rest = salutation === null ? body : body.slice(salutation[0].length);
   const sentences = rest.split(/[.!?](?:\s|$)/).filter((sentence) => /\p{L}/u.test(sentence));
   for (const sentence of sentences) {
-    const subject = subjectOfSentence(sentence);
+    const subject = subjectOfSentence(sentence, isQuantity);
     if (subject !== "") return subject;
   }
   return "Message";
 }
 
-function subjectOfSentence(sentence: string): string {
+function subjectOfSentence(sentence: string, isQuantity: (path: string) => boolean): string {
   const lead = [...prepositions].join("|");
   const determiner = [...determiners].join("|");
   // A phrase that only introduces a value goes whole ("for order {{order.number}}", "on {{date}}"); a value
   // its record's noun already names goes ("your claim {{claim.number}}"); after a determiner the record's
-  // noun stands for it ("the {{vehicle.model}}" → "the vehicle"); any other value goes.
+  // noun stands for it ("the {{vehicle.model}}" → "the vehicle"), unless it is a date or an amount, which a
+  // determiner introduces in some languages ("le {{visit.on}}", "el {{visit.on}}"); any other value goes.
   const withoutValues = sentence
     .replace(
       new RegExp(
@@ -567,10 +569,11 @@ function subjectOfSentence(sentence: string): string {
       " ",
     )
     .replace(
-      /([\p{L}]+)(\s+)\{\{([a-z_]+)(?:\.[^}]*)?\}\}/giu,
-      (_whole, before: string, space: string, noun: string) => {
+      /([\p{L}]+)(\s+)\{\{([a-z_]+)((?:\.[^}]*)?)\}\}/giu,
+      (_whole, before: string, space: string, noun: string, field: string) => {
         const lower = before.toLowerCase();
         if (lower === noun.toLowerCase()) return before;
+        if (determiners.has(lower) && isQuantity(`${noun}${field}`)) return " ";
         if (determiners.has(lower) && noun !== "choice") return `${before}${space}${noun.replace(/_/g, " ")}`;
         return `${before} `;
       },

@@ -385,7 +385,19 @@ function draftOne(
     const money = slots.some(
       (slot) => slot.kind === "ref" && Object.values(slot.show).some((shown) => shown.as?.kind === "money"),
     );
-    const subject = channel === "email" ? withoutIdentifiers(subjectLine(text)) || "Message" : undefined;
+    const quantities = new Set(
+      slots.flatMap((slot) =>
+        slot.kind === "ref"
+          ? Object.entries(slot.show).flatMap(([alias, shown]) =>
+              shown.as !== undefined && shown.as.kind !== "phone" ? [`${slot.name}.${alias}`] : [],
+            )
+          : [],
+      ),
+    );
+    const subject =
+      channel === "email"
+        ? withoutIdentifiers(subjectLine(text, (path) => quantities.has(path))) || "Message"
+        : undefined;
     const draft: DraftTemplate = {
       id,
       cluster: candidate.id,

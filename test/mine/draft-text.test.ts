@@ -280,6 +280,15 @@ describe("the subject is a short line, not the body's first words", () => {
     expect(subjectLine(body)).toBe(subject);
   });
 
+  it.each([
+    ["Le rappel de vaccin arrive à échéance le {{visit.dueOn}}.", "Le rappel de vaccin arrive à échéance"],
+    ["La factura de {{invoice.total}} vence el {{invoice.dueOn}}.", "La factura vence"],
+    ["The {{vehicle.model}} is ready since the {{vehicle.readyOn}}.", "The vehicle is ready"],
+  ])("%j → %j: a date or an amount after a determiner goes with it", (body, subject) => {
+    const quantities = new Set(["visit.dueOn", "invoice.total", "invoice.dueOn", "vehicle.readyOn"]);
+    expect(subjectLine(body, (path) => quantities.has(path))).toBe(subject);
+  });
+
   it("never ends on a word that needs what follows, and stays one plain line of 60 characters", () => {
     const vocabulary = [
       "refund",
