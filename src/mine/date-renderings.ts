@@ -568,6 +568,25 @@ function joinedForms(
     withoutDots(`${date.form}, ${clock.form}`, add);
     withoutDots(`${date.form} ${clock.form}`, add);
   }
+  // French writes the time of day with an "h" more often than Intl's colon: "3 mars 2026 à 9h30".
+  if (locale.slice(0, 2).toLowerCase() !== "fr") return;
+  for (const clock of hourClocks(local.hour, local.minute)) {
+    for (let at = 0; at < joiners.length; at++) {
+      const joiner = joiners[at];
+      const [d] = joined[at] as readonly [number, number];
+      const date = days[d] as Written;
+      if (joiner === undefined || joiner.timeFirst || date.form === "" || (!words && !numericDays[d]))
+        continue;
+      if (digits !== undefined && !digits.holds(date.digits + joiner.digits[1] + clock.digits)) continue;
+      withoutDots(`${joiner.before}${date.form}${joiner.between}${clock.form}${joiner.after}`.trim(), add);
+    }
+  }
+}
+
+/** A time of day written with an "h" between hour and minutes, as French does: "9h30", "09h30". */
+function hourClocks(hour: number, minute: number): readonly Written[] {
+  const mm = String(minute).padStart(2, "0");
+  return [...new Set([`${hour}h${mm}`, `${String(hour).padStart(2, "0")}h${mm}`])].map(written);
 }
 
 /**

@@ -274,3 +274,33 @@ describe("a name written without its accents or with the other apostrophe", () =
     );
   });
 });
+
+describe("a French time of day written with an h", () => {
+  const records = defineRecords({
+    visits: z.object({ id: z.string(), at: z.string(), locale: z.string() }),
+  }) as unknown as RecordsDefinition;
+
+  it.each([
+    [
+      "2026-03-03T09:05:00Z",
+      "Rendez-vous le 3 mars 2026 à 9h05 à la clinique.",
+      "Rendez-vous le {{visit.at}} à la clinique.",
+    ],
+    [
+      "2026-03-03T14:30:00Z",
+      "Rendez-vous le mardi 3 mars 2026 à 14h30 à la clinique.",
+      "Rendez-vous le {{visit.at}} à la clinique.",
+    ],
+  ])("%s is found with its time in %j", (at, text, expected) => {
+    expect(masked(records, { visits: [{ id: "1", at, locale: "fr-FR" }] }, text)).toBe(expected);
+  });
+
+  it("is not another time, nor read so in a language that does not write it", () => {
+    const ticket = { visits: [{ id: "1", at: "2026-03-03T09:05:00Z", locale: "fr-FR" }] };
+    expect(masked(records, ticket, "Rendez-vous le 3 mars 2026 à 9h50.")).toBe(
+      "Rendez-vous le {{visit.at}} à 9h50.",
+    );
+    const english = { visits: [{ id: "1", at: "2026-03-03T09:05:00Z", locale: "en-GB" }] };
+    expect(masked(records, english, "Visit on 3 March 2026 at 9h05.")).toBe("Visit on {{visit.at}} at 9h05.");
+  });
+});
