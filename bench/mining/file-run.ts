@@ -10,6 +10,7 @@ import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { clocked } from "./clocked.js";
 
 export interface FileRun {
   readonly lines: number;
@@ -45,16 +46,8 @@ export async function fileRun(
         yield line;
       }
     }
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    await pass(counted());
-    const seconds = (performance.now() - start) / 1000;
-    const cpu = process.cpuUsage(cpuStart);
-    return {
-      lines: count,
-      seconds,
-      cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    };
+    const clock = await clocked(() => pass(counted()));
+    return { lines: count, ...clock };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

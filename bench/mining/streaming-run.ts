@@ -2,6 +2,7 @@
  * Time, CPU time and peak resident memory of one pass over a streamed history. The time spent building
  * the lines is clocked apart, so a fast pass is not hidden behind a slow generator.
  */
+import { clocked } from "./clocked.js";
 import { MemoryPeak } from "./memory-peak.js";
 
 export interface StreamingRun {
@@ -39,16 +40,6 @@ export async function streamingRun<T>(
       yield next.value;
     }
   }
-  const cpuStart = process.cpuUsage();
-  const start = performance.now();
-  await pass(counted());
-  const seconds = (performance.now() - start) / 1000;
-  const cpu = process.cpuUsage(cpuStart);
-  return {
-    lines,
-    seconds,
-    sourceSeconds,
-    cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    peakMegabytesAdded: memory.megabytesAdded(),
-  };
+  const clock = await clocked(() => pass(counted()));
+  return { lines, ...clock, sourceSeconds, peakMegabytesAdded: memory.megabytesAdded() };
 }
