@@ -402,12 +402,9 @@ export interface BodyChoices {
 export function composeBody(pieces: readonly SkeletonPiece[], choices: BodyChoices): string {
   const { dropped, choice, varying } = choices;
   const place = varying.choice;
-  const firstSolid = pieces.findIndex((piece) => piece.type === "word" || piece.type === "tag");
-  let lastSolid = -1;
-  for (const [index, piece] of pieces.entries())
-    if (piece.type === "word" || piece.type === "tag") lastSolid = index;
+  // Only where aligning the examples found the phrases: any other gap (a greeting's name, a word that
+  // varied there alone) would put the choice where the template says something else.
   const usable = choice !== undefined && !dropped.has(choice);
-  let choiceUsed = !usable;
   let body = "";
   for (let index = 0; index < pieces.length; index++) {
     const piece = pieces[index] as SkeletonPiece;
@@ -424,17 +421,7 @@ export function composeBody(pieces: readonly SkeletonPiece[], choices: BodyChoic
     }
     if (piece.type === "word" || piece.type === "mark") body += piece.text;
     else if (piece.type === "tag" && !dropped.has(piece.slot)) body += `{{${piece.slot}.${piece.alias}}}`;
-    else if (
-      !choiceUsed &&
-      place === undefined &&
-      piece.type === "gap" &&
-      !varying.values.has(index) &&
-      index > firstSolid &&
-      index < lastSolid
-    ) {
-      body += ` {{${choice}}} `;
-      choiceUsed = true;
-    } else body += removed;
+    else body += removed;
   }
   return tidy(withoutDangling(body));
 }

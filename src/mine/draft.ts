@@ -295,7 +295,7 @@ function draftOne(
     new Set(candidate.choiceWords.map((choice) => choice.word.toLowerCase())),
   );
   const pieces = withValueTags(read, varying, tagOf);
-  const choices = choicesOf(candidate, varying.choice);
+  const choices = choicesOf(varying.choice);
   const choiceName = choices === undefined ? undefined : "choice";
   let dropped = new Set<string>();
   for (let attempt = 0; attempt <= refs.size + 1; attempt++) {
@@ -479,16 +479,13 @@ function recipientChoice(
 }
 
 /**
- * The choice's keys and labels: the phrases seen where the members' text varied, or without such a place
- * the recurring words that varied; undefined without two.
+ * The choice's keys and labels: the phrases seen where the members' text varied; undefined without such a
+ * place (words that varied at no one place say nothing of where a choice would go) or without two.
  */
-function choicesOf(
-  candidate: CandidateTemplate,
-  place: VaryingPlace | undefined,
-): Record<string, string> | undefined {
+function choicesOf(place: VaryingPlace | undefined): Record<string, string> | undefined {
+  if (place === undefined) return undefined;
   const choices: Record<string, string> = {};
-  const labels = place?.phrases ?? candidate.choiceWords.map((choice) => choice.word);
-  for (const text of labels) {
+  for (const text of place.phrases) {
     // A word with a digit is data (a room, an amount, a short value too short to be masked), not a
     // phrase someone chose: it is never written into code.
     if (!/^\p{L}+(?: \p{L}+)*$/u.test(text)) continue;

@@ -223,6 +223,29 @@ describe("the choice sits where the phrases varied", () => {
     });
   });
 
+  it("puts a choice only where aligning the examples found its phrases, never in another gap", () => {
+    const tag = (path: string) => {
+      const [slot = "", alias = ""] = path.split(".");
+      return { slot, alias };
+    };
+    // Gaps where the examples wrote other words (a greeting's name, a word at a place of its own), none
+    // of them the place aligning found: the choice's words varied at no one place.
+    const pieces = readSkeleton(
+      "Hello …, booking {{booking.reference}} is … today. Please hold the keys.",
+      tag,
+    );
+    const nowhere = { choice: undefined, fixed: [], values: new Set<number>(), tags: new Map() };
+    const body = composeBody(pieces, { dropped: new Set(), choice: "choice", varying: nowhere });
+    expect(body).not.toContain("{{choice}}");
+    expect(body).toBe("Hello, booking {{booking.reference}} is today. Please hold the keys.");
+    // Where aligning found the place, the choice is there.
+    const gap = pieces.findIndex((piece, at) => piece.type === "gap" && at > 3);
+    const found = { ...nowhere, choice: { from: gap, to: gap, phrases: ["confirmed", "reserved"] } };
+    expect(composeBody(pieces, { dropped: new Set(), choice: "choice", varying: found })).toBe(
+      "Hello, booking {{booking.reference}} is {{choice}} today. Please hold the keys.",
+    );
+  });
+
   it("offers no phrase holding anything but letters and spaces", async () => {
     const hostile = [
       "<b>late</b>",
