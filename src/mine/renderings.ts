@@ -201,7 +201,7 @@ function renderAmount(value: number, written: string, currency: string | undefin
   const fixed = value.toFixed(2);
   // Digits, signs, marks and a lower-cased code are normal already; each form is kept once.
   const out = new Set<string>([written, fixed, fixed.replace(".", ",")]);
-  const { code, formats } = moneyFormatsOf(currency);
+  const { code, formats, whole } = moneyFormatsOf(currency);
   const amount = decimalAmount(value, written);
   for (const { format, layout } of formats)
     out.add(
@@ -215,43 +215,8 @@ function renderAmount(value: number, written: string, currency: string | undefin
   }
   // A whole amount is written without places as often as with: "$1,200", "1.200 €", "12 €".
   if (Number.isInteger(value) && Math.abs(value) < 1e15)
-    for (const format of wholeFormatsOf(currency)) out.add(normalize(format.format(value)));
+    for (const format of whole) out.add(normalize(format.format(value)));
   return [...out];
-}
-
-// By currency as records write it: a history names a few currencies.
-const wholeFormats = new Map<string, readonly Intl.NumberFormat[]>();
-
-/** The formats of a whole amount without places: grouped, and with the currency's symbol, per money locale. */
-function wholeFormatsOf(currency: string | undefined): readonly Intl.NumberFormat[] {
-  const key = currency ?? "";
-  let found = wholeFormats.get(key);
-  if (found === undefined) {
-    const code = /^[A-Z]{3}$/.test(key) ? key : undefined;
-    const made: (Intl.NumberFormat | undefined)[] = [];
-    for (const locale of moneyLocales) {
-      made.push(
-        formatter(`${locale} whole`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })),
-      );
-      if (code !== undefined)
-        made.push(
-          formatter(
-            `${locale} ${code} whole`,
-            () =>
-              new Intl.NumberFormat(locale, {
-                style: "currency",
-                currency: code,
-                minimumFractionDigits: 0,
-                maximumFractionDigits: 0,
-              }),
-          ),
-        );
-    }
-    found = made.filter((format) => format !== undefined);
-    if (wholeFormats.size >= 1_000) wholeFormats.clear();
-    wholeFormats.set(key, found);
-  }
-  return found;
 }
 
 /**
@@ -266,6 +231,8 @@ interface MoneyFormats {
     readonly format: Intl.NumberFormat;
     readonly layout: AmountLayout | undefined;
   }[];
+  /** For a whole amount, per money locale: grouped with no places, then with the currency's symbol. */
+  readonly whole: readonly Intl.NumberFormat[];
 }
 
 // By currency as records write it: a history names a few currencies.
@@ -277,6 +244,7 @@ function moneyFormatsOf(currency: string | undefined): MoneyFormats {
   if (found === undefined) {
     const code = /^[A-Z]{3}$/.test(key) ? key : undefined;
     const formats: (Intl.NumberFormat | undefined)[] = [];
+    const whole: (Intl.NumberFormat | undefined)[] = [];
     for (const locale of moneyLocales) {
       formats.push(
         formatter(
@@ -284,7 +252,22 @@ function moneyFormatsOf(currency: string | undefined): MoneyFormats {
           () => new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }),
         ),
       );
+      whole.push(
+        formatter(`${locale} whole`, () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })),
+      );
       if (code === undefined) continue;
+      whole.push(
+        formatter(
+          `${locale} ${code} whole`,
+          () =>
+            new Intl.NumberFormat(locale, {
+              style: "currency",
+              currency: code,
+              minimumFractionDigits: 0,
+              maximumFractionDigits: 0,
+            }),
+        ),
+      );
       formats.push(currencyFormatter(locale, code));
       formats.push(
         formatter(
@@ -298,6 +281,7 @@ function moneyFormatsOf(currency: string | undefined): MoneyFormats {
       formats: formats.flatMap((format) =>
         format === undefined ? [] : [{ format, layout: readLayout(format) }],
       ),
+      whole: whole.filter((format) => format !== undefined),
     };
     if (moneyFormats.size >= 1_000) moneyFormats.clear();
     moneyFormats.set(key, found);
