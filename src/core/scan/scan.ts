@@ -50,7 +50,7 @@ export function scanMessage(text: string, allowance: ScanAllowance): Finding | u
       if (
         !allowed.has("phone", token) &&
         (international || !allowed.isCode("phone", token)) &&
-        !digitsBuiltByCode(text, start, end, allowance.formatted)
+        !digitsAccountedFor(text, start, end, allowance)
       )
         finding = "phone";
       return finding !== undefined;
@@ -172,31 +172,71 @@ class Allowed {
 }
 
 /**
- * Whether every digit of the number at [start, end) lies in a value built by code that stands whole in
- * the text (not cutting a group of digits), each value once: two such values side by side, a date and then an amount in
- * "14. März 2026 (1.234,50 €)", read as one number but carry nothing a record wrote. Each value is looked
- * for only around the number, so a text of many numbers stays linear.
+ * Whether every digit of the number at [start, end) lies in a value that stands whole in the text (not
+ * cutting a group of digits), each value once: values built by code side by side, as a date and then an
+ * amount in "14. März 2026 (1.234,50 €)", and at most one record code among them, as a reference and
+ * then a weight in "FWD-88003 (139 kg)". Such numbers are read as one but carry nothing a record wrote
+ * beyond what the code alone may show. Two record codes side by side stay a number: together they could
+ * spell one no single code may. Each value is looked for only around the number, so a text of many
+ * numbers stays linear.
  */
-function digitsBuiltByCode(text: string, start: number, end: number, formatted: readonly string[]): boolean {
+function digitsAccountedFor(text: string, start: number, end: number, allowance: ScanAllowance): boolean {
   const covered = new Uint8Array(end - start);
-  for (const value of formatted) {
-    if (value === "") continue;
-    const from = Math.max(0, start - value.length + 1);
-    const around = text.slice(from, Math.min(text.length, end + value.length - 1));
-    let uses = 0;
-    for (let at = around.indexOf(value); at !== -1; at = around.indexOf(value, at + 1)) {
-      const first = from + at;
-      const last = first + value.length;
-      if (isDigitAt(text, first - 1) || isDigitAt(text, last)) continue;
-      // One value twice in one number is a pattern a record can write ("12 34 12 34" from "12" and
-      // "34"): only distinct values side by side are what code put there.
-      if (++uses > 1) return false;
-      for (let i = Math.max(first, start); i < Math.min(last, end); i++) covered[i - start] = 1;
-    }
+  for (const value of allowance.formatted) {
+    const spans = wholeSpans(text, start, end, value);
+    // One value twice in one number is a pattern a record can write ("12 34 12 34" from "12" and
+    // "34"): only distinct values side by side are what code put there.
+    if (spans.length > 1) return false;
+    cover(covered, start, end, spans);
+  }
+  let codes = 0;
+  for (const value of allowance.whole) {
+    if (hasWhiteSpace(value)) continue;
+    const spans = wholeSpans(text, start, end, value);
+    if (spans.length === 0) continue;
+    // The code's part of the number must be a code's shape ("88003", "4471-2290"), not a phone
+    // number's ("0151.2345.6789"), and only one code may share a number.
+    const [first, last] = spans[0] as readonly [number, number];
+    const part = text.slice(Math.max(first, start), Math.min(last, end));
+    if (!hasDigit(part)) continue;
+    codes += spans.length;
+    if (codes > 1 || !isCodeShaped(part)) return false;
+    cover(covered, start, end, spans);
   }
   for (let i = start; i < end; i++) if (covered[i - start] === 0 && isDigitAt(text, i)) return false;
   return true;
 }
+
+/** Where `value` (not empty) stands whole, no digit just before or after it, around [start, end). */
+function wholeSpans(text: string, start: number, end: number, value: string): (readonly [number, number])[] {
+  if (value === "") return [];
+  const spans: (readonly [number, number])[] = [];
+  const from = Math.max(0, start - value.length + 1);
+  const around = text.slice(from, Math.min(text.length, end + value.length - 1));
+  for (let at = around.indexOf(value); at !== -1; at = around.indexOf(value, at + 1)) {
+    const first = from + at;
+    const last = first + value.length;
+    if (!isDigitAt(text, first - 1) && !isDigitAt(text, last)) spans.push([first, last]);
+  }
+  return spans;
+}
+
+function cover(
+  covered: Uint8Array,
+  start: number,
+  end: number,
+  spans: readonly (readonly [number, number])[],
+) {
+  for (const [first, last] of spans)
+    for (let i = Math.max(first, start); i < Math.min(last, end); i++) covered[i - start] = 1;
+}
+
+const whiteSpace = /\s/;
+const hasWhiteSpace = (value: string): boolean => whiteSpace.test(value);
+const hasDigit = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) if (isDigitAt(text, i)) return true;
+  return false;
+};
 
 /**
  * Whether `number` (as the phone finder found it) is one or two groups of digits, joined by a dash (of
