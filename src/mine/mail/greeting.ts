@@ -85,9 +85,56 @@ const greetings = new Phrases([
   "boa tarde",
   "prezado",
   "prezada",
-  // Scandinavian
+  // Scandinavian and Finnish
   "hej",
   "hei",
+  "hallå",
+  "god morgon",
+  "god dag",
+  "kære",
+  "kjære",
+  "moi",
+  "hyvä asiakas",
+  // Polish, Czech and Slovak
+  "dzień dobry",
+  "witam",
+  "szanowny",
+  "szanowna",
+  "szanowni",
+  "dobrý den",
+  "dobrý deň",
+  "vážený",
+  "vážená",
+  "vážení",
+  // Romanian, Hungarian and Turkish
+  "bună ziua",
+  "stimate",
+  "stimată",
+  "dragă",
+  "kedves",
+  "tisztelt",
+  "jó napot",
+  "merhaba",
+  "sayın",
+  // Greek, Russian and Ukrainian
+  "αγαπητέ",
+  "αγαπητή",
+  "γεια σας",
+  "καλημέρα",
+  "здравствуйте",
+  "добрый день",
+  "уважаемый",
+  "уважаемая",
+  "уважаемые",
+  "привет",
+  "добрий день",
+  "вітаю",
+  "шановний",
+  "шановна",
+  // Catalan
+  "bon dia",
+  "benvolgut",
+  "benvolguda",
 ]);
 
 // A name after the phrase is at most this many words ("Sehr geehrte Damen und Herren,").
@@ -137,6 +184,9 @@ function greetingIn(line: string): Greeting | undefined {
     const dash = next !== undefined && next.text === "" && dashes.includes(next.last);
     if (!ends.includes(word.last) && !dash) continue;
     const end = dash && !ends.includes(word.last) ? (next as (typeof words)[number]).end : word.end;
+    // "Hello, Ann!", "Здравствуйте, Анна!": the name follows the phrase's comma and fills the line.
+    if (w === phrase - 1 && word.last === "," && isNameLine(line.slice(end)))
+      return { greeting: line.trim(), rest: "" };
     return { greeting: line.slice(0, end).trim(), rest: line.slice(end).trim() };
   }
   // No mark after it: a greeting only when it is the whole of a short line that is not a sentence
@@ -150,4 +200,15 @@ function greetingIn(line: string): Greeting | undefined {
   )
     return { greeting: line.trim(), rest: "" };
   return undefined;
+}
+
+const nameWord = /^\p{Lu}[\p{L}\p{M}'’.-]*$/u;
+
+/** Whether `rest` is a name alone: one to three capitalised words, then at most a comma, "!" or ".". */
+function isNameLine(rest: string): boolean {
+  const words = rest
+    .trim()
+    .replace(/[,!.]$/u, "")
+    .split(/\s+/u);
+  return words.length <= 3 && words.every((word) => nameWord.test(word));
 }

@@ -62,6 +62,13 @@ const verbs = new Set([
   "pisze",
   "написал",
   "написала",
+  "napsal",
+  "napsala",
+  "napísal",
+  "napísala",
+  "yazdı",
+  "írta",
+  "scris",
   // Webmail that names the writer before the quote: "Quoting Anna <…>:", "Zitat von Anna <…>:".
   "quoting",
   "zitat",
@@ -118,6 +125,15 @@ const fromFields = new Set([
   "от",
   "absender",
   "expéditeur",
+  "lähettäjä",
+  "kimden",
+  "feladó",
+  "de la",
+  "από",
+  "від",
+  "差出人",
+  "发件人",
+  "寄件者",
 ]);
 const otherFields = new Set([
   "sent",
@@ -161,6 +177,35 @@ const otherFields = new Set([
   "отправлено",
   "кому",
   "тема",
+  "odesláno",
+  "odoslané",
+  "komu",
+  "předmět",
+  "predmet",
+  "lähetetty",
+  "vastaanottaja",
+  "aihe",
+  "gönderildi",
+  "gönderme tarihi",
+  "kime",
+  "konu",
+  "tarih",
+  "elküldve",
+  "címzett",
+  "tárgy",
+  "trimis",
+  "către",
+  "subiect",
+  "στάλθηκε",
+  "προς",
+  "θέμα",
+  "надіслано",
+  "送信日時",
+  "宛先",
+  "件名",
+  "发送时间",
+  "收件人",
+  "主题",
 ]);
 
 /** Whether a line is marked as quoted: `>` or `|` (nested, spaced or not) before its text. */
@@ -247,7 +292,9 @@ function attribution(line: string): boolean | undefined {
     // "napisał(a):", "написал(а):": the verb is the letters before the bracket.
     if (verbs.has(word) || verbs.has(word.replace(/\(.*$/, ""))) verb = w;
   }
-  if (verb === -1) return undefined;
+  // A client in a language without its verb here still writes the date, the time and the address:
+  // "пн, 2 мар. 2026 г. в 10:12, Анна <anna@x.example>:", "2026年3月2日(月) 10:12 Anna <anna@x.example>:".
+  if (verb === -1) return datedAddress(text) ? true : undefined;
   const opener =
     openers.prefixOf(words) > 0 || (verb + 1 < words.length && openers.prefixOf(words, verb + 1) > 0);
   return opener || text.includes("@");
@@ -308,4 +355,13 @@ function fieldName(line: string): string | undefined {
   }
   if (colon <= 0) return undefined;
   return text.slice(0, colon).replace(/\*+$/, "").trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+const year = /(?:^|\D)(?:19|20)\d\d(?:\D|$)/;
+const clockTime = /(?:^|\D)\d{1,2}[:.]\d\d(?:\D|$)/;
+const bracketedAddress = /[<([][^\s<>()[\]@]+@[^\s<>()[\]]+[>)\]]/;
+
+/** Whether an attribution-shaped line holds a bracketed address, a year and a time of day. */
+function datedAddress(text: string): boolean {
+  return bracketedAddress.test(text) && year.test(text) && clockTime.test(text);
 }

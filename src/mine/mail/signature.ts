@@ -36,6 +36,17 @@ const sentFrom = [
   "verstuurd met ",
   "skickat från ",
   "sendt fra ",
+  "lähetetty ",
+  "wysłane z ",
+  "wysłano z ",
+  "odesláno z ",
+  "odoslané z ",
+  "trimis de pe ",
+  "trimis din ",
+  "отправлено с ",
+  "отправлено из ",
+  "надіслано з ",
+  "στάλθηκε από ",
 ];
 
 // The first three letters of the beginnings: a line opening with other ones (most lines) is none of them.
@@ -55,6 +66,14 @@ const possessive = new Set([
   "min",
   "mio",
   "mia",
+  "mojego",
+  "mého",
+  "môjho",
+  "minun",
+  "mea",
+  "моего",
+  "мого",
+  "το",
 ]);
 const upper = /\p{Lu}/u;
 
