@@ -1,3 +1,4 @@
+import { greetingOf } from "./mail/greeting.js";
 import { isTypoOf, wordKey } from "./tokens.js";
 
 /**
@@ -123,8 +124,21 @@ const longestPhrase = 60;
 
 /** What aligning the examples to the skeleton found: where the choice goes, and what fills the other gaps. */
 export interface Varying {
-  /** The one place where the phrases differ; undefined unless exactly one place offers two phrases or more. */
+  /** The first place where the phrases differ (two phrases or more offered there); undefined without one. */
   readonly choice: VaryingPlace | undefined;
+  /**
+   * The other places where the phrases differ, in the text's order: the template varied at several places
+   * independently ("is confirmed … the room is heated" / "is pending … the room is cooled").
+   */
+  readonly others?: readonly VaryingPlace[];
+  /**
+   * Places the examples wrote other words at that no choice offers (free text, a phrase written once, or a
+   * phrase every example agreed on while the cluster's members did not): by piece, what a comment says
+   * there. The words are not the template's to write, nor to lose without a word.
+   */
+  readonly notes?: readonly { readonly at: number; readonly text: string }[];
+  /** Pieces at the start that are a greeting the members wrote differently ("Bonjour …,", "… días,"). */
+  readonly lead?: number;
   /**
    * Places of a sentence only some members wrote, where every example holding it wrote the same phrase:
    * the words fell below the shared share because the sentence is optional, not because they vary.
@@ -148,7 +162,7 @@ export function varyingPlaces(
   examples: readonly string[],
   choiceWords: ReadonlySet<string>,
 ): Varying {
-  const none: Varying = { choice: undefined, fixed: [], values: new Set(), tags: new Map() };
+  const none: Varying = { choice: undefined, others: [], fixed: [], values: new Set(), tags: new Map() };
   // The skeleton's solid tokens (words, tags, sentence ends) and, for each gap, the solid token after it.
   const solid: { key: string; piece: number; sentence: number }[] = [];
   const gaps: { piece: number; after: number }[] = [];
@@ -194,7 +208,22 @@ export function varyingPlaces(
     place.gaps.push(gap.piece);
     places.set(`${left} ${right}`, place);
   }
+  // Words the skeleton holds that not every example wrote, between words they all did, away from any gap:
+  // most members wrote them, the others other words ("the room is heated" / "the room is cooled").
+  const reached = new Set<number>();
+  for (const { left, right } of places.values()) for (let i = left + 1; i < right; i++) reached.add(i);
+  for (let i = 0; i < solid.length; i++) {
+    if (!widenable(i) || reached.has(i)) continue;
+    let end = i;
+    while (end + 1 < solid.length && widenable(end + 1) && !reached.has(end + 1)) end++;
+    const left = i - 1;
+    const right = end + 1;
+    if (left >= 0 && right < solid.length && end - i < maxReach && !places.has(`${left} ${right}`))
+      places.set(`${left} ${right}`, { left, right, gaps: [] });
+    i = end;
+  }
   const choices: VaryingPlace[] = [];
+  const notes: { at: number; text: string }[] = [];
   const fixed: { from: number; to: number; text: string }[] = [];
   const values = new Set<number>();
   const tags = new Map<number, string>();
@@ -226,6 +255,9 @@ export function varyingPlaces(
     // What the examples wrote here that holds a digit and no value taken out: a number of the template's own.
     const numerals = new Set<string>();
     let numbered = 0;
+    // What the examples wrote here with a number of the template's own and words: the same in every one.
+    const owned = new Set<string>();
+    let owning = 0;
     for (const { example, tokens, matched, holds } of read) {
       if (holds((solid[left] as { sentence: number }).sentence)) holding++;
       const start = matched[left];
@@ -236,9 +268,13 @@ export function varyingPlaces(
       // A value, or a place where mining took an identifier out: no phrase to offer.
       if (/\{\{|\p{N}|\u2327|\u2026/u.test(written)) {
         for (const gap of inside) values.add(gap);
-        if (numeralShape.test(written)) {
+        // The number's marks around it ("Horaires : 14h-19h") are the text's, kept where it is written.
+        if (numeralShape.test(written.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ""))) {
           numerals.add(written);
           numbered++;
+        } else if (!/\{\{|\u2327|\u2026/u.test(written)) {
+          owned.add(written.toLowerCase());
+          owning++;
         }
         placeholders.push(/^\{\{([a-z_][\w.]*)\}\}$/i.exec(written)?.[1]);
         continue;
@@ -270,6 +306,10 @@ export function varyingPlaces(
       .sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : 1));
     if (phrases.length >= 2)
       choices.push({ from, to, phrases: phrases.map(({ forms }) => writtenForm(forms, known)) });
+    // Where the comment goes: at the place's first gap, or where its words start.
+    const noteAt = inside[0] ?? from;
+    // Examples that wrote several phrases here, too few of them offered: free text, never lost unsaid.
+    if (seen.length >= 2 && phrases.length < 2) notes.push({ at: noteAt, text: variesHere });
     // A gap where every example holding it wrote the same record value (the member shown wrote it in
     // another form): that value's placeholder.
     const paths = new Set(placeholders.filter((path) => path !== undefined));
@@ -288,17 +328,78 @@ export function varyingPlaces(
       only !== undefined &&
       only.count === covering &&
       covering >= 2 &&
-      (holding < read.length || only.forms.size > 1) &&
       fixedShape.test(only.written)
-    )
-      fixed.push({ from, to, text: only.forms.size === 1 ? only.written : writtenForm(only.forms, known) });
+    ) {
+      if (holding < read.length || only.forms.size > 1)
+        fixed.push({ from, to, text: only.forms.size === 1 ? only.written : writtenForm(only.forms, known) });
+      // The cluster's members did not share the phrase the examples all wrote: a comment says what they
+      // wrote, and that others wrote otherwise, where the words would otherwise go unsaid.
+      else notes.push({ at: noteAt, text: agreedNote(only.written) });
+    }
+    // The same with a number of the template's own in it ("es válido durante 30"): never a value's place.
+    const [ownedText] = owned;
+    if (owned.size === 1 && ownedText !== undefined && owning === read.length && owning >= minNumerals)
+      notes.push({ at: noteAt, text: agreedNote(ownedText) });
     // Mining reads every number as a value; one that every example wrote alike where no record holds it
     // ("within 14 days", "24 heures") is the template's text: taken out, it would leave "within days".
     const [numeral] = numerals;
     if (numeral !== undefined && numerals.size === 1 && numbered === read.length && numbered >= minNumerals)
       fixed.push({ from, to, text: numeral });
   }
-  return { choice: choices.length === 1 ? choices[0] : undefined, fixed, values, tags };
+  const [choice, ...others] = choices;
+  return { choice, others, notes, fixed, values, tags, lead: greetingLead(pieces, solid, stable) };
+}
+
+const variesHere = "Varies here";
+
+/** A comment's words for a phrase every example wrote at a place the cluster's members varied at. */
+function agreedNote(phrase: string): string {
+  const words = phrase.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  // Only words and short numbers: a comment is code nobody scans for what a message may not hold.
+  if (words === "" || words.length > longestPhrase || /\p{N}{4}/u.test(words)) return variesHere;
+  return `${variesHere}; the examples wrote: ${words}`;
+}
+
+/** Most words of a greeting the text opens with ("Buenos días,", "Dear Mrs …,"). */
+const greetingWords = 6;
+
+/**
+ * How many pieces at the start are a greeting the members wrote differently: the words before the first
+ * comma or colon (before any sentence's end), with no value of the records, a gap or a word not every
+ * example wrote among them, and the next sentence starting there with a capital or the words opening as
+ * a greeting does. "Buenos días,"
+ * read as "… días," (the name left out, "días" shared with "en los próximos días") is no template text.
+ */
+function greetingLead(
+  pieces: readonly SkeletonPiece[],
+  solid: readonly { piece: number }[],
+  stable: readonly boolean[],
+): number {
+  let words = 0;
+  let varied = false;
+  for (const [index, piece] of pieces.entries()) {
+    if (piece.type === "gap") varied = true;
+    // A greeting naming the recipient from the records is whole, whatever the members' first word.
+    else if (piece.type === "tag") return 0;
+    else if (piece.type === "word") {
+      words++;
+      const at = solid.findIndex((token) => token.piece === index);
+      if (at !== -1 && stable[at] === false) varied = true;
+      if (words > greetingWords) return 0;
+    } else if (piece.type === "mark") {
+      if (/[.!?]/.test(piece.text)) return 0;
+      if (!/[,:]/.test(piece.text)) continue;
+      if (!varied) return 0;
+      const next = pieces.slice(index + 1).find((other) => other.type === "word" || other.type === "tag");
+      const opened = pieces
+        .slice(0, index)
+        .map((other) => (other.type === "word" || other.type === "mark" ? other.text : " "))
+        .join("");
+      const capital = next?.type === "word" && /^\p{Lu}/u.test(next.text);
+      return capital || greetingOf(`${opened},`) !== undefined ? index + 1 : 0;
+    }
+  }
+  return 0;
 }
 
 const fixedShape = /^[\p{L} ,;:()'\u2013\u2014-]+$/u;
@@ -387,6 +488,8 @@ export interface BodyChoices {
   readonly dropped: ReadonlySet<string>;
   /** The choice slot's name; undefined without one. */
   readonly choice: string | undefined;
+  /** The choice slots' names for the other places (`varying.others`, in order); a comment where none. */
+  readonly more?: readonly (string | undefined)[];
   /**
    * What the examples showed: the choice's place (without one, the first gap inside the text that holds
    * no value: the fallback when no single place varies) and the phrases of optional sentences.
@@ -401,20 +504,32 @@ export interface BodyChoices {
  */
 export function composeBody(pieces: readonly SkeletonPiece[], choices: BodyChoices): string {
   const { dropped, choice, varying } = choices;
-  const place = varying.choice;
   // Only where aligning the examples found the phrases: any other gap (a greeting's name, a word that
-  // varied there alone) would put the choice where the template says something else.
-  const usable = choice !== undefined && !dropped.has(choice);
+  // varied there alone) would put the choice where the template says something else. Each place gets its
+  // slot; a place without one says in a comment what was written there, rather than keep one phrase as
+  // the text or lose them all.
+  const places = [varying.choice, ...(varying.others ?? [])].flatMap((place, at) => {
+    if (place === undefined) return [];
+    const name = at === 0 ? choice : choices.more?.[at - 1];
+    const usable = name !== undefined && !dropped.has(name);
+    return [
+      { ...place, write: usable ? `{{${name}}}` : comment(`${variesHere}: ${place.phrases.join(" | ")}`) },
+    ];
+  });
+  const inPlace = (from: number, to: number) => places.some((place) => !(to < place.from || from > place.to));
   let body = "";
-  for (let index = 0; index < pieces.length; index++) {
+  for (let index = varying.lead ?? 0; index < pieces.length; index++) {
     const piece = pieces[index] as SkeletonPiece;
-    if (usable && place !== undefined && index === place.from) {
-      body += ` {{${choice}}} `;
+    const place = places.find((entry) => entry.from === index);
+    if (place !== undefined) {
+      body += ` ${place.write} `;
       index = place.to;
       continue;
     }
+    for (const note of varying.notes ?? [])
+      if (note.at === index && !inPlace(index, index)) body += ` ${comment(note.text)} `;
     const fixed = varying.fixed.find((entry) => entry.from === index);
-    if (fixed !== undefined && (place === undefined || fixed.to < place.from || fixed.from > place.to)) {
+    if (fixed !== undefined && !inPlace(fixed.from, fixed.to)) {
       body += ` ${fixed.text} `;
       index = fixed.to;
       continue;
@@ -424,6 +539,11 @@ export function composeBody(pieces: readonly SkeletonPiece[], choices: BodyChoic
     else body += removed;
   }
   return tidy(withoutDangling(body));
+}
+
+/** A mustache comment: shown to whoever reads the template's code, never sent. */
+function comment(text: string): string {
+  return `{{! ${text.replace(/[{}]/g, "")} }}`;
 }
 
 /**
@@ -530,7 +650,9 @@ const longestSubject = 60;
  * an amount or a number (`visit.on`), which no record's noun stands for.
  */
 export function subjectLine(body: string, isQuantity: (path: string) => boolean = () => false): string {
-  const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:]/.exec(body);
+  // A colon followed by a value introduces it ("el presupuesto de {{treatment.description}}: {{…}}"): no
+  // salutation ends there.
+  const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:](?!\s*\{\{)/.exec(body);
   const rest = salutation === null ? body : body.slice(salutation[0].length);
   const sentences = rest.split(/[.!?](?:\s|$)/).filter((sentence) => /\p{L}/u.test(sentence));
   for (const sentence of sentences) {
