@@ -68,7 +68,30 @@ export function whereContext(
 }
 
 /**
- * Whether a record may fill a ref slot: its joins hold (on the records themselves: joined fields are
+ * Whether two joined fields hold the same key: the same value (`===`), or one key written as a number in
+ * one record and as a string in the other (`ownerId: 42` and `id: "42"`, as exports of one database
+ * often differ). Only a safe integer and its decimal string as `String` writes it are one key; nothing
+ * looser: not " 42", "042", "+42", "42.0", "4.2e1" or "0x2A", not a boolean, and no number past 2^53,
+ * whose digits a number no longer holds exactly. A join picks whose records a message shows, so a near
+ * key never passes for one.
+ */
+export function sameKey(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "string") return Number.isSafeInteger(a) && b === String(a);
+  if (typeof a === "string" && typeof b === "number") return Number.isSafeInteger(b) && a === String(b);
+  return false;
+}
+
+/**
+ * A value as a join looks it up: a safe integer as its decimal string, so the number and the string of
+ * one key (see {@link sameKey}) find each other in a Map; every other value as itself.
+ */
+export function joinKeyOf(value: unknown): unknown {
+  return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : value;
+}
+
+/**
+ * Whether a record may fill a ref slot: its joins hold ({@link sameKey}, on the records themselves: joined fields are
  * label-checked when the template is defined) and its `where`, given the record and `view` as the slot's
  * reader sees them, returns true (a throw counts as false).
  */
@@ -86,7 +109,7 @@ export function passes(
       !Object.hasOwn(other, join.otherField)
     )
       return false;
-    if (record[join.field] !== other[join.otherField]) return false;
+    if (!sameKey(record[join.field], other[join.otherField])) return false;
   }
   const { slot } = compiled;
   if (slot.kind !== "ref" || slot.where === undefined) return true;

@@ -117,7 +117,7 @@ export interface CompiledSlot {
   readonly reader: Reader;
 }
 
-/** `record[field] === earlier[slot][otherField]`, from a ref slot's `match`. */
+/** `record[field]` is the key `earlier[slot][otherField]` is (`sameKey`: `===`, or a safe integer and its decimal string), from a ref slot's `match`. */
 export interface Join {
   readonly field: string;
   readonly slot: string;

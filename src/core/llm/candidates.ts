@@ -1,6 +1,6 @@
 import type { PreparedCollection, PreparedTicket } from "../decision/ticket.js";
 import type { AnyRecord } from "../definition/define-records.js";
-import { derivedValue, passes, whereContext } from "../definition/slot-rules.js";
+import { derivedValue, joinKeyOf, passes, whereContext } from "../definition/slot-rules.js";
 import type { SlotContext } from "../definition/slots.js";
 import type { CompiledSlot, Template } from "../definition/template-types.js";
 
@@ -199,7 +199,8 @@ function hasDependents(order: readonly CompiledSlot[], index: number): boolean {
 
 /**
  * For a ref slot with `match` joins, the records whose first join field equals the earlier record's
- * value, looked up instead of scanned; `passes` still checks every join with `===`.
+ * value, looked up instead of scanned (by {@link joinKeyOf}, so a number finds its decimal string); `passes`
+ * still checks every join with `sameKey`.
  */
 function joinIndex(
   compiled: CompiledSlot,
@@ -211,7 +212,7 @@ function joinIndex(
   const byValue = new Map<unknown, AnyRecord[]>();
   for (const record of ticket.collections.get(slot.collection)?.records ?? []) {
     if (!Object.hasOwn(record, join.field)) continue;
-    const key = record[join.field];
+    const key = joinKeyOf(record[join.field]);
     const list = byValue.get(key);
     if (list === undefined) byValue.set(key, [record]);
     else list.push(record);
@@ -219,7 +220,7 @@ function joinIndex(
   return (earlier) => {
     const other = earlier[join.slot];
     if (typeof other !== "object" || !Object.hasOwn(other, join.otherField)) return [];
-    return byValue.get(other[join.otherField]) ?? [];
+    return byValue.get(joinKeyOf(other[join.otherField])) ?? [];
   };
 }
 
