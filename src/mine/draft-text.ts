@@ -197,12 +197,15 @@ export function varyingPlaces(
   const widenable = (i: number) =>
     !stable[i] && solid[i]?.key !== sentenceKey && !(solid[i]?.key ?? "").startsWith("{{");
   const places = new Map<string, { left: number; right: number; gaps: number[] }>();
+  const openings: { right: number; gap: number }[] = [];
   for (const gap of gaps) {
     let left = gap.after - 1;
     let right = gap.after;
     for (let reach = 0; reach < maxReach && left >= 0 && widenable(left); reach++) left--;
     for (let reach = 0; reach < maxReach && right < solid.length && widenable(right); reach++) right++;
-    // A gap with nothing agreed before or after it is the greeting or the tail, not a choice.
+    // A gap with nothing agreed before or after it is the greeting or the tail, not a choice; the
+    // opening's words after the greeting are read on their own (below).
+    if (left < 0 && right < solid.length && openings.length === 0) openings.push({ right, gap: gap.piece });
     if (left < 0 || right >= solid.length) continue;
     const place = places.get(`${left} ${right}`) ?? { left, right, gaps: [] };
     place.gaps.push(gap.piece);
@@ -345,6 +348,26 @@ export function varyingPlaces(
     const [numeral] = numerals;
     if (numeral !== undefined && numerals.size === 1 && numbered === read.length && numbered >= minNumerals)
       fixed.push({ from, to, text: numeral });
+  }
+  // Words every example wrote after its greeting, before the first words they all agree on, where the
+  // members did not share them ("Hi Ana, Unfortunately shipment …" read "… shipment"): said, not lost.
+  for (const { right, gap } of openings) {
+    const after = read.map(({ example, tokens, matched }) => {
+      const end = matched[right];
+      if (end === undefined) return undefined;
+      const opening = example.slice(0, (tokens[end] as Token).start).trim();
+      // The greeting ends at its first comma, colon or "!" ("Good morning, Unfortunately").
+      const rest = greetingOf(opening) === undefined ? opening : opening.replace(/^[^,:!]*[,:!]/, "");
+      return rest.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "").replace(/\s+/g, " ");
+    });
+    const [first] = after;
+    if (
+      first !== undefined &&
+      phraseShape.test(first) &&
+      first.length <= longestPhrase &&
+      after.every((other) => other !== undefined && sameWords(other.toLowerCase(), first.toLowerCase()))
+    )
+      notes.push({ at: gap, text: agreedNote(first) });
   }
   const [choice, ...others] = choices;
   return { choice, others, notes, fixed, values, tags, lead: greetingLead(pieces, solid, stable) };
@@ -649,7 +672,9 @@ const longestSubject = 60;
  * {{order.number}}, placed on …" gives "Refund to the buyer". `isQuantity` tells the values shown as a date,
  * an amount or a number (`visit.on`), which no record's noun stands for.
  */
-export function subjectLine(body: string, isQuantity: (path: string) => boolean = () => false): string {
+export function subjectLine(text: string, isQuantity: (path: string) => boolean = () => false): string {
+  // A comment is for whoever reads the code, not what the message says.
+  const body = text.replace(/\{\{![^}]*\}\}/g, " ");
   // A colon followed by a value introduces it ("el presupuesto de {{treatment.description}}: {{…}}"): no
   // salutation ends there.
   const salutation = /^[^,:.!?]*\{\{[^}]*\}\}[^,:.!?]*[,:](?!\s*\{\{)/.exec(body);

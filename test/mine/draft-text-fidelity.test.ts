@@ -3,7 +3,13 @@ import { z } from "zod";
 import type { RecordsDefinition } from "../../src/core/definition/define-records.js";
 import { createCatalog, defineRecords, defineTemplate } from "../../src/index.js";
 import { configOf, type DraftChoiceSlot } from "../../src/mine/draft.js";
-import { composeBody, readSkeleton, varyingPlaces, withValueTags } from "../../src/mine/draft-text.js";
+import {
+  composeBody,
+  readSkeleton,
+  subjectLine,
+  varyingPlaces,
+  withValueTags,
+} from "../../src/mine/draft-text.js";
 import { draftTemplates, mineHistory } from "../../src/mine/index.js";
 
 /** A skeleton's body as drafted with no choice slot: every `{{a.b}}` kept as the slot `a`. */
@@ -139,6 +145,27 @@ describe("a place where the examples wrote free text", () => {
     ];
     expect(bodyOf("We will forward it to the … today.", examples)).toBe(
       "We will forward it to the {{! Varies here }} today.",
+    );
+  });
+});
+
+describe("the words after a greeting, in the gap the greeting opened", () => {
+  it("are said in a comment where every example wrote them and the members did not share them", () => {
+    const examples = [
+      "Hi Ana, Sadly lesson {{lesson.code}} is cancelled. We will call you.",
+      "Good morning, Sadly lesson {{lesson.code}} is cancelled. We will call you.",
+      "Dear Bo, Sadly lesson {{lesson.code}} is cancelled. We will call you.",
+    ];
+    const body = bodyOf("… lesson {{lesson.code}} is cancelled. We will call you.", examples);
+    expect(body).toBe(
+      "{{! Varies here; the examples wrote: Sadly }} lesson {{lesson.code}} is cancelled. We will call you.",
+    );
+    // The subject reads the text, not the comment.
+    expect(subjectLine(body)).toBe("Lesson is cancelled");
+    // A greeting alone in that gap leaves nothing to say.
+    const greeted = examples.map((example) => example.replace(" Sadly lesson", " Lesson"));
+    expect(bodyOf("… Lesson {{lesson.code}} is cancelled. We will call you.", greeted)).toBe(
+      "Lesson {{lesson.code}} is cancelled. We will call you.",
     );
   });
 });
