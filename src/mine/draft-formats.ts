@@ -23,6 +23,8 @@ export interface FieldFacts {
   readonly field: string;
   /** The schema declares a number. */
   readonly number: boolean;
+  /** The schema declares a string (an amount kept as text is money only then). */
+  readonly string?: boolean;
   /** A readable field of the same record holding currency codes, if any. */
   readonly currencyField: string | undefined;
   /** Messages of the history were texted to this field's values: it holds phone numbers. */
@@ -42,9 +44,11 @@ const timestampPattern = "d MMMM yyyy, HH:mm";
 
 /**
  * The format a drafted template shows a field with, from what the history's records hold: a number with a
- * currency beside it is money, other numbers numbers; a field of ISO dates a date, of ISO timestamps a date
- * and time (in `timeZone`); a field of phone numbers a phone with the default country of
- * {@link phoneCountry}. Undefined is plain text.
+ * currency beside it is money, other numbers numbers; a string field of decimal amounts ("49.90") with a
+ * currency beside it is money too, as mining read it (`amount-text.ts`), else text; a field of ISO dates
+ * a date, of ISO timestamps a date and time (in `timeZone`), or a date where every one was written at
+ * one time of day; a field of phone numbers a phone with the default country of {@link phoneCountry}.
+ * Undefined is plain text.
  */
 export function draftFormat(
   facts: FieldFacts,
@@ -59,12 +63,21 @@ export function draftFormat(
   const kind = profile?.fields.find(
     (field) => field.collection === facts.collection && field.field === facts.field,
   );
+  if (kind?.kind === "amount") {
+    // Money reads a decimal string exactly; a number format would refuse a string, so without a currency
+    // the amount stays text.
+    return facts.string === true && facts.currencyField !== undefined
+      ? { kind: "money", currencyField: facts.currencyField }
+      : undefined;
+  }
   const timeZone = choices.timeZone ?? "UTC";
   if (kind?.kind === "date") return { kind: "date", pattern: datePattern, timeZone, sourceZone: undefined };
   if (kind?.kind === "timestamp") {
     return {
       kind: "date",
-      pattern: timestampPattern,
+      // A time of day that never varies (midnight, a fixed hour) says nothing: shown in UTC, where the
+      // profile saw each value fall on the day written, the field is a date.
+      pattern: kind.fixedTime === true && timeZone === "UTC" ? datePattern : timestampPattern,
       timeZone,
       sourceZone: kind.offsetLess ? timeZone : undefined,
     };

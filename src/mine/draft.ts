@@ -279,6 +279,7 @@ function draftOne(
           collection,
           field: tagField,
           number: isNumberField(fields[tagField]),
+          string: isStringField(fields[tagField]),
           currencyField: currencyFieldOf(collection),
           texted: texted.has(`${collection}.${tagField}`),
         },

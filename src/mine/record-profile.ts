@@ -1,7 +1,11 @@
 import { parsePhone } from "../core/message/phone.js";
+import { amountOfText } from "./amount-text.js";
 
-/** What most values of one `collection.field` of the history's records hold. */
-export type FieldKind = "date" | "timestamp" | "phone" | "currency";
+/**
+ * What most values of one `collection.field` of the history's records hold; "amount" is an amount kept as
+ * a string ("49.90", as decimal columns are often exported).
+ */
+export type FieldKind = "date" | "timestamp" | "phone" | "currency" | "amount";
 
 /** A field of the records whose values are mostly of one kind. */
 export interface ProfiledField {
@@ -13,6 +17,11 @@ export interface ProfiledField {
   readonly share: number;
   /** Timestamps: some were written without a UTC offset, so they name an instant only in a zone. */
   readonly offsetLess: boolean;
+  /**
+   * Timestamps: every one was written at the same time of day (midnight, or a fixed hour a system writes),
+   * on the day it falls on in UTC: the time says nothing and the field is read as a date. Left out otherwise.
+   */
+  readonly fixedTime?: true;
   /** Phones: the countries of the numbers written with a `+`, most frequent first. */
   readonly countries: readonly { readonly country: string; readonly count: number }[];
 }
@@ -64,6 +73,8 @@ const kindShare = 0.9;
 const keyHolds = 0.9;
 const keyUnique = 0.95;
 const keySupport = 3;
+/** Timestamps read before one time of day in all of them says the field holds days. */
+const fixedTimeSupport = 10;
 /** A pair failing this often after this many tickets is a coincidence: it stops being checked. */
 const deadAfter = 20;
 const deadBelow = 0.5;
@@ -89,10 +100,17 @@ interface FieldStats {
   dates: number;
   timestamps: number;
   offsetLess: number;
+  /** The time of day of the first timestamp as written, and whether another one differed. */
+  clock: string | undefined;
+  clockVaries: boolean;
+  /** A timestamp with an offset fell on another day in UTC than the day written (or was not read). */
+  dayShifts: boolean;
   phones: number;
   /** Phone-shaped values written as only phone numbers are: with a `+`, `00`, a trunk `0` or `(`. */
   dialled: number;
   currencies: number;
+  /** Strings holding a decimal amount with places ("49.90"). */
+  amounts: number;
   parsed: number;
   countries: Map<string, number>;
   /** Tickets holding two or more of its key-shaped values, and of those the ones where a value repeated. */
@@ -111,8 +129,11 @@ interface PairStats {
   readonly distinct: Set<KeyValue>;
 }
 
-/** A value a key may hold; Sets and Maps tell "12" from 12, as `match`'s `===` does. */
-type KeyValue = string | number;
+/**
+ * A value a key may hold, as a join compares it: a number as its decimal string, so `ownerId: 4242` meets
+ * `id: "4242"` as `match` joins them (`sameKey`), and nothing nearer (" 4242", "04242") does.
+ */
+type KeyValue = string;
 
 /**
  * Learns, while the history streams, which fields of the records hold dates, timestamps, phone numbers
@@ -171,10 +192,11 @@ export class RecordProfile {
           const key = this.#keyOf(collection, field);
           if (key === undefined) continue;
           this.#observeValue(key, value);
-          if (isKeyValue(value)) {
+          const keyed = keyValueOf(value);
+          if (keyed !== undefined) {
             const seen = values.get(key);
-            if (seen === undefined) values.set(key, [value]);
-            else seen.push(value);
+            if (seen === undefined) values.set(key, [keyed]);
+            else seen.push(keyed);
           }
         }
       }
@@ -203,6 +225,13 @@ export class RecordProfile {
         values: stats.values,
         share: kind.share,
         offsetLess: kind.kind === "timestamp" && stats.offsetLess > 0,
+        ...(kind.kind === "timestamp" &&
+        stats.timestamps >= fixedTimeSupport &&
+        stats.clock !== undefined &&
+        !stats.clockVaries &&
+        !stats.dayShifts
+          ? { fixedTime: true as const }
+          : {}),
         countries: [...stats.countries]
           .map(([country, count]) => ({ country, count }))
           .sort((a, b) => b.count - a.count || (a.country < b.country ? -1 : 1)),
@@ -210,20 +239,32 @@ export class RecordProfile {
     }
     const keys: SharedKey[] = [];
     const seen = new Set<string>();
-    // Dates, times, currency codes and amounts (numbers beside a currency) are values two records hold
-    // alike (a payout of the claimed amount), not references between them.
+    // Dates, times, currency codes and amounts (numbers beside a currency, decimal strings) are values two
+    // records hold alike (a payout of the claimed amount), not references between them.
     const valued = new Set(
       fields.filter((field) => field.kind !== "phone").map((field) => `${field.collection}.${field.field}`),
     );
     const priced = new Set(
       fields.filter((field) => field.kind === "currency").map((field) => field.collection),
     );
+    const amounts = new Set<string>();
     for (const [key, stats] of this.#fields) {
       if (priced.has(split(key)[0]) && stats.values > 0 && stats.numbers >= kindShare * stats.values)
-        valued.add(key);
+        amounts.add(key);
     }
+    // A number that is another record's `id` (a string, as every collection declares it) is a reference
+    // to it written as a number (`invoices.shipmentId: 120000` → `shipments.id: "120000"`), even beside
+    // a currency: no amount is a record's identity.
+    const amount = (field: string, other: string) => amounts.has(field) && split(other)[1] !== "id";
     const ranked = [...this.#pairs.values()]
-      .filter((pair) => isKey(pair) && !valued.has(pair.from) && !valued.has(pair.to))
+      .filter(
+        (pair) =>
+          isKey(pair) &&
+          !valued.has(pair.from) &&
+          !valued.has(pair.to) &&
+          !amount(pair.from, pair.to) &&
+          !amount(pair.to, pair.from),
+      )
       .sort(byStrength);
     for (const pair of ranked) {
       // A key and its reverse say the same equality: the stronger direction is kept.
@@ -277,9 +318,13 @@ export class RecordProfile {
         dates: 0,
         timestamps: 0,
         offsetLess: 0,
+        clock: undefined,
+        clockVaries: false,
+        dayShifts: false,
         phones: 0,
         dialled: 0,
         currencies: 0,
+        amounts: 0,
         parsed: 0,
         countries: new Map(),
         several: 0,
@@ -298,7 +343,9 @@ export class RecordProfile {
       if (time !== null) {
         stats.timestamps += 1;
         if (time[1] === undefined) stats.offsetLess += 1;
+        if (!stats.clockVaries) observeClock(stats, value, time[1]);
       } else if (currencyShape.test(value)) stats.currencies += 1;
+      else if (amountOfText(value) !== undefined) stats.amounts += 1;
       else if (isPhoneShaped(value)) {
         stats.phones += 1;
         if (/^[+0(]/.test(value)) stats.dialled += 1;
@@ -398,12 +445,35 @@ export class RecordProfile {
 }
 
 /**
- * A value that can be a key: a string of up to 200 characters or an integer of four digits or more, never
- * a boolean. Small numbers (counts, quantities, flags written as 0/1) agree by chance too often to join on.
+ * A value that can be a key, as a join compares it: a string of up to 200 characters as itself, or an
+ * integer of four digits or more as its decimal string (the string of the same key elsewhere); never a
+ * boolean, a fraction or a number past 2^53. Small numbers (counts, quantities, flags written as 0/1)
+ * agree by chance too often to join on.
  */
-function isKeyValue(value: unknown): value is KeyValue {
-  if (typeof value === "string") return value.trim() !== "" && value.length <= 200;
-  return typeof value === "number" && Number.isSafeInteger(value) && Math.abs(value) >= 1000;
+function keyValueOf(value: unknown): KeyValue | undefined {
+  if (typeof value === "string") return value.trim() !== "" && value.length <= 200 ? value : undefined;
+  return typeof value === "number" && Number.isSafeInteger(value) && Math.abs(value) >= 1000
+    ? String(value)
+    : undefined;
+}
+
+/**
+ * Notes a timestamp's time of day as written (what follows the day, before the offset); once two differ,
+ * nothing more is read. One with an offset must fall on the day written in UTC too, so showing the field
+ * as a date in UTC names the day written.
+ */
+function observeClock(stats: FieldStats, value: string, offset: string | undefined): void {
+  const clock = value.slice(11, value.length - (offset?.length ?? 0));
+  if (stats.clock === undefined) stats.clock = clock;
+  else if (stats.clock !== clock) {
+    stats.clockVaries = true;
+    return;
+  }
+  if (offset !== undefined && !stats.dayShifts) {
+    const at = Date.parse(value);
+    if (!Number.isFinite(at) || new Date(at).toISOString().slice(0, 10) !== value.slice(0, 10))
+      stats.dayShifts = true;
+  }
 }
 
 function isPhoneShaped(value: string): boolean {
@@ -434,6 +504,7 @@ function kindOf(stats: FieldStats): { kind: FieldKind; share: number } | undefin
     ["timestamp", stats.timestamps],
     ["phone", stats.phones],
     ["currency", stats.currencies],
+    ["amount", stats.amounts],
   ];
   for (const [kind, count] of counts) {
     // Order numbers and codes are digits too ("9654-4257"): a field is read as phones only when at least

@@ -212,10 +212,11 @@ describe("drafts of a history of garages, vehicles and damages", () => {
       kind: "date",
       pattern: "d MMMM yyyy",
     });
+    // Every reportedAt is a timestamp at 09:30 UTC: the time says nothing, and the history wrote the day.
     const reported = repair().slots.flatMap((slot) => (slot.kind === "ref" ? Object.values(slot.show) : []));
     expect(reported.find((entry) => entry.field === "reportedAt")?.as).toMatchObject({
       kind: "date",
-      pattern: "d MMMM yyyy, HH:mm",
+      pattern: "d MMMM yyyy",
     });
   });
 
