@@ -4,6 +4,7 @@ import type { Command } from "commander";
 import { type CatalogDraft, draftTemplates } from "../mine/draft.js";
 import { countryCode } from "../mine/draft-formats.js";
 import { type MiningReport, mineHistory } from "../mine/mine-history.js";
+import { localeTag } from "../mine/record-locales.js";
 import { auditReplyLines } from "./mine-audit.js";
 import { emitCatalog } from "./mine-emit.js";
 import { renderMiningHtml } from "./mine-html.js";
@@ -37,6 +38,10 @@ export function registerMineCommand(program: Command, io: CliIo): void {
     .option("--top <k>", "most templates on the coverage curve and in --emit", "10")
     .option("--time-zone <zone>", "the zone dates were written in", "UTC")
     .option(
+      "--locale <tags>",
+      "languages the history also writes dates in, comma-separated (e.g. it,pl-PL); the history's own language is read from its month names without it",
+    )
+    .option(
       "--country <code>",
       "with --emit: the country of phone numbers written without a + (ISO 3166-1 alpha-2, e.g. DE); inferred from the records without it",
     )
@@ -57,6 +62,7 @@ export function registerMineCommand(program: Command, io: CliIo): void {
         throw new CliError(
           `--country ${String(options.country).slice(0, 40)}: give a two-letter ISO 3166-1 country code such as DE, US or FR`,
         );
+      const locales = options.locale === undefined ? [] : localeTags(String(options.locale));
       const loaded = await loadRecords(options.records);
       const store = options.audit === undefined ? undefined : openStore(options.audit);
       const bar = store === undefined ? progressBar(io, "mine") : undefined;
@@ -74,6 +80,7 @@ export function registerMineCommand(program: Command, io: CliIo): void {
           {
             maxTemplates: top,
             timeZone: options.timeZone,
+            locales,
           },
         );
       } finally {
@@ -166,4 +173,24 @@ function writeOut(path: string, text: string): void {
       `cannot write ${path}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
     );
   }
+}
+
+/** The locales of `--locale`, each one Intl formats dates in; else a CliError naming the one that is not. */
+function localeTags(list: string): string[] {
+  const tags = list
+    .split(",")
+    .map((tag) => tag.trim())
+    .filter((tag) => tag !== "");
+  if (tags.length === 0 || tags.length > 16)
+    throw new CliError(
+      "--locale: give one to sixteen language tags, comma-separated, such as it or pl-PL,cs",
+    );
+  return tags.map((tag) => {
+    const locale = localeTag(tag);
+    if (locale === undefined)
+      throw new CliError(
+        `--locale ${tag.slice(0, 40)}: not a language tag dates can be written in; give one such as it, pl-PL or pt-BR`,
+      );
+    return locale;
+  });
 }

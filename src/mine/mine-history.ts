@@ -3,12 +3,15 @@ import { type Interval, wilsonInterval } from "../metrics/wilson.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
 import { type ClusterOptions, Clusters } from "./clusters.js";
+import { readFirst } from "./first-lines.js";
 import { parseSentMessage } from "./history-line.js";
 import type { ValueIndexOptions } from "./mask.js";
 import { mergeClusters } from "./merge-clusters.js";
 import { readInOrder } from "./read-in-order.js";
 import type { LineProblem } from "./read-line.js";
+import { languageOf, recordLocales } from "./record-locales.js";
 import { RecordProfile, type RecordProfileSummary } from "./record-profile.js";
+import { localesWritten } from "./written-locales.js";
 
 /** Options of {@link mineHistory}. */
 export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<ValueIndexOptions, "locales"> {
@@ -29,6 +32,11 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
    * read here until it proves long (4,096 lines), then on one worker per core but the one clustering.
    */
   readonly workers?: number;
+  /**
+   * Also look for dates in the languages the history's first messages write month names in, where the
+   * records name none (see {@link languageSample}). @default true
+   */
+  readonly inferLocales?: boolean;
 }
 
 export type { LineProblem } from "./read-line.js";
@@ -63,7 +71,15 @@ export interface MiningReport {
   readonly messagesPerDay: number | undefined;
   /** Fields of dates, phones and currencies in the records, and the keys records share: drafts join on them. */
   readonly profile: RecordProfileSummary;
+  /**
+   * Languages dates were looked for in besides English and those each ticket's records name: `locales`,
+   * then those the history's first messages write month names in (see {@link languageSample}).
+   */
+  readonly locales: readonly string[];
 }
+
+/** Messages read first for the languages a history writes its dates in. */
+export const languageSample = 500;
 
 const day = 86_400_000;
 
@@ -103,7 +119,10 @@ export async function mineHistory<S extends CollectionSchemas>(
   let newRecipients = 0;
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for await (const batch of readInOrder(records, lines, options)) {
+  const { first: sample, all } =
+    options.inferLocales === false ? { first: [], all: lines } : await readFirst(lines, languageSample);
+  const locales = [...new Set([...(options.locales ?? []), ...languagesToAdd(sample)])];
+  for await (const batch of readInOrder(records, all, { ...options, locales })) {
     for (let at = 0; at < batch.read.length; at++) {
       const read = batch.read[at];
       if (read === undefined) continue;
@@ -184,5 +203,24 @@ export async function mineHistory<S extends CollectionSchemas>(
     coverage,
     messagesPerDay,
     profile: profile.summary(),
+    locales,
   };
+}
+
+/**
+ * The languages the messages among `lines` write month names in (see {@link localesWritten}), but for
+ * those their records name: where records name languages, each ticket's dates are looked for in its
+ * own, and a ticket naming none is taken to be written in English.
+ */
+function languagesToAdd(lines: readonly (string | LineProblem)[]): string[] {
+  const texts: string[] = [];
+  const named = new Set<string>();
+  for (const line of lines) {
+    if (typeof line !== "string") continue;
+    const message = parseSentMessage(line);
+    if ("problem" in message) continue;
+    texts.push(message.subject === undefined ? message.text : `${message.subject}\n${message.text}`);
+    for (const tag of recordLocales(message.records)) named.add(languageOf(tag));
+  }
+  return localesWritten(texts).filter((locale) => !named.has(languageOf(locale)));
 }

@@ -166,6 +166,7 @@ describe("formletter mine on the bundled history", () => {
         "candidates",
         "coverage",
         "emitted",
+        "locales",
         "malformed",
         "messages",
         "messagesPerDay",
@@ -389,10 +390,32 @@ const people = defineRecords({ people: z.object({ id: z.string(), email: z.email
       ["mine", "--records", corpusModule, bundledHistory, "--time-zone", "Mars/Olympus"],
       "formletter: --time-zone Mars/Olympus: give an IANA zone such as UTC or Europe/Berlin\n",
     ],
+    [
+      ["mine", "--records", corpusModule, bundledHistory, "--locale", "it,POL-2023-660857"],
+      "formletter: --locale POL-2023-660857: not a language tag dates can be written in; give one such as it, pl-PL or pt-BR\n",
+    ],
+    [
+      ["mine", "--records", corpusModule, bundledHistory, "--locale", " , "],
+      "formletter: --locale: give one to sixteen language tags, comma-separated, such as it or pl-PL,cs\n",
+    ],
   ])("%j is a one-line error", async (argv, message) => {
     const { code, stderr } = await cli(argv);
     expect(code).toBe(1);
     expect(stderr).toBe(message);
+  });
+
+  it("--locale adds languages dates are read in, and the report says so", async () => {
+    const { code, stdout } = await cli([
+      "mine",
+      "--records",
+      corpusModule,
+      bundledHistory,
+      "--locale",
+      "it, pl-PL",
+      "--json",
+    ]);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).locales).toEqual(["it", "pl-PL"]);
   });
 
   it("--emit into a folder that does not exist is a one-line error", async () => {
