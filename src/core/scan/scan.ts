@@ -190,7 +190,8 @@ function digitsAccountedFor(text: string, start: number, end: number, allowance:
     cover(covered, start, end, spans);
   }
   let codes = 0;
-  for (const value of allowance.whole) {
+  // A value listed twice (as written and folded onto one line) is one value.
+  for (const value of new Set(allowance.whole)) {
     if (hasWhiteSpace(value)) continue;
     const spans = wholeSpans(text, start, end, value);
     if (spans.length === 0) continue;
