@@ -107,6 +107,8 @@ export function formatMining(report: MiningReport, title: string, draft?: Catalo
       ? "messages a day: unknown (no message has a time)"
       : `messages a day: ${report.messagesPerDay.toFixed(1)}`,
   );
+  if (report.language !== undefined)
+    lines.push(`written in: ${printableLine(report.language)} (drafts write dates in its order of digits)`);
   if (report.locales.length > 0)
     lines.push(
       `dates also read in: ${report.locales.map(printableLine).join(", ")} (besides English and the languages records name)`,

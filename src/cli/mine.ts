@@ -135,6 +135,7 @@ export function miningJson(report: MiningReport, draft?: CatalogDraft) {
   return {
     ...report,
     messagesPerDay: report.messagesPerDay ?? null,
+    language: report.language ?? null,
     coverage: report.coverage.map((point) => ({ ...point, humanPerDay: point.humanPerDay ?? null })),
     candidates: report.candidates.map((candidate) => ({
       ...candidate,

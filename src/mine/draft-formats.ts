@@ -37,6 +37,12 @@ export interface FormatChoices {
   readonly timeZone?: string;
   /** The country of phone numbers written without a `+` (`--country`); else inferred from the records. */
   readonly country?: string;
+  /**
+   * The language the history writes, when not English (the report's `language`): its dates are
+   * drafted in its numeric order ("03/03/2026", "03.03.2026"), which reads right without month names
+   * in a language the template does not name.
+   */
+  readonly language?: string;
 }
 
 const datePattern = "d MMMM yyyy";
@@ -71,13 +77,19 @@ export function draftFormat(
       : undefined;
   }
   const timeZone = choices.timeZone ?? "UTC";
-  if (kind?.kind === "date") return { kind: "date", pattern: datePattern, timeZone, sourceZone: undefined };
+  const day = choices.language === undefined ? datePattern : numericDayPattern(choices.language);
+  if (kind?.kind === "date") return { kind: "date", pattern: day, timeZone, sourceZone: undefined };
   if (kind?.kind === "timestamp") {
     return {
       kind: "date",
       // A time of day that never varies (midnight, a fixed hour) says nothing: shown in UTC, where the
       // profile saw each value fall on the day written, the field is a date.
-      pattern: kind.fixedTime === true && timeZone === "UTC" ? datePattern : timestampPattern,
+      pattern:
+        kind.fixedTime === true && timeZone === "UTC"
+          ? day
+          : day === datePattern
+            ? timestampPattern
+            : `${day} HH:mm`,
       timeZone,
       sourceZone: kind.offsetLess ? timeZone : undefined,
     };
@@ -85,6 +97,36 @@ export function draftFormat(
   if (kind?.kind === "phone" || facts.texted)
     return { kind: "phone", defaultCountry: phoneCountry(profile, facts, choices.country) };
   return undefined;
+}
+
+/**
+ * A day as `language` writes it in digits, as a date-fns pattern from Intl's parts: "dd/MM/yyyy" for
+ * "it", "dd.MM.yyyy" for "de", "yyyy/MM/dd" for "ja". Only digits and marks: no month names, so no
+ * date-fns locale is needed. {@link datePattern} when Intl knows no such language.
+ */
+export function numericDayPattern(language: string): string {
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat(language, {
+      day: "2-digit",
+      month: "2-digit",
+      year: "numeric",
+      timeZone: "UTC",
+    }).formatToParts(new Date(Date.UTC(2026, 2, 3)));
+  } catch {
+    return datePattern;
+  }
+  let pattern = "";
+  for (const part of parts) {
+    if (part.type === "day") pattern += "dd";
+    else if (part.type === "month") pattern += "MM";
+    else if (part.type === "year") pattern += "yyyy";
+    // Letters in a literal ("г." in Russian, "年" in Japanese) are quoted: date-fns reads letters as tokens.
+    else if (part.type === "literal")
+      pattern += /\p{L}/u.test(part.value) ? `'${part.value.replaceAll("'", "''")}'` : part.value;
+    else return datePattern;
+  }
+  return pattern;
 }
 
 /**

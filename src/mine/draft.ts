@@ -221,6 +221,8 @@ function draftOne(
   const formatChoices = {
     ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     ...(options.country === undefined ? {} : { country: options.country }),
+    // The language the history writes, where it is not English.
+    ...(report.language === undefined ? {} : { language: report.language }),
   };
   // Money needs its currency from the same record: a field the history filled with currency codes, or
   // one the schema calls `currency`, as long as the audience may read it.

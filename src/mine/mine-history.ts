@@ -76,6 +76,11 @@ export interface MiningReport {
    * then those the history's first messages write month names in (see {@link languageSample}).
    */
   readonly locales: readonly string[];
+  /**
+   * The language the history's first messages are written in, when it is not English: the one their
+   * month names name, else the one most of their records name. Drafts write dates in its order.
+   */
+  readonly language: string | undefined;
 }
 
 /** Messages read first for the languages a history writes its dates in. */
@@ -121,7 +126,8 @@ export async function mineHistory<S extends CollectionSchemas>(
   let last = Number.NEGATIVE_INFINITY;
   const { first: sample, all } =
     options.inferLocales === false ? { first: [], all: lines } : await readFirst(lines, languageSample);
-  const locales = [...new Set([...(options.locales ?? []), ...languagesToAdd(sample)])];
+  const languages = historyLanguages(sample);
+  const locales = [...new Set([...(options.locales ?? []), ...languages.added])];
   for await (const batch of readInOrder(records, all, { ...options, locales })) {
     for (let at = 0; at < batch.read.length; at++) {
       const read = batch.read[at];
@@ -204,23 +210,35 @@ export async function mineHistory<S extends CollectionSchemas>(
     messagesPerDay,
     profile: profile.summary(),
     locales,
+    language: languages.main,
   };
 }
 
 /**
  * The languages the messages among `lines` write month names in (see {@link localesWritten}), but for
  * those their records name: where records name languages, each ticket's dates are looked for in its
- * own, and a ticket naming none is taken to be written in English.
+ * own, and a ticket naming none is taken to be written in English. `main` is the history's language
+ * when not English: the first written one, else the one the records of most messages name.
  */
-function languagesToAdd(lines: readonly (string | LineProblem)[]): string[] {
+function historyLanguages(lines: readonly (string | LineProblem)[]): {
+  readonly added: string[];
+  readonly main: string | undefined;
+} {
   const texts: string[] = [];
-  const named = new Set<string>();
+  const named = new Map<string, number>();
   for (const line of lines) {
     if (typeof line !== "string") continue;
     const message = parseSentMessage(line);
     if ("problem" in message) continue;
     texts.push(message.subject === undefined ? message.text : `${message.subject}\n${message.text}`);
-    for (const tag of recordLocales(message.records)) named.add(languageOf(tag));
+    const languages = new Set([...recordLocales(message.records)].map(languageOf));
+    for (const language of languages) named.set(language, (named.get(language) ?? 0) + 1);
   }
-  return localesWritten(texts).filter((locale) => !named.has(languageOf(locale)));
+  const written = localesWritten(texts);
+  let main: string | undefined = written[0];
+  if (main === undefined) {
+    const [top] = [...named].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    if (top !== undefined && top[0] !== "en" && top[1] * 2 > texts.length) main = top[0];
+  }
+  return { added: written.filter((locale) => !named.has(languageOf(locale))), main };
 }

@@ -166,6 +166,7 @@ describe("formletter mine on the bundled history", () => {
         "candidates",
         "coverage",
         "emitted",
+        "language",
         "locales",
         "malformed",
         "messages",

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineRecords } from "../../src/index.js";
 import { readFirst } from "../../src/mine/first-lines.js";
-import { mineHistory } from "../../src/mine/index.js";
+import { draftTemplates, mineHistory } from "../../src/mine/index.js";
 import { localesWritten } from "../../src/mine/written-locales.js";
 
 const italianDays = ["3 marzo 2026", "14 aprile 2026", "2 giugno 2026", "30 settembre 2026"];
@@ -94,6 +94,27 @@ describe("mining a history in a language its records do not name", () => {
     expect(report.candidates[0]?.skeleton).toBe(
       "La sua prenotazione per il {{prenotazioni.data}} è confermata.",
     );
+  });
+
+  it("is the history's language: drafts write its dates in its order of digits, no month names", async () => {
+    const report = await mineHistory(records, lines);
+    expect(report.language).toBe("it");
+    const [template] = draftTemplates(records, report).templates;
+    const shown = JSON.stringify(template?.slots);
+    expect(shown).toContain('"pattern":"dd/MM/yyyy"');
+    expect(shown).not.toContain("MMMM");
+  });
+
+  it("a language most records name is the history's language too; English is none", async () => {
+    const named = lines.map((line) => {
+      const parsed = JSON.parse(line);
+      parsed.records.clienti[0].lingua = "de-DE";
+      parsed.message.text = parsed.message.text.replace(/\d+ \p{L}+ 2026/u, "2026-03-01");
+      return JSON.stringify(parsed);
+    });
+    expect((await mineHistory(records, named)).language).toBe("de");
+    const english = named.map((line) => line.replace('"de-DE"', '"en-GB"'));
+    expect((await mineHistory(records, english)).language).toBeUndefined();
   });
 
   it("does not without inference", async () => {
