@@ -22,7 +22,20 @@ export interface Alignment {
    * clause.
    */
   readonly leading: number;
+  /**
+   * The ends where each sequence holds words the other does not in its place, within the sentence
+   * both write there (before anything they share, or after it), when each side's run is too short to
+   * count as a changed sentence: each side's words. Each run alone is one of the `insertions`; a word
+   * in another's place at an end is still a place where the two differ, unless it is a greeting or a
+   * closing, which the reader of the alignment tells (see `mergeClusters`).
+   */
+  readonly ends: readonly EndPlace[];
 }
+
+/** What each of two sequences holds at one of their ends in place of the other's words. */
+export type EndPlace = readonly [readonly string[], readonly string[]];
+
+const noEnds: readonly EndPlace[] = [];
 
 /** Longest sequence aligned: longer ones are cut, so an alignment costs at most this squared. */
 const maxLength = 160;
@@ -530,6 +543,7 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
     substitutions++;
     widest = Math.max(widest, run.to - run.from - opening, twin.to - twin.from - opening);
   }
+  const ends = endPlaces(a, onlyA, b, onlyB, moved);
   for (const [tokens, runs] of [
     [a, onlyA],
     [b, onlyB],
@@ -546,7 +560,45 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
       } else insertions++;
     }
   }
-  return { matched, substitutions, widest, insertions, partial, leading };
+  return { matched, substitutions, widest, insertions, partial, leading, ends };
+}
+
+type Run = { from: number; to: number };
+
+/**
+ * The ends (see `Alignment.ends`) where both sequences hold a run the other does not, neither moved
+ * and each inside the sentence both write there (neither whole sentences nor holding a sentence's
+ * end) and too short to be a changed sentence (see `changesSentence`, which would count it as a place
+ * already): a word in another's place at the line's opening ("your shipment …" / "sorry, shipment …")
+ * or at its close, which read side by side are two words each side alone holds, no place at all.
+ */
+function endPlaces(
+  a: readonly string[],
+  onlyA: readonly Run[],
+  b: readonly string[],
+  onlyB: readonly Run[],
+  moved: ReadonlySet<Run>,
+): readonly EndPlace[] {
+  const inSentence = (tokens: readonly string[], run: Run | undefined): run is Run =>
+    run !== undefined &&
+    !moved.has(run) &&
+    !wholeSentences(tokens, run.from, run.to) &&
+    !changesSentence(tokens, run) &&
+    !tokens.slice(run.from, run.to).includes(sentenceEnd);
+  const ends: EndPlace[] = [];
+  const [firstA, firstB, lastA, lastB] = [onlyA[0], onlyB[0], onlyA.at(-1), onlyB.at(-1)];
+  if (firstA?.from === 0 && firstB?.from === 0 && inSentence(a, firstA) && inSentence(b, firstB))
+    ends.push([a.slice(0, firstA.to), b.slice(0, firstB.to)]);
+  if (
+    lastA?.to === a.length &&
+    lastB?.to === b.length &&
+    lastA.from > 0 &&
+    lastB.from > 0 &&
+    inSentence(a, lastA) &&
+    inSentence(b, lastB)
+  )
+    ends.push([a.slice(lastA.from), b.slice(lastB.from)]);
+  return ends.length === 0 ? noEnds : ends;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Alignment, align, alignedAtMost } from "./align.js";
+import { type Alignment, align, alignedAtMost, type EndPlace } from "./align.js";
 import { type Alternatives, learnedAlternatives } from "./alternatives.js";
 import { boilerplateWords } from "./boilerplate.js";
 import {
@@ -91,6 +91,8 @@ type Readings = Map<ClusterState, Reading>;
 /** What the passes of one merge share: the alternatives learned, and what they read and aligned. */
 interface Shared {
   readonly alternatives: Alternatives;
+  /** The boilerplate of the pass running (see `boilerplateWords`). */
+  boilerplate: ReadonlySet<string>;
   readonly readings: Readings;
   readonly alignments: Alignments;
 }
@@ -143,6 +145,9 @@ class Alignments {
  * - or it is bigger, and differs from the bigger one in at most one place by a phrase (another choice,
  *   another slot), besides sentences only one of them holds (an optional sentence, a clause moved) and
  *   a greeting the mail reading left at its start, within a frame of at least ten tokens that agree.
+ *   A word each writes in the other's place at the line's start or end is such a place ("Your order …"
+ *   / "Sorry, order …": two templates that share their slots and the sentence around them, and differ
+ *   by a phrase besides), unless one side's words are only boilerplate (a greeting, a closing).
  * Sentences both write in another order are aligned in one order, and tokens the history teaches are
  * written in one another's place (see `learnedAlternatives`: synonyms of a choice, a value two fields
  * hold) are one token.
@@ -158,10 +163,16 @@ export function mergeClusters(clusters: readonly ClusterState[], options: MergeO
   // the first pass has joined them, the boilerplate is told again and the clusters merged once more.
   // Learned from the clusters as read, before merging joins any two.
   const alternatives = learnedAlternatives(clusters, minSize);
-  const shared: Shared = { alternatives, readings: new Map(), alignments: new Alignments() };
-  const once = mergePass(clusters, boilerplateWords(clusters, minSize), shared, options);
+  const shared: Shared = {
+    alternatives,
+    boilerplate: boilerplateWords(clusters, minSize),
+    readings: new Map(),
+    alignments: new Alignments(),
+  };
+  const once = mergePass(clusters, shared, options);
   shared.alignments.keep = false;
-  const twice = mergePass(once, boilerplateWords(once, minSize), shared, options);
+  shared.boilerplate = boilerplateWords(once, minSize);
+  const twice = mergePass(once, shared, options);
   return mergeVariablePlaces(twice, shared.readings, options);
 }
 
@@ -211,12 +222,8 @@ function interleaved<T>(lists: readonly (readonly T[])[], most: number): T[] {
   return out;
 }
 
-function mergePass(
-  clusters: readonly ClusterState[],
-  boilerplate: ReadonlySet<string>,
-  shared: Shared,
-  options: MergeOptions,
-): ClusterState[] {
+function mergePass(clusters: readonly ClusterState[], shared: Shared, options: MergeOptions): ClusterState[] {
+  const { boilerplate } = shared;
   const minSize = options.minSize ?? 3;
   const keep = options.examples ?? 5;
   const vocabulary = options.vocabulary ?? 2000;
@@ -344,7 +351,7 @@ function bestRoot(
   own: Root,
   roots: readonly Root[],
   index: RootIndex,
-  { alternatives, alignments }: Shared,
+  { alternatives, alignments, boilerplate }: Shared,
   few: boolean,
 ): ClusterState | undefined {
   let best: ClusterState | undefined;
@@ -364,13 +371,15 @@ function bestRoot(
       mostRootShare + mostOwnShare <= bestScore
     )
       continue;
-    const { matched, substitutions, partial, widest, leading } = alignments.of(own, root, alternatives);
+    const { matched, substitutions, partial, widest, leading, ends } = alignments.of(own, root, alternatives);
     const rootShare = matched / root.line.length;
     const ownShare = matched / own.line.length;
     // A few words the line of a recurring message about records opens with, the other not: a greeting
     // the mail reading left in the line, not a place of the template.
     const greeting = !few && leading > 0 && placeholders > 0;
-    const places = substitutions + partial - (greeting ? 1 : 0);
+    // Between recurring clusters, a word in another's place at an end is a place too, but for a
+    // greeting or a closing; a message or two may end with words of its own.
+    const places = substitutions + partial - (greeting ? 1 : 0) + (few ? 0 : wordsInPlace(ends, boilerplate));
     const frame = frameOf(matched, tokensOf(own), tokensOf(root), placeholders);
     const joins = few
       ? rootShare >= fewRootShare && frame >= minFrame && places <= 2
@@ -391,6 +400,19 @@ function bestRoot(
     bestScore = score;
   }
   return best;
+}
+
+/**
+ * How many of the ends where two lines each hold words the other does not (see `Alignment.ends`) are
+ * places where they differ: those where both sides write a word of their own, not only boilerplate (a
+ * greeting, a closing, a name) or values (a date's tail masking did not take).
+ */
+function wordsInPlace(ends: readonly EndPlace[], boilerplate: ReadonlySet<string>): number {
+  const own = (token: string) =>
+    !boilerplate.has(token) && !isPlaceholder(token) && token !== numberToken && token !== sentenceEnd;
+  let places = 0;
+  for (const [first, second] of ends) if (first.some(own) && second.some(own)) places++;
+  return places;
 }
 
 /**
