@@ -255,7 +255,7 @@ function draftOne(
   const slotOf = (collection: string): string => {
     for (const [name, ref] of refs) if (ref.collection === collection) return name;
     let name = sanitizeName(singular(collection), "record");
-    if (name === "to" || name === "choice") name = `${name}_record`;
+    if (name === "to" || /^choice(_\d+)?$/.test(name)) name = `${name}_record`;
     while (refs.has(name)) name = `${name}_2`;
     refs.set(name, { collection, show: {} });
     return name;
@@ -300,6 +300,9 @@ function draftOne(
   const pieces = withValueTags(read, varying, tagOf);
   const choices = choicesOf(varying.choice);
   const choiceName = choices === undefined ? undefined : "choice";
+  // Each other place the examples varied at gets a choice of its own: "choice_2", "choice_3", ….
+  const moreChoices = (varying.others ?? []).map(choicesOf);
+  const moreNames = moreChoices.map((more, at) => (more === undefined ? undefined : `choice_${at + 2}`));
   let dropped = new Set<string>();
   for (let attempt = 0; attempt <= refs.size + 1; attempt++) {
     // Mining took every identifier out of the skeleton; drafting drops characters and gaps, which may
@@ -322,7 +325,9 @@ function draftOne(
           return ` ${tags.join(" ")} `;
         }),
       );
-    const text = withoutIdentifiers(composeBody(pieces, { dropped, choice: choiceName, varying }));
+    const text = withoutIdentifiers(
+      composeBody(pieces, { dropped, choice: choiceName, more: moreNames, varying }),
+    );
     const literal = text
       .replace(/\{\{[^}]*\}\}/g, " ")
       .replace(/\s+/g, " ")
@@ -338,7 +343,12 @@ function draftOne(
     const shownRefs = [...refs].filter(
       ([name, ref]) => !dropped.has(name) && Object.keys(ref.show).length > 0,
     );
-    const names = new Set([...refs.keys(), "to", "choice"]);
+    const names = new Set([
+      ...refs.keys(),
+      "to",
+      "choice",
+      ...moreNames.filter((name) => name !== undefined),
+    ]);
     const plan = planJoins(
       shownRefs.map(([name, ref]) => ({ name, collection: ref.collection })),
       toCollection,
@@ -382,6 +392,11 @@ function draftOne(
       text.includes(`{{${choiceName}}}`)
     )
       slots.push({ kind: "choice", name: choiceName, choices });
+    for (const [at, name] of moreNames.entries()) {
+      const more = moreChoices[at];
+      if (name !== undefined && more !== undefined && !dropped.has(name) && text.includes(`{{${name}}}`))
+        slots.push({ kind: "choice", name, choices: more });
+    }
     // A link shows nothing; an empty section is how the body uses it.
     const body = text + plan.links.map((link) => `{{#${link.name}}}{{/${link.name}}}`).join("");
     const recipientField = fieldsOf(records, toCollection)[field];
@@ -455,7 +470,7 @@ function draftOne(
         typeof slot === "string" &&
         slot !== "to" &&
         !dropped.has(slot) &&
-        (refs.has(slot) || slot === choiceName)
+        (refs.has(slot) || slot === choiceName || moreNames.includes(slot))
       ) {
         dropped = new Set([...dropped, slot]);
         continue;
