@@ -835,3 +835,65 @@ function renderingsAt(
   }
   return out;
 }
+
+/** A time of day, on the 24-hour clock. */
+export interface ClockTime {
+  readonly hour: number;
+  readonly minute: number;
+}
+
+/**
+ * The times of day a date value names, as {@link dateRenderings} writes them: an instant's in `timeZone`
+ * and, when it was written at another offset, at that offset; a wall-clock time's as written. None for a
+ * calendar day.
+ */
+export function clockTimes(value: DateValue, timeZone: string): readonly ClockTime[] {
+  if (value.kind === "day") return [];
+  if (value.kind === "wall") return [{ hour: value.hour, minute: value.minute }];
+  const local = localTime(value.at, timeZone);
+  const out: ClockTime[] = local === undefined ? [] : [{ hour: local.hour, minute: local.minute }];
+  const { written } = value;
+  if (
+    written !== undefined &&
+    (local === undefined || written.hour !== local.hour || written.minute !== local.minute)
+  )
+    out.push({ hour: written.hour, minute: written.minute });
+  return out;
+}
+
+// Words people join a date and a time with that Intl does not write: Spanish's "a la" (one o'clock),
+// Italian's "alle" without "ore", the Scandinavian "kl"/"klo" without a dot, and signs.
+const handJoiners = ["a la", "alle", "kl", "klo", "@", "-", "\u2013", "\u2014"];
+
+/** How a list of locales joins a date and a time of day: see {@link dateTimeJoiners}. */
+export interface DateTimeJoiners {
+  /** The joining words, lower-cased, longest first, so a longer one is tried before a shorter it begins. */
+  readonly words: readonly string[];
+  /** Whether one of the locales writes the time with an "h" ("9h30"), as French does. */
+  readonly hourH: boolean;
+}
+
+// The joiners of the list asked with last (a history's tickets name the same locales).
+let joinersFor: readonly string[] | undefined;
+let joinersFound: DateTimeJoiners = { words: [], hourH: false };
+
+/**
+ * The words a date and a time of day are joined with in the locales (as each writes a long date with a
+ * time: "at", "à", "um", "a las", "alle ore", "às", "om", "kl."), with a few that people write by hand.
+ */
+export function dateTimeJoiners(locales: readonly string[]): DateTimeJoiners {
+  if (joinersFor !== undefined && sameList(locales, joinersFor)) return joinersFound;
+  const found = new Set(handJoiners);
+  for (const locale of locales)
+    for (const joiner of joinersOf(locale)) {
+      const word = joiner?.between.replace(/^[\s,]+|[\s,]+$/g, "") ?? "";
+      // Only words: a joiner with digits or longer than a few words is no joining word.
+      if (word !== "" && word.length <= 12 && !/\d/.test(word)) found.add(word);
+    }
+  joinersFor = locales;
+  joinersFound = {
+    words: [...found].sort((a, b) => b.length - a.length),
+    hourH: locales.some((locale) => locale.slice(0, 2).toLowerCase() === "fr"),
+  };
+  return joinersFound;
+}

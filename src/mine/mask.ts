@@ -1,10 +1,18 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { amountOfText, recordCurrency } from "./amount-text.js";
-import { dateValue } from "./date-renderings.js";
+import { cleanText } from "./clean-text.js";
+import {
+  type ClockTime,
+  clockTimes,
+  type DateTimeJoiners,
+  dateTimeJoiners,
+  dateValue,
+} from "./date-renderings.js";
+import { normalize } from "./normalize.js";
 import { localeTag } from "./record-locales.js";
 import { amountMayBeIn, englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
 import { digitsHeld, HeldDigits, textDigits } from "./text-digits.js";
-import { isWordUnit, plainWordsMayBeIn, wholeWords, wordsMayBeIn } from "./whole-words.js";
+import { isWordUnit, plainWordsMayBeIn, someWordMayBeIn, wholeWords, wordsMayBeIn } from "./whole-words.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
 export interface MaskedMessage {
@@ -40,6 +48,28 @@ export interface ValueIndex {
   readonly values: readonly (readonly [rendering: string, placeholder: string])[];
   /** Phone numbers by their digits. */
   readonly phones: ReadonlyMap<string, string>;
+  /**
+   * Parts of the person names the records hold (see {@link nameParts}), each found alone only where a
+   * name stands: a first name as the person is addressed ("Dear Marie,"), a surname after a title ("Mr
+   * Dupont"). Each becomes the whole name's placeholder.
+   */
+  readonly nameParts?: readonly NamePart[];
+  /**
+   * The times of day the date values of a placeholder name (none for a calendar day): a date found in a
+   * text and followed by one of them, joined by a word ("3 March 2026 at 10:30", "03/03/2026 à 08h30"),
+   * is masked with it as one value.
+   */
+  readonly clocksOf?: (placeholder: string) => readonly ClockTime[];
+  /** How the index's locales join a date and a time (see `dateTimeJoiners`). */
+  readonly joiners?: () => DateTimeJoiners;
+}
+
+/** A part of a person's name a record holds, lower-cased as masking compares it, with its placeholder. */
+export interface NamePart {
+  readonly rendering: string;
+  readonly placeholder: string;
+  /** A surname, found only after a title ("Mr", "Sra.", "Herr"); else a first name, found as addressed. */
+  readonly titled: boolean;
 }
 
 // Separators and digits are disjoint, so each step consumes one digit: linear, no backtracking blow-up.
@@ -155,6 +185,9 @@ class TextIndex implements ValueIndex {
     readonly inText: readonly (readonly [string, string])[],
     readonly phones: ReadonlyMap<string, string>,
     private readonly make: () => readonly (readonly [string, string])[],
+    readonly nameParts: readonly NamePart[],
+    readonly clocksOf: (placeholder: string) => readonly ClockTime[],
+    readonly joiners: () => DateTimeJoiners,
   ) {}
 
   get values(): readonly (readonly [string, string])[] {
@@ -221,7 +254,30 @@ export function valueIndex<S extends CollectionSchemas>(
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
   const held = (rendering: string) => digitsHeld(rendering, digits);
-  if (options.text === undefined || lowerCased === undefined) return { values: collect(held), phones };
+  // The times of day of a placeholder's dates, read only for a date found followed by a time.
+  const clocksOf = (placeholder: string) => {
+    const times: ClockTime[] = [];
+    for (const leaf of leaves) {
+      if (leaf.placeholder !== placeholder) continue;
+      const date = dateValue(leaf.value);
+      if (date !== undefined) for (const time of clockTimes(date, timeZone)) times.push(time);
+    }
+    return times;
+  };
+  const joiners = () => dateTimeJoiners(dates.locales);
+  const partsOf = (keep: (rendering: string) => boolean, words?: Uint32Array) => {
+    const parts: NamePart[] = [];
+    for (const { value, placeholder } of leaves) {
+      // A name none of whose words the text holds has no part there.
+      if (!mayBeName(value) || (words !== undefined && !someWordMayBeIn(words, value, minPartLetters)))
+        continue;
+      for (const part of nameParts(value))
+        if (keep(part.rendering)) parts.push({ rendering: part.rendering, placeholder, titled: part.titled });
+    }
+    return parts;
+  };
+  if (options.text === undefined || lowerCased === undefined)
+    return { values: collect(held), phones, nameParts: partsOf(() => true), clocksOf, joiners };
   const lowered = lowerText(options.text, lowerCased);
   // Only a rendering whose words are all the text's can be found there whole (see `wholeWords`).
   const words = wholeWords(lowered);
@@ -236,7 +292,79 @@ export function valueIndex<S extends CollectionSchemas>(
     (rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering) && held(rendering),
     lacks,
   );
-  return new TextIndex(options.text, inText, phones, () => collect(held));
+  const parts = partsOf((rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering), words);
+  return new TextIndex(options.text, inText, phones, () => collect(held), parts, clocksOf, joiners);
+}
+
+/** A part of a name: its rendering, and whether it is a surname (found after a title). */
+interface Part {
+  readonly rendering: string;
+  readonly titled: boolean;
+}
+
+// A word of a person's name: a capital, then letters, with hyphens and apostrophes between
+// ("Jean-Pierre", "O'Brien", "McDonald"); a particle: one to three small letters ("de", "van", "la").
+const nameWord = String.raw`\p{Lu}[\p{L}\p{M}]*(?:['\u2019\-]\p{L}[\p{L}\p{M}]*)*`;
+const personName = new RegExp(`^${nameWord}(?: (?:\\p{Ll}{1,3} ){0,2}${nameWord}){1,3}$`, "u");
+const capital = /^\p{Lu}/u;
+// Letters a part has at least: shorter ones ("Al", "Bo", initials) are too often other words.
+const minPartLetters = 3;
+const maxNameLength = 80;
+
+// The parts of each value read, by value: a history's records repeat their names. Bounded.
+const partsByValue = new Map<string, readonly Part[]>();
+
+/**
+ * The parts of a value shaped as a person's name (two to four capitalised words of letters, with up to
+ * two small particles between, at most 80 characters): its first word, and the words before its last,
+ * found where someone is addressed, and each later capitalised word and each run of words that ends it ("García López", "de
+ * la Fuente"), found after a title; each of three letters or more, as masking compares it and with its
+ * accents folded. Any other value has none.
+ */
+export function nameParts(value: string): readonly Part[] {
+  if (!mayBeName(value)) return [];
+  let parts = partsByValue.get(value);
+  if (parts === undefined) {
+    parts = readParts(value);
+    if (partsByValue.size >= 20_000) partsByValue.clear();
+    partsByValue.set(value, parts);
+  }
+  return parts;
+}
+
+/**
+ * Whether a value may be shaped as a person's name, told without reading it: a string of 5 to 80
+ * characters with a space, that starts with no small ASCII letter or digit. Most values are not.
+ */
+function mayBeName(value: unknown): value is string {
+  if (typeof value !== "string" || value.length > maxNameLength || value.length < 5) return false;
+  const first = value.charCodeAt(0);
+  if ((first >= 0x61 && first <= 0x7a) || (first >= 0x30 && first <= 0x39)) return false;
+  return value.includes(" ");
+}
+
+function readParts(value: string): readonly Part[] {
+  const name = cleanText(value).trim().replace(/\s+/g, " ");
+  if (!personName.test(name)) return [];
+  const words = name.split(" ");
+  const found: Part[] = [];
+  const add = (text: string, titled: boolean) => {
+    if (text.replace(/[^\p{L}]/gu, "").length < minPartLetters) return;
+    const rendering = normalize(text);
+    const folded = rendering.normalize("NFD").replace(/\p{M}/gu, "").normalize("NFC");
+    for (const form of folded === rendering ? [rendering] : [rendering, folded])
+      if (!found.some((part) => part.rendering === form && part.titled === titled))
+        found.push({ rendering: form, titled });
+  };
+  // The first name, and with the middle names after it ("Mary Ann" of "Mary Ann Smith").
+  for (let at = 1; at < words.length; at++) add(words.slice(0, at).join(" "), false);
+  for (let at = 1; at < words.length; at++) {
+    const word = words[at] as string;
+    if (capital.test(word)) add(word, true);
+    if (at < words.length - 1) add(words.slice(at).join(" "), true);
+  }
+  // Longest first, as values are: "García López" is taken before "García" could take part of it.
+  return found.sort((a, b) => b.rendering.length - a.rendering.length);
 }
 
 /**
@@ -246,7 +374,8 @@ export function valueIndex<S extends CollectionSchemas>(
 export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   // A part of the text the index was built for holds only renderings that text holds.
   const values = index instanceof TextIndex && index.text.includes(text) ? index.inText : index.values;
-  if (values.length === 0 && index.phones.size === 0)
+  const parts = index.nameParts ?? [];
+  if (values.length === 0 && index.phones.size === 0 && parts.length === 0)
     return { skeleton: oneSpaced(unbraced(text)).trim(), slots: [] };
   // An ASCII text's places are read only when a value was found in it: most units keep theirs.
   const isAscii = ascii.test(text);
@@ -276,9 +405,40 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
       hits.push({ start, end, placeholder });
     }
   }
+  let places: readonly number[] | undefined = isAscii ? undefined : origin;
+  if (parts.length > 0) {
+    for (const { rendering, placeholder, titled } of parts) {
+      if (rendering.length > lowered.length) continue;
+      for (let at = lowered.indexOf(rendering); at !== -1; at = lowered.indexOf(rendering, at + 1)) {
+        const end = at + rendering.length;
+        if (!isBoundary(lowered, at - 1) || !isBoundary(lowered, end)) continue;
+        places ??= asciiOrigins(text);
+        const start = titled
+          ? titleBefore(lowered, at, end, text, places)
+          : addressed(text, places[at] as number, places[end] ?? text.length)
+            ? at
+            : -1;
+        if (start === -1 || isTaken(taken, start, end)) continue;
+        taken.fill(1, start, end);
+        hits.push({ start, end, placeholder });
+      }
+    }
+  }
   if (hits.length === 0) return { skeleton: oneSpaced(unbraced(text)).trim(), slots: [] };
+  if (index.clocksOf !== undefined && index.joiners !== undefined)
+    for (const hit of hits) {
+      // Most found values are followed by no time of day: a digit must come within a few words.
+      const end = digitSoonAfter(lowered, hit.end)
+        ? timeAfter(lowered, hit.end, index.joiners(), () => index.clocksOf?.(hit.placeholder) ?? [])
+        : hourWordAfter(lowered, hit.end, index.clocksOf, hit.placeholder);
+      if (end === -1 || isTaken(taken, hit.end, end)) continue;
+      taken.fill(1, hit.end, end);
+      hit.end = end;
+      // A date found with its time as a locale joins them may still be followed by the hour's word.
+      if (/\d/.test(lowered.charAt(end - 1))) hit.end = hourWordEnd(lowered, end);
+    }
   hits.sort((a, b) => a.start - b.start);
-  const places = isAscii ? asciiOrigins(text) : origin;
+  places ??= asciiOrigins(text);
   let skeleton = "";
   let from = 0;
   for (const hit of hits) {
@@ -287,6 +447,177 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
   }
   skeleton += unbraced(text.slice(places[from] ?? text.length));
   return { skeleton: oneSpaced(skeleton).trim(), slots: hits.map((hit) => hit.placeholder) };
+}
+
+// Titles written before a surname, lower-cased without their dot, in the languages records are most
+// often written in: "Mr Dupont", "Mme Martin", "Sra. García", "Herr Berg", "Dr Novak".
+const titles = new Set(
+  (
+    "mr mrs ms miss mx dr prof sir madam mister master herr frau fräulein hr fr m mme mlle monsieur madame " +
+    "mademoiselle me maître sr sra srta señor señora señorita don doña dña sig sigra signor signora signorina " +
+    "dott dssa senhor senhora dhr mevr heer mevrouw pan pani fru"
+  ).split(" "),
+);
+
+/**
+ * Where the title written just before a surname found at `at` begins ("mr dupont", "sra. garcía"), the
+ * title taken with the name, as it says what the record does not (and would be one customer's in every
+ * message); -1 when none is. The title must be capitalised as written, so "me", "don" and "m" read as
+ * words are not taken for one, and the surname must hold a capital.
+ */
+function titleBefore(
+  lowered: string,
+  at: number,
+  end: number,
+  text: string,
+  places: readonly number[],
+): number {
+  if (at < 2 || lowered.charCodeAt(at - 1) !== 0x20) return -1;
+  let stop = at - 1;
+  if (lowered.charCodeAt(stop - 1) === 0x2e) stop--;
+  let start = stop;
+  while (start > 0 && stop - start < 12 && isWordUnit(lowered.charCodeAt(start - 1))) start--;
+  if (start === stop || !isBoundary(lowered, start - 1)) return -1;
+  if (!titles.has(lowered.slice(start, stop))) return -1;
+  return isCapital(text, places[start] as number) &&
+    capitalIn(text, places[at] as number, places[end] ?? text.length)
+    ? start
+    : -1;
+}
+
+/** Whether a capital letter is written between `start` and `end`: a surname after a particle ("de la Fuente"). */
+function capitalIn(text: string, start: number, end: number): boolean {
+  return /\p{Lu}/u.test(text.slice(start, end));
+}
+
+/** Whether the character at `at` is a capital letter. */
+function isCapital(text: string, at: number): boolean {
+  const char = String.fromCodePoint(text.codePointAt(at) ?? 0x20);
+  return char !== char.toLowerCase();
+}
+
+// What may stand before a name someone is addressed by, from the start of its line: up to two words of
+// a greeting ("Dear", "Good morning", "Bonjour", "Hola"), with a comma between.
+const greetingLead = /^[\s>]*(?:[\p{L}\p{M}'\u2019]+,?[ \t\u00a0]+){0,2}$/u;
+// The last end of a sentence in a line's lead, with the space after it.
+const sentenceStart = /[.!?][ \t\u00a0]+(?=[^.!?]*$)/u;
+// What may follow such a name: the end of its line, or punctuation that ends the address.
+const addressEnd = /^[ \t\u00a0]*(?:$|[\r\n,!:;.?\u2013\u2014-])/u;
+// Ends of a sentence: a name after a comma is addressed when its sentence ends there ("Thanks, Marie!").
+const sentenceEnd = /^[ \t\u00a0]*(?:$|[\r\n!.?])/u;
+
+/**
+ * Whether a first name, written in `text` from `start` to `end`, is where someone is addressed: written
+ * with a capital, first on its line or after the words of a greeting, and followed by the end of the
+ * line or punctuation ("Dear Marie,", "Bonjour Jean", "Hola Lucía:"), or after a comma at the end of a
+ * sentence ("Thanks, Marie!"). A word that is also a name ("Will", "Summer", "May") is read as a name
+ * only there: "Will you confirm?" and "we will" are not.
+ */
+function addressed(text: string, start: number, end: number): boolean {
+  if (!isCapital(text, start)) return false;
+  const after = text.slice(end, end + 4);
+  // The start of the line, at most a few words back.
+  let lineStart = start;
+  while (lineStart > 0 && start - lineStart < 40 && text.charCodeAt(lineStart - 1) !== 0x0a) lineStart--;
+  const lead = text.slice(lineStart, start);
+  // From the start of its sentence, when one ends on the line before the name.
+  const sentence = sentenceStart.exec(lead);
+  if (
+    (sentence !== null || lineStart === 0 || text.charCodeAt(lineStart - 1) === 0x0a) &&
+    greetingLead.test(sentence === null ? lead : lead.slice(sentence.index + sentence[0].length))
+  )
+    return addressEnd.test(after);
+  return /,[ \t\u00a0]*$/.test(lead) && sentenceEnd.test(after);
+}
+
+// A word for the hour written after a time of day ("10:30 Uhr", "10:30 horas").
+const hourWord = / (?:uhr|hrs|hs|horas|heures|uur)(?![\p{L}\p{N}])/uy;
+
+/** Where the word for the hour written at `at`, after a time of day, ends; `at` when none is there. */
+function hourWordEnd(lowered: string, at: number): number {
+  hourWord.lastIndex = at;
+  return hourWord.test(lowered) ? hourWord.lastIndex : at;
+}
+
+/**
+ * Where the word for the hour after a found value ends, when the value is a date with a time of day,
+ * written with its time as a locale joins them ("3. März 2026 um 10:30" then "Uhr"); -1 otherwise.
+ */
+function hourWordAfter(
+  lowered: string,
+  at: number,
+  clocksOf: (placeholder: string) => readonly ClockTime[],
+  placeholder?: string,
+): number {
+  // A time ends the value: "10:30", "9h30", "10.30".
+  const code = lowered.charCodeAt(at - 1);
+  if (code < 0x30 || code > 0x39 || !":h.".includes(lowered.charAt(at - 3))) return -1;
+  const end = hourWordEnd(lowered, at);
+  return end === at || placeholder === undefined || clocksOf(placeholder).length === 0 ? -1 : end;
+}
+
+/** Whether a digit is among the few characters after `at`: where a time of day may follow a date. */
+function digitSoonAfter(lowered: string, at: number): boolean {
+  const code = lowered.charCodeAt(at);
+  if (code !== 0x20 && code !== 0x2c) return false;
+  for (let next = at + 1; next < lowered.length && next <= at + 14; next++) {
+    const unit = lowered.charCodeAt(next);
+    if (unit >= 0x30 && unit <= 0x39) return true;
+  }
+  return false;
+}
+
+// A time of day as people write it after a date: hour, then minutes after ":" or "." ("10:30", "10.30"),
+// then a word for the hour or the half of the day ("Uhr", "am"); where a locale writes it so, with an
+// "h" for the colon or the word ("9h30", "10 h 30", "10h").
+const timeOfDay =
+  /(\d{1,2})(?:(?::|\.)(\d{2})(?::\d{2})?)?(?: ?(a\. ?m\.|am|p\. ?m\.|pm|uhr|hrs|hs|horas|hours|heures|uur)(?![\p{L}\p{N}]))?/uy;
+const hourTimeOfDay =
+  /(\d{1,2})(?:(?::|\.|h| h )(\d{2})(?::\d{2})?)?(?: ?(a\. ?m\.|am|p\. ?m\.|pm|uhr|h|hrs|hs|horas|hours|heures|uur)(?![\p{L}\p{N}]))?/uy;
+
+/**
+ * Where a time of day that is one of `timesOf()`, written after a date found ending at `at` and joined to it
+ * by one of `joiners` ("at 10:30", "à 08h30", "um 10:30 Uhr", "a las 10:30"), ends; -1 when none is. A
+ * time after a space or a comma alone is not taken: the locales' own forms hold those the date has, and
+ * a number after a date may say something else. A time with no minutes is taken only with its word
+ * ("10 Uhr", "10am").
+ */
+function timeAfter(
+  lowered: string,
+  at: number,
+  joiners: DateTimeJoiners,
+  timesOf: () => readonly ClockTime[],
+): number {
+  let from = at;
+  if (lowered.charCodeAt(from) === 0x2c) from++;
+  if (lowered.charCodeAt(from) !== 0x20) return -1;
+  from++;
+  const joined = from;
+  for (const joiner of joiners.words)
+    if (lowered.startsWith(joiner, from) && lowered.charCodeAt(from + joiner.length) === 0x20) {
+      from += joiner.length + 1;
+      break;
+    }
+  if (from === joined) return -1;
+  const time = joiners.hourH ? hourTimeOfDay : timeOfDay;
+  time.lastIndex = from;
+  const match = time.exec(lowered);
+  if (match === null) return -1;
+  const end = from + match[0].length;
+  if (!isBoundary(lowered, end)) return -1;
+  const hour = Number(match[1]);
+  const minute = match[2] === undefined ? undefined : Number(match[2]);
+  const word = match[3];
+  if (minute === undefined && word === undefined) return -1;
+  const half =
+    word === undefined ? undefined : word.startsWith("a") ? "am" : word.startsWith("p") ? "pm" : undefined;
+  const named = timesOf().some((time) => {
+    if ((minute ?? 0) !== time.minute) return false;
+    if (half !== undefined)
+      return hour >= 1 && hour <= 12 && (hour % 12) + (half === "pm" ? 12 : 0) === time.hour;
+    return hour === time.hour || (time.hour > 12 && hour === time.hour - 12);
+  });
+  return named ? end : -1;
 }
 
 // Which units of the text a value found there already took: one buffer, cleared for each text.
@@ -409,10 +740,112 @@ function isBoundary(text: string, at: number): boolean {
   return at < 0 || at >= text.length || !isWordUnit(text.charCodeAt(at));
 }
 
-/** "orders" → "order", "categories" → "category", "boxes" → "box": placeholder names read as one record. */
+/**
+ * A collection's name as one of its records is called, for placeholder names: "orders" → "order",
+ * "categories" → "category", "boxes" → "box", "statuses" → "status", "analyses" → "analysis", "people" →
+ * "person", "children" → "child"; a name that is singular already or names no count ("status",
+ * "address", "staff", "data", "news") stays as it is. Only the last word of a camelCase or snake_case
+ * name changes ("orderStatuses" → "orderStatus", "sales_people" → "sales_person"), with its case kept.
+ */
 export function singular(collection: string): string {
-  if (collection.endsWith("ies") && collection.length > 4) return `${collection.slice(0, -3)}y`;
-  if (/(?:ss|x|ch|sh)es$/.test(collection)) return collection.slice(0, -2);
-  if (collection.endsWith("s") && !collection.endsWith("ss")) return collection.slice(0, -1);
-  return collection;
+  const word = collection.slice(lastWordStart(collection));
+  if (word.length === 0) return collection;
+  const head = collection.slice(0, collection.length - word.length);
+  const lower = word.toLowerCase();
+  const one = singularWord(lower);
+  if (one === lower) return collection;
+  const cased =
+    word === word.toUpperCase() && word.length > 1
+      ? one.toUpperCase()
+      : word[0] !== lower[0]
+        ? one.charAt(0).toUpperCase() + one.slice(1)
+        : one;
+  return head + cased;
+}
+
+/**
+ * Where the last word of a name begins: after its last "_", "-" or digit, or at its last capital that
+ * follows a small letter ("lineItems" → 4).
+ */
+function lastWordStart(name: string): number {
+  for (let at = name.length - 1; at > 0; at--) {
+    const unit = name.charCodeAt(at);
+    if (unit === 0x5f || unit === 0x2d || (unit >= 0x30 && unit <= 0x39)) return at + 1;
+    const previous = name.charCodeAt(at - 1);
+    if (unit >= 0x41 && unit <= 0x5a && previous >= 0x61 && previous <= 0x7a) return at;
+  }
+  return 0;
+}
+
+// Plurals no rule makes, and names that are no plural though they end as one: each read as written here.
+const irregular: ReadonlyMap<string, string> = new Map([
+  ["people", "person"],
+  ["persons", "person"],
+  ["children", "child"],
+  ["men", "man"],
+  ["women", "woman"],
+  ["feet", "foot"],
+  ["teeth", "tooth"],
+  ["mice", "mouse"],
+  ["geese", "goose"],
+  ["oxen", "ox"],
+  ["criteria", "criterion"],
+  ["phenomena", "phenomenon"],
+  ["indices", "index"],
+  ["matrices", "matrix"],
+  ["vertices", "vertex"],
+  ["appendices", "appendix"],
+  ["knives", "knife"],
+  ["wives", "wife"],
+  ["lives", "life"],
+  ["shelves", "shelf"],
+  ["halves", "half"],
+  ["wolves", "wolf"],
+  ["thieves", "thief"],
+  ["quizzes", "quiz"],
+  ["crises", "crisis"],
+  ["axes", "axis"],
+  ["bases", "base"],
+  ["cases", "case"],
+  ["news", "news"],
+  ["series", "series"],
+  ["species", "species"],
+  ["means", "means"],
+  ["physics", "physics"],
+  ["economics", "economics"],
+  ["analytics", "analytics"],
+  ["logistics", "logistics"],
+  ["statistics", "statistics"],
+  ["sms", "sms"],
+  ["gps", "gps"],
+  ["dns", "dns"],
+  ["os", "os"],
+  ["buses", "bus"],
+  ["menus", "menu"],
+  ["excuses", "excuse"],
+  ["focuses", "focus"],
+  ["gas", "gas"],
+  ["canvas", "canvas"],
+  ["alias", "alias"],
+  ["atlas", "atlas"],
+  ["yes", "yes"],
+]);
+
+// "-us" plurals that keep the "-us" (statuses, bonuses, buses, campuses, viruses, censuses): after a
+// consonant; after a vowel or most others the "-e" is the word's own (houses, causes, abuses).
+const usPlural = /[nprst]uses$/;
+// Greek plurals in "-ses" of words in "-sis": analyses, diagnoses, hypotheses, syntheses, theses.
+const sisPlural = /(?:ys|gnos|thes|ntes|rthes)es$/;
+
+function singularWord(word: string): string {
+  const known = irregular.get(word);
+  if (known !== undefined) return known;
+  // Singular already: "status", "analysis", "address", and words of two letters or fewer.
+  if (word.length <= 2 || /(?:us|is|ss)$/.test(word)) return word;
+  if (sisPlural.test(word)) return `${word.slice(0, -2)}is`;
+  if (usPlural.test(word)) return word.slice(0, -2);
+  if (word.endsWith("ies") && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (/(?:ss|x|z|ch|sh)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith("s")) return word.slice(0, -1);
+  return word;
 }

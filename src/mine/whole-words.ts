@@ -105,3 +105,28 @@ export function plainWordsMayBeIn(words: Uint32Array, value: string): boolean {
   }
   return !absent;
 }
+
+/**
+ * Whether some word of `value` of `shortest` units or more (ASCII capitals read as small letters) may be
+ * a word of the text whose set `words` is: false only when none certainly is. A value with a character
+ * outside printable ASCII may be.
+ */
+export function someWordMayBeIn(words: Uint32Array, value: string, shortest: number): boolean {
+  let hash = start;
+  let length = 0;
+  for (let at = 0; at <= value.length; at++) {
+    const unit = at < value.length ? value.charCodeAt(at) : 0x20;
+    if (unit > 0x7e) return true;
+    const small = lower(unit);
+    if (isWordUnit(small)) {
+      hash = step(hash, small);
+      length++;
+    } else if (length > 0) {
+      const bit = bitOf(hash);
+      if (length >= shortest && ((words[bit >>> 5] as number) & (1 << (bit & 31))) !== 0) return true;
+      hash = start;
+      length = 0;
+    }
+  }
+  return false;
+}

@@ -357,7 +357,7 @@ const people = defineRecords({ people: z.object({ id: z.string(), email: z.email
       expect(stderr).toBe("");
       expect(code).toBe(0);
       expect(stdout).toContain(`records from ${name} (${shown})`);
-      expect(stdout).toContain("recipients found in: people.email 1");
+      expect(stdout).toContain("recipients found in: person.email 1");
     }
     const two = write("two-exports.ts", `${body}export const a = people;\nexport const b = people;\n`);
     const { code, stderr } = await cli(["mine", "--records", two, history]);
@@ -460,7 +460,7 @@ describe("formletter mine on a hostile history", () => {
     // No string literal holds a quote, brace, angle bracket, backtick or non-ASCII character of the history.
     for (const literal of source.match(/"(?:[^"\\\n]|\\.)*"/g) ?? []) {
       expect(literal).not.toMatch(/[<>`$]|\\"|[^\x20-\x7e]/);
-      expect(literal).not.toMatch(/\{\{(?!(?:people|order|choice)[.}])/);
+      expect(literal).not.toMatch(/\{\{(?!(?:person|order|choice)[.}])/);
     }
     // The words of the fixed text are template text: a value spelling the same words is not leaking.
     const fixedWords = (fixed.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");

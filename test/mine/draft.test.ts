@@ -113,7 +113,7 @@ describe("draftTemplates", () => {
     const { draft } = await drafted(records as unknown as RecordsDefinition, lines);
     expect(draft.templates).toEqual([]);
     expect(draft.leftOut).toEqual([
-      { cluster: 0, reason: "recipient field people.email is written by an outsider" },
+      { cluster: 0, reason: "recipient field person.email is written by an outsider" },
     ]);
   });
 

@@ -157,9 +157,9 @@ describe("masking", () => {
     ["refund €1,234.50 or 1.234,50 € now", "refund {{order.total}} or {{order.total}} now"],
     [
       "call LUCÍA ortega on 0151 2345678 or +49 151 2345678",
-      "call {{people.name}} on {{people.phone}} or {{people.phone}}",
+      "call {{person.name}} on {{person.phone}} or {{person.phone}}",
     ],
-    ["mail lucia@mail.example today", "mail {{people.email}} today"],
+    ["mail lucia@mail.example today", "mail {{person.email}} today"],
   ])("%s", (text, skeleton) => {
     expect(maskMessage(text, index).skeleton).toBe(skeleton);
   });
@@ -171,7 +171,7 @@ describe("masking", () => {
       expect(phoneDigits(phone)).toEqual([]);
       const text = `call me on ${phone} today`;
       for (const built of [valueIndex(records, national), valueIndex(records, national, { text })])
-        expect(maskMessage(text, built).skeleton).toBe("call me on {{people.phone}} today");
+        expect(maskMessage(text, built).skeleton).toBe("call me on {{person.phone}} today");
     }
   });
 
@@ -207,7 +207,7 @@ describe("masking", () => {
     const lean = valueIndex(records, ticket, { text: "nothing numeric here" });
     expect(lean.phones.size).toBe(0);
     expect(lean.values.some(([, placeholder]) => placeholder === "{{order.total}}")).toBe(false);
-    expect(lean.values.some(([, placeholder]) => placeholder === "{{people.name}}")).toBe(true);
+    expect(lean.values.some(([, placeholder]) => placeholder === "{{person.name}}")).toBe(true);
   });
 
   it("masks a value only as a whole word or number, never inside a longer one", () => {
@@ -248,11 +248,11 @@ describe("masking", () => {
         records: {
           people: [{ id: `p${n}`, name: "Zoë Ünal", phone: "+49 151 2345678", email: `p${n}@mail.example` }],
         },
-        message: { to: `p${n}@mail.example`, text: "Dear {{people.name}}, {{to}} {{order.number}} Zoë Ünal" },
+        message: { to: `p${n}@mail.example`, text: "Dear {{person.name}}, {{to}} {{order.number}} Zoë Ünal" },
       }),
     );
     const report = await mineHistory(records, lines);
-    expect(report.candidates[0]?.slots).toEqual(["{{people.name}}"]);
+    expect(report.candidates[0]?.slots).toEqual(["{{person.name}}"]);
   });
 
   it("names placeholders only after declared fields, whatever keys a history's records hold", () => {

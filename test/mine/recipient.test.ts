@@ -107,16 +107,16 @@ describe("recipients compared as addresses", () => {
         { id: "p3", name: "Ada Roth", role: "driver", phone: "①②③④⑤⑥⑦⑧" },
       ],
     };
-    expect(recipientSource(contacts, people, "+49 40 7770322")).toBe("people.phone");
+    expect(recipientSource(contacts, people, "+49 40 7770322")).toBe("person.phone");
     expect(recipientSource(contacts, { people: people.people.slice(1) }, "+49 160 7654321")).toBe(
-      "people.phone",
+      "person.phone",
     );
-    expect(recipientSource(contacts, { people: people.people.slice(2) }, "12345678")).toBe("people.phone");
+    expect(recipientSource(contacts, { people: people.people.slice(2) }, "12345678")).toBe("person.phone");
     // A recipient with no digits is compared with every value, digitless ones too: none holds its form
     // here, and a value written as oddly is found.
     expect(recipientSource(contacts, people, "(((((((")).toBeUndefined();
     const odd = { people: [{ id: "p4", name: "Odd", role: "( ( ( ( )", phone: "+49 40 7770322" }] };
-    expect(recipientSource(contacts, odd, "(((((((")).toBe("people.role");
+    expect(recipientSource(contacts, odd, "(((((((")).toBe("person.role");
   });
 
   it("relies on a number's E.164 form ending with the last digit it is written with, in every country", () => {
