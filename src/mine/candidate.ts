@@ -54,7 +54,8 @@ export interface CandidateTemplate {
    */
   readonly templatable: boolean;
   /**
-   * Why a cluster is not templatable: fewer messages than `minSize`, more residue than `maxResidue`, or
+   * Why a cluster is not templatable: fewer messages than `minSize` (or, in `mineHistory`, than its
+   * `minShare` of the history), more residue than `maxResidue`, or
    * no member's recipient in the records (a template finds its recipient only there); undefined when it is.
    */
   readonly notTemplatable: "too-few-messages" | "too-much-residue" | "recipient-not-in-records" | undefined;

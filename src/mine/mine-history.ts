@@ -37,6 +37,11 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
    * records name none (see {@link languageSample}). @default true
    */
   readonly inferLocales?: boolean;
+  /**
+   * Fewest messages a cluster needs to be templatable, as a share of the history's messages (besides
+   * `minSize`): 0.005 is 5 of 1,000. A few free-form messages that read alike are no template. @default 0.005
+   */
+  readonly minShare?: number;
 }
 
 export type { LineProblem } from "./read-line.js";
@@ -113,6 +118,11 @@ export async function mineHistory<S extends CollectionSchemas>(
     throw new RangeError(
       `mineHistory: workers must be a whole number ≥ 0 (0 reads every line on the calling thread), not ${String(workers)}`,
     );
+  const minShare = options.minShare;
+  if (minShare !== undefined && !(Number.isFinite(minShare) && minShare >= 0 && minShare <= 1))
+    throw new RangeError(
+      `mineHistory: minShare must be a share from 0 to 1 of the history's messages (0.005 is 5 of 1,000), not ${String(minShare)}`,
+    );
   // A message moved to another cluster while reading is told again.
   const clusters = new Clusters(options, (line, cluster) => options.onMessage?.(line, cluster.id));
   const profile = new RecordProfile({ collections: records.names });
@@ -170,7 +180,9 @@ export async function mineHistory<S extends CollectionSchemas>(
   const merged = mergeClusters(clusters.finish(), options);
   const boilerplate = boilerplateWords(merged, options.minSize ?? 3);
   const candidates = merged
-    .map((cluster) => candidateOf(cluster, options, boilerplate))
+    .map((cluster) =>
+      candidateOf(cluster, { ...options, minSize: templateFloor(options, messages) }, boilerplate),
+    )
     .sort((a, b) => b.size - a.size || (a.skeleton < b.skeleton ? -1 : 1));
   const span = last - first;
   const messagesPerDay = messages > 1 && span > 0 ? (messages / span) * day : undefined;
@@ -242,3 +254,14 @@ function historyLanguages(lines: readonly (string | LineProblem)[]): {
   }
   return { added: written.filter((locale) => !named.has(languageOf(locale))), main };
 }
+
+/**
+ * Fewest messages a templatable cluster holds: `minSize`, and `minShare` of the history's messages. A
+ * template is something a business sends regularly; a few messages that happen to read alike are not
+ * one, and counting them as covered would understate the escalation rate.
+ */
+function templateFloor(options: MineOptions, messages: number): number {
+  return Math.max(options.minSize ?? 3, Math.ceil((options.minShare ?? defaultMinShare) * messages));
+}
+
+const defaultMinShare = 0.005;
