@@ -227,7 +227,7 @@ describe("identifiers in hostile shapes, no record holding them", () => {
     ],
   ] as const)(
     "%s is left out of the draft and listed",
-    async (_, written, fragments, rest = "at any time.", listedCount: number = 1) => {
+    async (_, written, fragments, rest: string = "at any time.", listedCount: number = 1) => {
       const { report, draft, source } = await mined(
         history(
           (n) =>
