@@ -400,11 +400,18 @@ function greetingLead(
 ): number {
   let words = 0;
   let varied = false;
+  let gap = false;
   for (const [index, piece] of pieces.entries()) {
-    if (piece.type === "gap") varied = true;
-    // A greeting naming the recipient from the records is whole, whatever the members' first word.
-    else if (piece.type === "tag") return 0;
-    else if (piece.type === "word") {
+    if (piece.type === "gap") {
+      varied = true;
+      gap = true;
+    }
+    // A greeting naming the recipient from the records is whole where the members agreed on its words
+    // ("Dear {{guest.name}},"); where they opened it differently ("Bonjour …", "Chère …") the name goes
+    // with the words, or the text would open "{{owner.name}}, Nous vous rappelons".
+    else if (piece.type === "tag") {
+      if (!gap) return 0;
+    } else if (piece.type === "word") {
       words++;
       const at = solid.findIndex((token) => token.piece === index);
       if (at !== -1 && stable[at] === false) varied = true;

@@ -112,6 +112,18 @@ describe("a greeting the members wrote differently", () => {
       "Ciao {{member.name}}, La sua tessera {{card.code}} è stata rinnovata.",
     );
   });
+
+  it("takes the recipient's name with it where the members opened it with different words", () => {
+    const examples = [
+      "Buongiorno {{member.name}}, La sua tessera {{card.code}} è stata rinnovata.",
+      "Gentile {{member.name}}, La sua tessera {{card.code}} è stata rinnovata.",
+      "Salve {{member.name}}, La sua tessera {{card.code}} è stata rinnovata.",
+      "Ciao {{member.name}}, La sua tessera {{card.code}} è stata rinnovata.",
+    ];
+    expect(bodyOf("… {{member.name}}, La sua tessera {{card.code}} è stata rinnovata.", examples)).toBe(
+      "La sua tessera {{card.code}} è stata rinnovata.",
+    );
+  });
 });
 
 describe("words every example wrote at a gap", () => {
