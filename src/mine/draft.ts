@@ -26,8 +26,8 @@ import {
   scanFinds,
   shownIdentifier,
 } from "./literal-identifiers.js";
-import { singular } from "./mask.js";
 import type { MiningReport } from "./mine-history.js";
+import { singular } from "./singular.js";
 
 export type { DraftEffect } from "./draft-effect.js";
 export type { DraftFormat } from "./draft-formats.js";

@@ -1,7 +1,7 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { lazyDependency } from "../core/lazy-dependency.js";
 import { cleanText } from "./clean-text.js";
-import { singular } from "./mask.js";
+import { singular } from "./singular.js";
 
 const phoneNumbers = lazyDependency<typeof import("libphonenumber-js")>("libphonenumber-js");
 

@@ -130,3 +130,8 @@ export function someWordMayBeIn(words: Uint32Array, value: string, shortest: num
   }
   return false;
 }
+
+/** Whether the position is outside the text or not a letter or digit: a value must match whole. */
+export function isBoundary(text: string, at: number): boolean {
+  return at < 0 || at >= text.length || !isWordUnit(text.charCodeAt(at));
+}

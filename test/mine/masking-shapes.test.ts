@@ -4,7 +4,8 @@ import type { RecordsDefinition } from "../../src/core/definition/define-records
 import { defineRecords } from "../../src/index.js";
 import { cleanText } from "../../src/mine/clean-text.js";
 import { maskMessage, mineHistory, valueIndex } from "../../src/mine/index.js";
-import { nameParts, singular } from "../../src/mine/mask.js";
+import { nameParts } from "../../src/mine/name-parts.js";
+import { singular } from "../../src/mine/singular.js";
 
 /** The message masked with an index of its ticket built for its own text, and with the whole index. */
 function masked(records: RecordsDefinition, ticket: Record<string, unknown>, text: string) {
