@@ -5,24 +5,12 @@ import { createCatalog, defineRecords, defineTemplate } from "../../src/index.js
 import { configOf } from "../../src/mine/draft.js";
 import { type DraftTemplate, draftTemplates, mineHistory, RecordProfile } from "../../src/mine/index.js";
 import { buildChecklist } from "../../src/testing/index.js";
+import { monthsEn } from "../fixtures/corpora/calendar.js";
 import { expectEscalation, expectSend } from "../fixtures/expect.js";
 
 /** Histories of record shapes the corpora lack: keys written as numbers, amounts as strings, days as timestamps. */
 
-const months = [
-  "January",
-  "February",
-  "March",
-  "April",
-  "May",
-  "June",
-  "July",
-  "August",
-  "September",
-  "October",
-  "November",
-  "December",
-];
+const months = monthsEn;
 const greetings = ["Hello,", "Hi there,", "Good morning,", "Dear customer,"];
 const closings = ["Kind regards,\nAnna", "Best,\nthe desk", "Regards,\nOps"];
 
