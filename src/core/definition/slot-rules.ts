@@ -76,10 +76,7 @@ export function whereContext(
  * key never passes for one.
  */
 export function sameKey(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === "number" && typeof b === "string") return Number.isSafeInteger(a) && b === String(a);
-  if (typeof a === "string" && typeof b === "number") return Number.isSafeInteger(b) && a === String(b);
-  return false;
+  return a === b || (typeof a !== typeof b && joinKeyOf(a) === joinKeyOf(b));
 }
 
 /**
