@@ -198,6 +198,22 @@ class TextIndex implements ValueIndex {
 }
 
 /**
+ * The locales a ticket's records name, as masking reads them: any declared field (two levels down)
+ * whose value is a locale tag (see `localeTag`), in the records' order.
+ */
+export function ticketLocales(
+  definition: RecordsDefinition,
+  ticket: Readonly<Record<string, unknown>>,
+): string[] {
+  const found = new Set<string>();
+  for (const { value } of leavesOf(definition, ticket)) {
+    const tag = localeTag(value);
+    if (tag !== undefined) found.add(tag);
+  }
+  return [...found];
+}
+
+/**
  * Indexes the values of one ticket's records: for each declared field of each collection (and the
  * fields of objects inside them, two levels down), the value as it is and as formats would render it,
  * dates also in the languages the records name (at most four) and `options.locales`.

@@ -5,11 +5,11 @@ import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./ca
 import { type ClusterOptions, Clusters } from "./clusters.js";
 import { readFirst } from "./first-lines.js";
 import { parseSentMessage } from "./history-line.js";
-import type { ValueIndexOptions } from "./mask.js";
+import { ticketLocales, type ValueIndexOptions } from "./mask.js";
 import { mergeClusters } from "./merge-clusters.js";
 import { readInOrder } from "./read-in-order.js";
 import type { LineProblem } from "./read-line.js";
-import { languageOf, recordLocales } from "./record-locales.js";
+import { languageOf } from "./record-locales.js";
 import { RecordProfile, type RecordProfileSummary } from "./record-profile.js";
 import { localesWritten } from "./written-locales.js";
 
@@ -136,7 +136,7 @@ export async function mineHistory<S extends CollectionSchemas>(
   let last = Number.NEGATIVE_INFINITY;
   const { first: sample, all } =
     options.inferLocales === false ? { first: [], all: lines } : await readFirst(lines, languageSample);
-  const languages = historyLanguages(sample);
+  const languages = historyLanguages(records, sample);
   const locales = [...new Set([...(options.locales ?? []), ...languages.added])];
   for await (const batch of readInOrder(records, all, { ...options, locales })) {
     for (let at = 0; at < batch.read.length; at++) {
@@ -232,7 +232,10 @@ export async function mineHistory<S extends CollectionSchemas>(
  * own, and a ticket naming none is taken to be written in English. `main` is the history's language
  * when not English: the first written one, else the one the records of most messages name.
  */
-function historyLanguages(lines: readonly (string | LineProblem)[]): {
+function historyLanguages(
+  records: RecordsDefinition,
+  lines: readonly (string | LineProblem)[],
+): {
   readonly added: string[];
   readonly main: string | undefined;
 } {
@@ -243,7 +246,7 @@ function historyLanguages(lines: readonly (string | LineProblem)[]): {
     const message = parseSentMessage(line);
     if ("problem" in message) continue;
     texts.push(message.subject === undefined ? message.text : `${message.subject}\n${message.text}`);
-    const languages = new Set([...recordLocales(message.records)].map(languageOf));
+    const languages = new Set(ticketLocales(records, message.records).map(languageOf));
     for (const language of languages) named.set(language, (named.get(language) ?? 0) + 1);
   }
   const written = localesWritten(texts);

@@ -98,18 +98,3 @@ export function languageOf(locale: string): string {
   const dash = locale.indexOf("-");
   return (dash === -1 ? locale : locale.slice(0, dash)).toLowerCase();
 }
-
-/** The locales a ticket's records name, in any field of any record, or of an object inside one. */
-export function recordLocales(records: Readonly<Record<string, unknown>>): Set<string> {
-  const found = new Set<string>();
-  const read = (value: unknown, depth: number) => {
-    if (typeof value === "string") {
-      const tag = localeTag(value);
-      if (tag !== undefined) found.add(tag);
-    } else if (typeof value === "object" && value !== null && depth < 3) {
-      for (const inner of Array.isArray(value) ? value : Object.values(value)) read(inner, depth + 1);
-    }
-  };
-  for (const rows of Object.values(records)) read(rows, 0);
-  return found;
-}

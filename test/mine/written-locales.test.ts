@@ -112,9 +112,26 @@ describe("mining a history in a language its records do not name", () => {
       parsed.message.text = parsed.message.text.replace(/\d+ \p{L}+ 2026/u, "2026-03-01");
       return JSON.stringify(parsed);
     });
-    expect((await mineHistory(records, named)).language).toBe("de");
+    const withLanguage = defineRecords({
+      clienti: z.object({ id: z.string(), email: z.string(), lingua: z.string() }),
+      prenotazioni: z.object({ id: z.string(), clienteId: z.string(), data: z.string() }),
+    });
+    expect((await mineHistory(withLanguage, named)).language).toBe("de");
     const english = named.map((line) => line.replace('"de-DE"', '"en-GB"'));
-    expect((await mineHistory(records, english)).language).toBeUndefined();
+    expect((await mineHistory(withLanguage, english)).language).toBeUndefined();
+    // A field the definition does not declare is never read, by masking nor here.
+    expect((await mineHistory(records, named)).language).toBeUndefined();
+  });
+
+  it("a language only an undeclared field names is still read from the text, as masking would not read it", async () => {
+    const undeclared = lines.map((line) => {
+      const parsed = JSON.parse(line);
+      parsed.records.clienti[0].lingua = "it-IT";
+      return JSON.stringify(parsed);
+    });
+    const report = await mineHistory(records, undeclared);
+    expect(report.locales).toEqual(["it"]);
+    expect(report.candidates[0]?.skeleton).toContain("{{prenotazioni.data}}");
   });
 
   it("does not without inference", async () => {
