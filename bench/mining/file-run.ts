@@ -1,15 +1,16 @@
 /**
  * Time and CPU time of one pass over a history read from a file, as a company's export is mined. The
- * lines are written to a temporary file first (not timed) and the pass reads them back: nothing else runs beside it, and no time is subtracted. A streamed pass (see `streamingRun`)
+ * lines are written to a temporary file first (not timed) and the pass reads them back with
+ * `historyLines`, as `formletter mine` does: nothing else runs beside it, and no time is subtracted. A streamed pass (see `streamingRun`)
  * builds its lines on the calling thread; while every core is busy, taking that time off the clock
  * credits the pass with the whole of it, though the building slowed the pass by about half of it.
  * Memory is not measured here: a pass run after another in one process reuses the pages the first one's
  * heap left mapped, so its resident memory hardly rises (measure the pass first, or streamed).
  */
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { historyLines } from "formletter/mine";
 import { clocked } from "./clocked.js";
 
 export interface FileRun {
@@ -24,7 +25,7 @@ const writeEvery = 10_000;
 /** Writes `lines` to a temporary file and runs `pass` over the lines read back from it, one at a time. */
 export async function fileRun(
   lines: Iterable<string>,
-  pass: (lines: AsyncIterable<string>) => Promise<unknown>,
+  pass: (lines: AsyncIterable<string | { readonly problem: string }>) => Promise<unknown>,
 ): Promise<FileRun> {
   const folder = mkdtempSync(join(tmpdir(), "formletter-mine-"));
   const path = join(folder, "history.jsonl");
@@ -40,8 +41,8 @@ export async function fileRun(
     if (part.length > 0) writeFileSync(path, `${part.join("\n")}\n`, { flag: "a" });
     part = [];
     let count = 0;
-    async function* counted(): AsyncGenerator<string> {
-      for await (const line of createInterface({ input: createReadStream(path), crlfDelay: Infinity })) {
+    async function* counted(): AsyncGenerator<string | { readonly problem: string }> {
+      for await (const line of historyLines(path)) {
         count++;
         yield line;
       }

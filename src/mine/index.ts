@@ -23,6 +23,8 @@ export type { JoinedSlot, JoinOptions, JoinPlan, LinkSlot } from "./draft-joins.
 export { planJoins } from "./draft-joins.js";
 export type { SentMessage } from "./history-line.js";
 export { parseSentMessage } from "./history-line.js";
+export type { HistoryLinesOptions } from "./history-lines.js";
+export { historyLines } from "./history-lines.js";
 export type { IdentifierKind } from "./literal-identifiers.js";
 export type { MailParts } from "./mail/index.js";
 export { lineKey, readMail } from "./mail/index.js";

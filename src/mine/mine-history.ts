@@ -104,8 +104,8 @@ const noRecords = {};
  * clusters, not lines.
  *
  * @example
- * import { mineHistory } from "formletter/mine";
- * const report = await mineHistory(records, readLines("history.jsonl"));
+ * import { historyLines, mineHistory } from "formletter/mine";
+ * const report = await mineHistory(records, historyLines("history.jsonl"));
  */
 export async function mineHistory<S extends CollectionSchemas>(
   definition: RecordsDefinition<S>,

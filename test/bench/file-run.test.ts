@@ -11,7 +11,7 @@ describe("fileRun", () => {
     // More lines than are written at a time, some with characters of more than one byte.
     const lines = Array.from({ length: 25_003 }, (_, at) => `{"n":${at},"text":"é ${"x".repeat(at % 7)}"}`);
     const before = folders();
-    const read: string[] = [];
+    const read: unknown[] = [];
     let during = 0;
     const run = await fileRun(lines, async (from) => {
       during = folders();

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { historyLines } from "../../src/cli/mine-lines.js";
+import { historyLines } from "../../src/mine/history-lines.js";
 import { hostileStrings } from "../../src/testing/index.js";
 import { typecheck } from "./mine-typecheck.js";
 import { cli } from "./run.js";
