@@ -39,6 +39,7 @@ export function renderMiningHtml(report: MiningReport, meta: MiningHtmlMeta, dra
 <div class="card" id="predicted-rate"><div class="label">predicted escalation${full === undefined ? "" : `, ${full.k} template(s)`}</div><div class="value">${full === undefined ? "—" : percent(full.escalationRate)}</div><div class="note">${full === undefined ? "no templatable cluster" : `95% CI ${percent(full.interval.low)}–${percent(full.interval.high)}`}</div></div>
 <div class="card"><div class="label">human decisions a day</div><div class="value">${e(perDayBand(full?.humanPerDay))}</div><div class="note">${report.messagesPerDay === undefined ? "no message has a time" : `at ${e(report.messagesPerDay.toFixed(1))} messages a day`}</div></div>
 </section>
+${languages(report)}
 <section>
 <h2>Coverage curve</h2>
 ${coverageChart(report)}
@@ -61,6 +62,20 @@ ${report.candidates
 ${malformed(report)}
 `,
   );
+}
+
+/** The languages dates were read in besides English and the records' own, and the history's language. */
+function languages(report: MiningReport): string {
+  const parts: string[] = [];
+  if (report.language !== undefined)
+    parts.push(
+      `written in <strong>${e(report.language)}</strong> (drafts write dates in its order of digits)`,
+    );
+  if (report.locales.length > 0)
+    parts.push(
+      `dates also read in ${report.locales.map((locale) => `<code>${e(locale)}</code>`).join(", ")} (besides English and the languages records name)`,
+    );
+  return parts.length === 0 ? "" : `<p id="languages">${parts.join(" · ")}</p>`;
 }
 
 function cluster(candidate: CandidateTemplate, draft: CatalogDraft | undefined): string {

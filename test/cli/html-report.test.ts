@@ -251,10 +251,21 @@ describe("the HTML report", () => {
       messagesPerDay: 4,
       newRecipients: { count: 4, rate: 0.1, interval: { low: 0.03, high: 0.2 } },
       coverage: [point],
+      locales: [],
+      language: undefined,
     } as unknown as MiningReport;
     const page = renderMiningHtml(mined, { title: "t", subtitle: "s", generatedAt: new Date(0) });
     expect(page).toContain(">coverage 42.0%</text>");
     expect(page).toContain(">escalation 58.0% (95% CI 43.0%–72.0%)</text>");
+    expect(page).not.toContain('id="languages"');
+    // The languages a history was read in, escaped as every value of the history is.
+    const italian = renderMiningHtml(
+      { ...mined, language: "it", locales: ["it", "<b>x</b>"] },
+      { title: "t", subtitle: "s", generatedAt: new Date(0) },
+    );
+    expect(italian).toContain(
+      '<p id="languages">written in <strong>it</strong> (drafts write dates in its order of digits) · dates also read in <code>it</code>, <code>&lt;b&gt;x&lt;/b&gt;</code>',
+    );
   });
 
   /** Opens `file` at `width` px, failing on any console error. */
