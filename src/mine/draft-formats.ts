@@ -80,16 +80,12 @@ export function draftFormat(
   const day = choices.language === undefined ? datePattern : numericDayPattern(choices.language);
   if (kind?.kind === "date") return { kind: "date", pattern: day, timeZone, sourceZone: undefined };
   if (kind?.kind === "timestamp") {
+    // A time of day that never varies (midnight, a fixed hour) says nothing: shown in UTC, where the
+    // profile saw each value fall on the day written, the field is a date.
+    const dayOnly = kind.fixedTime === true && timeZone === "UTC";
     return {
       kind: "date",
-      // A time of day that never varies (midnight, a fixed hour) says nothing: shown in UTC, where the
-      // profile saw each value fall on the day written, the field is a date.
-      pattern:
-        kind.fixedTime === true && timeZone === "UTC"
-          ? day
-          : day === datePattern
-            ? timestampPattern
-            : `${day} HH:mm`,
+      pattern: dayOnly ? day : timestampOf(day),
       timeZone,
       sourceZone: kind.offsetLess ? timeZone : undefined,
     };
@@ -97,6 +93,11 @@ export function draftFormat(
   if (kind?.kind === "phone" || facts.texted)
     return { kind: "phone", defaultCountry: phoneCountry(profile, facts, choices.country) };
   return undefined;
+}
+
+/** A day's pattern with the time of day after it: English's own timestamp pattern, else the day's and "HH:mm". */
+function timestampOf(day: string): string {
+  return day === datePattern ? timestampPattern : `${day} HH:mm`;
 }
 
 /**
