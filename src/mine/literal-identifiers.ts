@@ -74,17 +74,35 @@ const wordCharacter = /[\p{L}\p{N}]/u;
 const runsOn = /[\p{L}\p{M}\p{N}]/u;
 const space = /\s/;
 
+/** Whether the unit at `at` is white space as `\s` reads it (ASCII read without a regular expression). */
+function isSpaceAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return space.test(text.charAt(at));
+}
+
+/** Whether the unit at `at` is an ASCII letter or digit; undefined when it is not ASCII. */
+function asciiWordAt(text: string, at: number): boolean | undefined {
+  const code = text.charCodeAt(at);
+  if (code >= 0x80) return undefined;
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
 /**
  * Whether an identifier could run from the character at `at` into a value's place beside it (`side`
  * is -1 before the place, 1 after): a letter or digit can; white space cannot; punctuation only with
  * more than white space beyond it ("{{x}}, then" ends a phrase; "{{x}}.example" and "{{x}}://" go on).
  */
 function continues(text: string, at: number, side: -1 | 1): boolean {
-  const char = text.charAt(at);
-  if (char === "" || space.test(char)) return false;
-  if (runsOn.test(char)) return true;
-  const beyond = text.charAt(at + side);
-  return beyond !== "" && !space.test(beyond);
+  if (at < 0 || at >= text.length || isSpaceAt(text, at)) return false;
+  if (asciiWordAt(text, at) ?? runsOn.test(text.charAt(at))) return true;
+  const beyond = at + side;
+  return beyond >= 0 && beyond < text.length && !isSpaceAt(text, beyond);
+}
+
+/** Whether the character at `at` is a letter or digit (a lone low surrogate is neither). */
+function isWordCharacterAt(text: string, at: number): boolean {
+  return asciiWordAt(text, at) ?? wordCharacter.test(String.fromCodePoint(text.codePointAt(at) as number));
 }
 
 /**
@@ -100,59 +118,107 @@ export function literalIdentifiers(pieces: readonly TextPiece[]): {
   readonly found: readonly LiteralIdentifier[];
 } {
   let text = "";
-  let asGap = "";
-  let asWord = "";
-  const written: [number, number][] = [];
-  const places: [number, number][] = [];
+  const places: number[] = [];
   for (const piece of pieces) {
-    if ("text" in piece) {
-      written.push([text.length, text.length + piece.text.length]);
-      text += piece.text;
-      asGap += piece.text;
-      asWord += piece.text;
-    } else {
-      places.push([text.length, text.length + piece.value.length]);
+    if ("text" in piece) text += piece.text;
+    else {
+      places.push(text.length, text.length + piece.value.length);
       text += piece.value;
-      // Same lengths as written, so a find's place is its place in `text`.
-      asGap += " ".repeat(piece.value.length);
-      asWord += "x".repeat(piece.value.length);
+    }
+  }
+  return { text, found: identifiersAround(text, places) };
+}
+
+/**
+ * {@link literalIdentifiers} of `text` whose values stand at `places` (the start and end of each, in
+ * order): all else is written text.
+ */
+function identifiersAround(text: string, places: readonly number[]): LiteralIdentifier[] {
+  // The text with each place as a gap, and (read only when an identifier could run into a place) as a
+  // word: same lengths as written, so a find's place is its place in `text`.
+  let asGap = text;
+  let asWord: string | undefined;
+  if (places.length > 0) {
+    let runsIntoPlace = false;
+    asGap = "";
+    for (let p = 0, from = 0; p < places.length; p += 2) {
+      const start = places[p] as number;
+      const end = places[p + 1] as number;
+      asGap += `${text.slice(from, start)}${" ".repeat(end - start)}`;
+      from = end;
+      if (p + 2 === places.length) asGap += text.slice(end);
+      runsIntoPlace ||= continues(text, start - 1, -1) || continues(text, end, 1);
+    }
+    if (runsIntoPlace) {
+      asWord = "";
+      for (let p = 0, from = 0; p < places.length; p += 2) {
+        const start = places[p] as number;
+        const end = places[p + 1] as number;
+        asWord += `${text.slice(from, start)}${"x".repeat(end - start)}`;
+        from = end;
+        if (p + 2 === places.length) asWord += text.slice(end);
+      }
     }
   }
   const holdsWritten = (start: number, end: number): boolean => {
-    for (const [from, to] of written) {
-      for (let at = Math.max(from, start); at < Math.min(to, end); at++)
-        if (wordCharacter.test(String.fromCodePoint(text.codePointAt(at) as number))) return true;
+    let at = start;
+    for (let p = 0; p <= places.length; p += 2) {
+      // Written text runs from the end of one place to the start of the next.
+      const to = Math.min(p < places.length ? (places[p] as number) : text.length, end);
+      for (; at < to; at++) if (isWordCharacterAt(text, at)) return true;
+      if (p < places.length) at = Math.max(at, places[p + 1] as number);
+      if (at >= end) return false;
     }
     return false;
   };
   const spans: LiteralIdentifier[] = [];
-  // Read as a word, a place changes what is found only when an identifier could run into it.
-  const views = places.some(([start, end]) => continues(text, start - 1, -1) || continues(text, end, 1))
-    ? [asGap, asWord]
-    : [asGap];
-  for (const view of views) {
+  const found = (kind: IdentifierKind) => (start: number, end: number) => {
+    if (!holdsWritten(start, end)) return false;
+    // A value's place is never cut: a find holds it whole or not at all.
+    let from = start;
+    let to = end;
+    for (let p = 0; p < places.length; p += 2) {
+      const placeStart = places[p] as number;
+      const placeEnd = places[p + 1] as number;
+      if (placeStart < to && placeEnd > from) {
+        from = Math.min(from, placeStart);
+        to = Math.max(to, placeEnd);
+      }
+    }
+    spans.push({ kind, start: from, end: to });
+    return false;
+  };
+  for (const view of asWord === undefined ? [asGap] : [asGap, asWord]) {
     for (const [kind, find] of finders) {
       if (kind === "id" && !mayHoldId(view)) continue;
       // The id finder reads ASCII digits only; an id written with Arabic-Indic digits is still an id. The
       // others read digits of any script as they are (an Arabic-Indic zero may also be a host's dot).
-      find(kind === "id" ? asciiDigits(view) : view, (start, end) => {
-        if (!holdsWritten(start, end)) return false;
-        // A value's place is never cut: a find holds it whole or not at all.
-        let from = start;
-        let to = end;
-        for (const [placeStart, placeEnd] of places) {
-          if (placeStart < to && placeEnd > from) {
-            from = Math.min(from, placeStart);
-            to = Math.max(to, placeEnd);
-          }
-        }
-        spans.push({ kind, start: from, end: to });
-        return false;
-      });
+      find(kind === "id" ? asciiDigits(view) : view, found(kind));
     }
   }
-  return { text, found: merged(spans) };
+  return spans.length === 0 ? spans : merged(spans);
 }
+
+/** Where the `{{tag}}`s of a text stand: the start and end of each, in order. */
+function tagPlaces(text: string): number[] {
+  const places: number[] = [];
+  for (let at = text.indexOf("{{"); at !== -1; ) {
+    // As `tag` reads one: a letter or "_", then letters, digits, "_" and ".", then "}}".
+    let end = at + 2;
+    if (isTagStart(text.charCodeAt(end)))
+      do end++;
+      while (isTagStart(text.charCodeAt(end)) || isDigitOrDot(text.charCodeAt(end)));
+    if (end > at + 2 && text.charCodeAt(end) === 0x7d && text.charCodeAt(end + 1) === 0x7d) {
+      places.push(at, end + 2);
+      at = text.indexOf("{{", end + 2);
+    } else at = text.indexOf("{{", at + 1);
+  }
+  return places;
+}
+
+const isTagStart = (code: number) =>
+  (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f;
+const isDigitOrDot = (code: number) => (code >= 0x30 && code <= 0x39) || code === 0x2e;
 
 const tag = /\{\{[a-z_][\w.]*\}\}/gi;
 
@@ -205,7 +271,7 @@ function identifiersIn(text: string): readonly LiteralIdentifier[] {
   const remembered = text.length <= longestRemembered;
   const known = remembered ? foundByText.get(text) : undefined;
   if (known !== undefined) return known;
-  const { found } = literalIdentifiers(piecesOf(text));
+  const found = identifiersAround(text, tagPlaces(text));
   if (remembered) {
     if (foundByText.size >= maxRemembered) foundByText.clear();
     foundByText.set(text, found);
