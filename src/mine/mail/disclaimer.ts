@@ -1,3 +1,4 @@
+import { isBlank } from "./blank.js";
 import { isSignatureLine } from "./signature.js";
 import { wordsOf } from "./words.js";
 
@@ -52,6 +53,11 @@ const meantFor = [
   "notify",
 ];
 
+// Matches wherever a line lower-cased holds a word of `secret`: its stems, with case folded as Unicode folds
+// it (the Kelvin sign lower-cases to "k" too; no stem ends in the "i" that "İ" lower-cases to with a
+// mark after it). Read natively on the lines as written, before they are joined and lower-cased.
+const mayBeSecret = new RegExp(secret.join("|"), "iu");
+
 const begins = (word: string, stems: readonly string[]) => stems.some((stem) => word.startsWith(stem));
 
 // A notice's longest paragraph, and how many paragraphs (two languages, a notice and a legal footer).
@@ -64,15 +70,18 @@ const maxParagraphs = 3;
  * is meant for. Only under a closing, a name or contact lines (a short line that is no sentence), so a
  * template's last sentence about confidential data stays.
  */
-export function disclaimerStart(lines: readonly string[]): number | undefined {
-  let end = lines.length;
+export function disclaimerStart(lines: readonly string[], last = lines.length): number | undefined {
+  let end = last;
   let found: number | undefined;
   for (let paragraph = 0; paragraph < maxParagraphs; paragraph++) {
-    while (end > 0 && (lines[end - 1] as string).trim() === "") end--;
+    while (end > 0 && isBlank(lines[end - 1] as string)) end--;
     let start = end;
-    while (start > 0 && (lines[start - 1] as string).trim() !== "" && end - start < maxLines) start--;
+    while (start > 0 && !isBlank(lines[start - 1] as string) && end - start < maxLines) start--;
     if (start === end) break;
-    // Most last paragraphs are a name or contact lines: one search of their text rules them out.
+    // Most last paragraphs are a name or contact lines: one search of their lines rules them out.
+    let marked = false;
+    for (let i = start; i < end && !marked; i++) marked = mayBeSecret.test(lines[i] as string);
+    if (!marked) break;
     const text = lines.slice(start, end).join(" ").toLowerCase();
     if (!secret.some((stem) => text.includes(stem))) break;
     const at = noticeIn(lines, start, end);
@@ -82,7 +91,7 @@ export function disclaimerStart(lines: readonly string[]): number | undefined {
   }
   if (found === undefined) return undefined;
   let above = found - 1;
-  while (above >= 0 && (lines[above] as string).trim() === "") above--;
+  while (above >= 0 && isBlank(lines[above] as string)) above--;
   return above >= 0 && isSignatureLine(lines[above] as string) ? found : undefined;
 }
 

@@ -1,3 +1,4 @@
+import { isBlank } from "./blank.js";
 import { Phrases, wordsOf } from "./words.js";
 
 /**
@@ -219,10 +220,14 @@ export function isQuoteMarked(line: string): boolean {
   return code === 0x7c && !line.trimEnd().endsWith("|");
 }
 
-/** Splits a mail's lines into the writer's own and the earlier messages below or among them. */
-export function cutQuotes(lines: readonly string[]): QuoteCut {
+/**
+ * Splits a mail's lines into the writer's own and the earlier messages below or among them. `colons`
+ * tells which colons the mail holds at all, when known: "ascii" (":" only), "none", or "any".
+ */
+export function cutQuotes(lines: readonly string[], colons: "none" | "ascii" | "any" = "any"): QuoteCut {
   const quotedLine = lines.map(isQuoteMarked);
   let quoted = quotedLine.includes(true);
+  const holdsColon = colons === "none" ? () => false : colons === "ascii" ? holdsAsciiColon : holdsAnyColon;
   // Whether the line after the one being read holds a colon: each line is tested once.
   let colonNext = lines.length > 0 && holdsColon(lines[0] as string);
   for (let i = 0; i < lines.length; i++) {
@@ -256,7 +261,7 @@ export function cutQuotes(lines: readonly string[]): QuoteCut {
  * two lines, and below its second line alone).
  */
 function nextText(lines: readonly string[], from: number): number {
-  for (let at = from; at < lines.length; at++) if ((lines[at] as string).trim() !== "") return at;
+  for (let at = from; at < lines.length; at++) if (!isBlank(lines[at] as string)) return at;
   return -1;
 }
 
@@ -329,8 +334,12 @@ const decoration = "-_=*~ \t:";
 // A line whose text opens with a decoration other than the colon (`\s` is what `trim` takes off).
 const decorated = /^\s*[-_=*~]/;
 
-function holdsColon(line: string): boolean {
+function holdsAnyColon(line: string): boolean {
   return line.includes(":") || line.includes("：");
+}
+
+function holdsAsciiColon(line: string): boolean {
+  return line.includes(":");
 }
 
 /** A separator's words: dashes, underscores, equals signs, asterisks and a final colon taken off. */

@@ -1,4 +1,5 @@
 import { forEachAddress, forEachLink, forEachPhoneNumber } from "../../core/scan/identifiers.js";
+import { isBlank } from "./blank.js";
 import { isClosing } from "./closing.js";
 import { wordsOf } from "./words.js";
 
@@ -120,12 +121,12 @@ export function isSignatureLine(line: string): boolean {
  * "-- " delimiter ("--" alone when at most ten signature lines follow), a device line among the last three lines,
  * or a last block, after an empty line, of two to eight signature lines one of which holds contact data.
  */
-export function signatureStart(lines: readonly string[]): number | undefined {
+export function signatureStart(lines: readonly string[], end = lines.length): number | undefined {
   // Lines from `lastThree` on hold at most three lines with text, from `lastTen` on at most ten.
   let lastThree = 0;
   let lastTen = 0;
-  for (let i = lines.length - 1, text = 0; i >= 0; i--) {
-    if ((lines[i] as string).trim() === "") continue;
+  for (let i = end - 1, text = 0; i >= 0; i--) {
+    if (isBlank(lines[i] as string)) continue;
     text++;
     if (text === 4) lastThree = i + 1;
     if (text === 11) {
@@ -133,7 +134,7 @@ export function signatureStart(lines: readonly string[]): number | undefined {
       break;
     }
   }
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0; i < end; i++) {
     const line = lines[i] as string;
     if (line === "-- " || line === "--\u00a0") return i;
     // Without its space (many clients trim it) "--" is a rule as often: a signature only when short
@@ -142,21 +143,28 @@ export function signatureStart(lines: readonly string[]): number | undefined {
       line.startsWith("--") &&
       line.trimEnd() === "--" &&
       i + 1 >= lastTen &&
-      lines.slice(i + 1).every(isSignatureLine)
+      allSignatureLines(lines, i + 1, end)
     )
       return i;
-    if (i >= lastThree && line.trim() !== "" && isSentFrom(line)) return i;
+    if (i >= lastThree && !isBlank(line) && isSentFrom(line)) return i;
   }
-  let end = lines.length;
-  while (end > 0 && (lines[end - 1] as string).trim() === "") end--;
-  let start = end;
-  while (start > 0 && (lines[start - 1] as string).trim() !== "" && end - start <= 8) start--;
-  const block = lines.slice(start, end);
+  let blockEnd = end;
+  while (blockEnd > 0 && isBlank(lines[blockEnd - 1] as string)) blockEnd--;
+  let start = blockEnd;
+  while (start > 0 && !isBlank(lines[start - 1] as string) && blockEnd - start <= 8) start--;
+  const size = blockEnd - start;
   // Only a block with an empty line above it: a signature is set apart from the text.
-  if (start === 0 || block.length < 2 || block.length > 8) return undefined;
-  if (!block.every(isSignatureLine)) return undefined;
+  if (start === 0 || size < 2 || size > 8) return undefined;
+  if (!allSignatureLines(lines, start, blockEnd)) return undefined;
   // "Best regards,\nAnna\n+49 …" is a closing with a signature under it: the closing is read as one.
   // Looked for before contact data, which costs more to scan for.
-  if (block.some((line) => isClosing(line))) return undefined;
-  return block.some(holdsContact) ? start : undefined;
+  for (let i = start; i < blockEnd; i++) if (isClosing(lines[i] as string)) return undefined;
+  for (let i = start; i < blockEnd; i++) if (holdsContact(lines[i] as string)) return start;
+  return undefined;
+}
+
+/** Whether every line from `start` to `end` is a signature line. */
+function allSignatureLines(lines: readonly string[], start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (!isSignatureLine(lines[i] as string)) return false;
+  return true;
 }
