@@ -160,20 +160,11 @@ function identifiersAround(text: string, places: readonly number[]): LiteralIden
       }
     }
   }
-  const holdsWritten = (start: number, end: number): boolean => {
-    let at = start;
-    for (let p = 0; p <= places.length; p += 2) {
-      // Written text runs from the end of one place to the start of the next.
-      const to = Math.min(p < places.length ? (places[p] as number) : text.length, end);
-      for (; at < to; at++) if (isWordCharacterAt(text, at)) return true;
-      if (p < places.length) at = Math.max(at, places[p + 1] as number);
-      if (at >= end) return false;
-    }
-    return false;
-  };
   const spans: LiteralIdentifier[] = [];
-  const found = (kind: IdentifierKind) => (start: number, end: number) => {
-    if (!holdsWritten(start, end)) return false;
+  // One callback for every finder, told which finder reads through `kind`.
+  let kind: IdentifierKind = "email";
+  const found = (start: number, end: number): boolean => {
+    if (!holdsWritten(text, places, start, end)) return false;
     // A value's place is never cut: a find holds it whole or not at all.
     let from = start;
     let to = end;
@@ -188,15 +179,30 @@ function identifiersAround(text: string, places: readonly number[]): LiteralIden
     spans.push({ kind, start: from, end: to });
     return false;
   };
-  for (const view of asWord === undefined ? [asGap] : [asGap, asWord]) {
-    for (const [kind, find] of finders) {
-      if (kind === "id" && !mayHoldId(view)) continue;
+  for (let v = 0; v < (asWord === undefined ? 1 : 2); v++) {
+    const view = v === 0 ? asGap : (asWord as string);
+    for (const [finder, find] of finders) {
+      if (finder === "id" && !mayHoldId(view)) continue;
+      kind = finder;
       // The id finder reads ASCII digits only; an id written with Arabic-Indic digits is still an id. The
       // others read digits of any script as they are (an Arabic-Indic zero may also be a host's dot).
-      find(kind === "id" ? asciiDigits(view) : view, found(kind));
+      find(finder === "id" ? asciiDigits(view) : view, found);
     }
   }
   return spans.length === 0 ? spans : merged(spans);
+}
+
+/** Whether `start`..`end` of `text` holds a letter or digit outside the places of values. */
+function holdsWritten(text: string, places: readonly number[], start: number, end: number): boolean {
+  let at = start;
+  for (let p = 0; p <= places.length; p += 2) {
+    // Written text runs from the end of one place to the start of the next.
+    const to = Math.min(p < places.length ? (places[p] as number) : text.length, end);
+    for (; at < to; at++) if (isWordCharacterAt(text, at)) return true;
+    if (p < places.length) at = Math.max(at, places[p + 1] as number);
+    if (at >= end) return false;
+  }
+  return false;
 }
 
 /** Where the `{{tag}}`s of a text stand: the start and end of each, in order. */

@@ -295,7 +295,7 @@ function attribution(line: string): boolean | undefined {
   for (let w = Math.max(0, words.length - 8); w < words.length; w++) {
     const word = (words[w] as { text: string }).text;
     // "napisał(a):", "написал(а):": the verb is the letters before the bracket.
-    if (verbs.has(word) || verbs.has(word.replace(/\(.*$/, ""))) verb = w;
+    if (verbs.has(word) || (word.includes("(") && verbs.has(word.replace(/\(.*$/, "")))) verb = w;
   }
   // A client in a language without its verb here still writes the date, the time and the address:
   // "пн, 2 мар. 2026 г. в 10:12, Анна <anna@x.example>:", "2026年3月2日(月) 10:12 Anna <anna@x.example>:".
@@ -310,7 +310,7 @@ function startsEarlierMessage(lines: readonly string[], i: number): boolean {
   const line = (lines[i] as string).trim();
   if (line.length > maxHeader || line === "") return false;
   // Outlook's rule above a reply: a line of underscores.
-  if (line.length >= 10 && /^_+$/.test(line)) return true;
+  if (line.length >= 10 && line.charCodeAt(0) === 0x5f && /^_+$/.test(line)) return true;
   // Separators are set off by dashes or the like, forward markers end with a colon.
   if ((decoration.includes(line.charAt(0)) || line.endsWith(":")) && separators.has(undecorated(line)))
     return true;
