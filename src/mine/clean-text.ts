@@ -62,13 +62,17 @@ export function cleanText(text: string): string {
 /**
  * What cleaning makes of a text NFKC leaves alone and without hidden characters: no-break spaces as
  * spaces, every line break "\n", each line's runs of spaces and tabs one space and the line trimmed, at
- * most one empty line in a row, the whole trimmed. One pass, copying runs of text whole.
+ * most one empty line in a row, the whole trimmed. One pass, copying whole what needs no folding (a
+ * single space between words, one or two line breaks between lines), so a text with a few double spaces
+ * is copied in a few pieces.
  */
 function foldedSpaces(text: string): string {
   if (!unfolded.test(text)) return text;
   let out = "";
-  // Where the run of text being copied starts, and what goes before it: a space, or line breaks.
-  let run = -1;
+  // Where the text not yet copied starts, where the last run of text read ends (-1 before the first),
+  // and what stands between them and the next run: a space, or line breaks.
+  let copied = -1;
+  let runEnd = -1;
   let space = false;
   let breaks = 0;
   for (let at = 0; at < text.length; at++) {
@@ -76,17 +80,23 @@ function foldedSpaces(text: string): string {
     const blank = code === 0x20 || code === 0x09 || code === 0xa0 || code === 0x202f;
     const lineBreak = code === 0x0a || code === 0x0d;
     if (!blank && !lineBreak) {
-      if (run === -1) {
-        if (out !== "") out += breaks > 1 ? "\n\n" : breaks === 1 ? "\n" : space ? " " : "";
-        run = at;
-        space = false;
-        breaks = 0;
+      if (runEnd === -1) copied = at;
+      else if (runEnd !== at) {
+        // The gap before this run, folded: kept as written when it is already what folding makes.
+        const gap = breaks > 1 ? "\n\n" : breaks === 1 ? "\n" : space ? " " : "";
+        if (at - runEnd !== gap.length || text.slice(runEnd, at) !== gap) {
+          out += text.slice(copied, runEnd) + gap;
+          copied = at;
+        }
       }
+      // Read to the end of the run at once.
+      let end = at + 1;
+      while (end < text.length && !isFoldedAt(text.charCodeAt(end))) end++;
+      runEnd = end;
+      at = end - 1;
+      space = false;
+      breaks = 0;
       continue;
-    }
-    if (run !== -1) {
-      out += text.slice(run, at);
-      run = -1;
     }
     if (lineBreak) {
       // "\r\n" is one break.
@@ -94,6 +104,10 @@ function foldedSpaces(text: string): string {
       space = false;
     } else if (breaks === 0) space = true;
   }
-  if (run !== -1) out += text.slice(run);
-  return out;
+  return runEnd === -1 ? out : out + text.slice(copied, runEnd);
+}
+
+/** Whether a unit is one folding reads: a space, tab, no-break space or line break. */
+function isFoldedAt(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0xa0 || code === 0x202f || code === 0x0a || code === 0x0d;
 }
