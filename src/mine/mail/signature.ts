@@ -1,7 +1,7 @@
 import { forEachAddress, forEachLink, forEachPhoneNumber } from "../../core/scan/identifiers.js";
 import { isBlank } from "./blank.js";
 import { isClosing } from "./closing.js";
-import { wordsOf } from "./words.js";
+import { wordCount } from "./words.js";
 
 /**
  * Signatures, found by the shapes mail clients and people give them: the "-- " delimiter line, the line
@@ -113,7 +113,7 @@ export function isSignatureLine(line: string): boolean {
   const text = line.trim();
   // A signature's widest line is a company line or a team line with a name and a number.
   if (text.length > 80 || text.endsWith("?")) return false;
-  return !(".!".includes(text.charAt(text.length - 1)) && wordsOf(text, 5).length > 3);
+  return !(".!".includes(text.charAt(text.length - 1)) && wordCount(text, 4) > 3);
 }
 
 /**

@@ -50,6 +50,14 @@ export function wordsOf(line: string, limit = 16): Word[] {
   return words;
 }
 
+/** How many words {@link wordsOf} reads in `line`, counted up to `limit`, without making them. */
+export function wordCount(line: string, limit: number): number {
+  let count = 0;
+  for (let start = runStart(line, 0); start < line.length && count < limit; count++)
+    start = runStart(line, runEnd(line, start));
+  return count;
+}
+
 /**
  * The first word of `line` as {@link wordsOf} reads it ("" when the line is blank): enough to tell that
  * no phrase of a list starts the line, as most lines show, before its words are read.
