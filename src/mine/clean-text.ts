@@ -24,10 +24,16 @@ for (let code = 0; code < kindOfUnit.length; code++) {
     (plainCharacter.test(character) ? plain : 0) | (foldableCharacter.test(character) ? foldable : 0);
 }
 
+// A character that is not plain: most texts hold none, or only near their end (a signature's "·").
+const notPlain = /[^\t\n\r\x20-\x7e\u00a0\u00c0-\u00ff\u202f\u20ac]/;
+
 /** Whether every character of `text` is plain, or foldable (bits of the two), or neither (0). */
 function kindOfText(text: string): number {
-  let kind = plain | foldable;
-  for (let at = 0; at < text.length; at++) {
+  // Plain characters are foldable too: the text is read one unit at a time only from its first other one.
+  const first = text.search(notPlain);
+  if (first === -1) return plain | foldable;
+  let kind = foldable;
+  for (let at = first; at < text.length; at++) {
     const code = text.charCodeAt(at);
     if (code < 0x2800) {
       kind &= kindOfUnit[code] as number;
