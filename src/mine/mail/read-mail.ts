@@ -48,21 +48,24 @@ export function readMail(text: string): MailParts {
     return { body: "", greeting: undefined, closing: undefined, quoted: false, signature: false };
   // Most texts break lines with "\n" alone: split on it natively (three native searches for the others
   // cost less than a regular expression's one pass).
-  const lines =
-    text.includes("\r") || text.includes("\u2028") || text.includes("\u2029")
-      ? text.split(lineBreak)
-      : text.split("\n");
+  const newlines = !(text.includes("\r") || text.includes("\u2028") || text.includes("\u2029"));
+  const lines = newlines ? text.split("\n") : text.split(lineBreak);
   // Most mails hold no fullwidth colon, many no colon at all: one search of the text each spares a
   // search of each line.
   const quotes = cutQuotes(lines, text.includes("：") ? "any" : text.includes(":") ? "ascii" : "none");
-  // The writer's own lines are `own` up to `end`: each cut moves `end`, and nothing is copied until the
-  // body is joined.
+  // The writer's own lines are `own` up to `end`: each cut moves `end`. They are the mail's lines when
+  // the quoted ones all stand under them, as in most replies; copied only when quoted lines stand among
+  // the writer's.
   let own = lines;
-  if (quotes.quoted) {
+  let end = quotes.end;
+  while (end > 0 && quotes.quotedLine[end - 1]) end--;
+  for (let i = 0; i < end; i++) {
+    if (!quotes.quotedLine[i]) continue;
     own = [];
-    for (let i = 0; i < quotes.end; i++) if (!quotes.quotedLine[i]) own.push(lines[i] as string);
+    for (let j = 0; j < quotes.end; j++) if (!quotes.quotedLine[j]) own.push(lines[j] as string);
+    end = own.length;
+    break;
   }
-  let end = own.length;
   let signature = false;
   // A legal notice under the message is cut first: the signature and the closing stand above it.
   const disclaimerAt = disclaimerStart(own, end);
@@ -79,27 +82,41 @@ export function readMail(text: string): MailParts {
   while (first < end && isBlank(own[first] as string)) first++;
   if (first === end) first = -1;
   const closing = closingOf(own, first, end);
-  let kept = end === own.length ? own : own.slice(0, end);
   if (closing !== undefined) {
     if (closing.signature) signature = true;
-    kept = own.slice(0, closing.line);
-    if (closing.keep !== "") kept.push(closing.keep);
+    end = closing.line;
   }
-  let greeting: string | undefined;
-  if (first !== -1 && first < kept.length) {
-    const found = greetingOf(kept[first] as string);
-    if (found !== undefined) {
-      greeting = found.greeting;
-      kept[first] = found.rest;
-    }
+  const keep = closing?.keep ?? "";
+  // The greeting opens the first line with text, which may be what is kept of a closing's line.
+  const opening =
+    first === -1 ? undefined : first < end ? own[first] : first === end && keep !== "" ? keep : undefined;
+  const found = opening === undefined ? undefined : greetingOf(opening);
+  let body: string;
+  if (own === lines && newlines && keep === "" && (found === undefined || found.rest === "")) {
+    // The body is then a stretch of the text as written (from under a greeting that fills its line):
+    // cut from it, not joined from its lines.
+    const from = found === undefined ? 0 : first + 1;
+    body = from >= end ? "" : text.slice(lineStart(lines, from), lineStart(lines, end) - 1).trim();
+  } else {
+    const kept = own.slice(0, end);
+    if (keep !== "") kept.push(keep);
+    if (found !== undefined) kept[first] = found.rest;
+    body = kept.join("\n").trim();
   }
   return {
-    body: kept.join("\n").trim(),
-    greeting,
+    body,
+    greeting: found?.greeting,
     closing: closing?.closing,
     quoted: quotes.quoted,
     signature,
   };
+}
+
+/** Where line `index` of a text split at "\n" starts in it (the text's length plus one past the last). */
+function lineStart(lines: readonly string[], index: number): number {
+  let at = 0;
+  for (let i = 0; i < index; i++) at += (lines[i] as string).length + 1;
+  return at;
 }
 
 /**
