@@ -236,7 +236,7 @@ export function cutQuotes(lines: readonly string[], colons: "none" | "ascii" | "
     if (quotedLine[i]) continue;
     // A separator opens with a decoration; a header field, a forward marker and an attribution (on its
     // line or on the next, when wrapped) hold a colon: most lines are none of these.
-    if (!colon && !colonNext && !decorated.test(lines[i] as string)) continue;
+    if (!colon && !colonNext && !isDecorated(lines[i] as string)) continue;
     if (startsEarlierMessage(lines, i)) return { end: i, quotedLine, quoted: true };
     const header = attributionAt(lines, i);
     if (header === undefined) continue;
@@ -333,6 +333,15 @@ function startsEarlierMessage(lines: readonly string[], i: number): boolean {
 const decoration = "-_=*~ \t:";
 // A line whose text opens with a decoration other than the colon (`\s` is what `trim` takes off).
 const decorated = /^\s*[-_=*~]/;
+
+/** Whether a line's text opens with a decoration other than the colon ({@link decorated}). */
+function isDecorated(line: string): boolean {
+  const code = line.charCodeAt(0);
+  // Most lines open with a letter: read without the expression.
+  if (code > 0x20 && code < 0x7f)
+    return code === 0x2d || code === 0x5f || code === 0x3d || code === 0x2a || code === 0x7e;
+  return decorated.test(line);
+}
 
 function holdsAnyColon(line: string): boolean {
   return line.includes(":") || line.includes("：");
