@@ -1,6 +1,11 @@
 import { hostDotCharacters } from "../core/scan/characters.js";
 import { asciiDigits } from "./ascii-digits.js";
-import { type IdentifierKind, replaceIdentifiers, shownIdentifier } from "./literal-identifiers.js";
+import {
+  type IdentifierKind,
+  identifiersIn,
+  replaceIdentifiers,
+  shownIdentifier,
+} from "./literal-identifiers.js";
 import type { ValueIndex } from "./mask.js";
 
 /** An identifier a message held that no record of its ticket holds, as a report may show it. */
@@ -28,18 +33,27 @@ export function resolveIdentifiers(
   skeleton: string,
   index: ValueIndex,
 ): { readonly skeleton: string; readonly leftOut: readonly IdentifierSeen[] } {
+  const found = identifiersIn(skeleton);
+  // Most skeletons hold none: nothing is made for them.
+  if (found.length === 0) return { skeleton, leftOut: noneLeftOut };
   let held: Map<string, string> | undefined;
   const leftOut: IdentifierSeen[] = [];
-  const resolved = replaceIdentifiers(skeleton, ({ kind, token, tags }) => {
-    held ??= heldForms(index);
-    const field = tags.length === 0 ? held.get(formOf(kind, token)) : undefined;
-    if (field !== undefined) return field;
-    leftOut.push({ kind, shown: shownIdentifier(kind, token) });
-    // Spaces around, so the words on either side stay apart when the mark is dropped.
-    return ` ${leftOutMark}${tags.map((value) => `${value}${leftOutMark}`).join("")} `;
-  });
+  const resolved = replaceIdentifiers(
+    skeleton,
+    ({ kind, token, tags }) => {
+      held ??= heldForms(index);
+      const field = tags.length === 0 ? held.get(formOf(kind, token)) : undefined;
+      if (field !== undefined) return field;
+      leftOut.push({ kind, shown: shownIdentifier(kind, token) });
+      // Spaces around, so the words on either side stay apart when the mark is dropped.
+      return ` ${leftOutMark}${tags.map((value) => `${value}${leftOutMark}`).join("")} `;
+    },
+    found,
+  );
   return { skeleton: resolved, leftOut };
 }
+
+const noneLeftOut: readonly IdentifierSeen[] = Object.freeze([]);
 
 /** Every value of the ticket in its compared forms (see {@link formOf}), to its placeholder. */
 function heldForms(index: ValueIndex): Map<string, string> {

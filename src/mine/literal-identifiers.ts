@@ -252,8 +252,11 @@ export interface IdentifierFound {
  * `text` (written text and `{{tag}}`s) with each identifier of {@link literalIdentifiers} replaced by what
  * `replace` gives for it; white space collapsed when anything was replaced.
  */
-export function replaceIdentifiers(text: string, replace: (found: IdentifierFound) => string): string {
-  const found = identifiersIn(text);
+export function replaceIdentifiers(
+  text: string,
+  replace: (found: IdentifierFound) => string,
+  found: readonly LiteralIdentifier[] = identifiersIn(text),
+): string {
   if (found.length === 0) return text;
   let out = "";
   let from = 0;
@@ -272,7 +275,7 @@ const maxRemembered = 2048;
 const longestRemembered = 2000;
 
 /** {@link literalIdentifiers} of a template text or skeleton, found once for a text seen before. */
-function identifiersIn(text: string): readonly LiteralIdentifier[] {
+export function identifiersIn(text: string): readonly LiteralIdentifier[] {
   // A long text is never remembered, so not looked up: reading its hash costs a pass over it.
   const remembered = text.length <= longestRemembered;
   const known = remembered ? foundByText.get(text) : undefined;
