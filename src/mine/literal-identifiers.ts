@@ -140,25 +140,11 @@ function identifiersAround(text: string, places: readonly number[]): LiteralIden
   let asWord: string | undefined;
   if (places.length > 0) {
     let runsIntoPlace = false;
-    asGap = "";
-    for (let p = 0, from = 0; p < places.length; p += 2) {
-      const start = places[p] as number;
-      const end = places[p + 1] as number;
-      asGap += `${text.slice(from, start)}${" ".repeat(end - start)}`;
-      from = end;
-      if (p + 2 === places.length) asGap += text.slice(end);
-      runsIntoPlace ||= continues(text, start - 1, -1) || continues(text, end, 1);
-    }
-    if (runsIntoPlace) {
-      asWord = "";
-      for (let p = 0, from = 0; p < places.length; p += 2) {
-        const start = places[p] as number;
-        const end = places[p + 1] as number;
-        asWord += `${text.slice(from, start)}${"x".repeat(end - start)}`;
-        from = end;
-        if (p + 2 === places.length) asWord += text.slice(end);
-      }
-    }
+    for (let p = 0; p < places.length && !runsIntoPlace; p += 2)
+      runsIntoPlace =
+        continues(text, (places[p] as number) - 1, -1) || continues(text, places[p + 1] as number, 1);
+    asGap = filled(text, places, spaces);
+    if (runsIntoPlace) asWord = filled(text, places, letters);
   }
   const spans: LiteralIdentifier[] = [];
   // One callback for every finder, told which finder reads through `kind`.
@@ -190,6 +176,21 @@ function identifiersAround(text: string, places: readonly number[]): LiteralIden
     }
   }
   return spans.length === 0 ? spans : merged(spans);
+}
+
+// What a place is filled with in each view: cut from one long run, not repeated for each place.
+const spaces = " ".repeat(256);
+const letters = "x".repeat(256);
+
+/** `text` with each place filled with the character `fill` repeats, keeping its length. */
+function filled(text: string, places: readonly number[], fill: string): string {
+  let out = text.slice(0, places[0]);
+  for (let p = 0; p < places.length; p += 2) {
+    const length = (places[p + 1] as number) - (places[p] as number);
+    out += length <= fill.length ? fill.slice(0, length) : (fill.charAt(0) as string).repeat(length);
+    out += text.slice(places[p + 1] as number, p + 2 < places.length ? places[p + 2] : text.length);
+  }
+  return out;
 }
 
 /** Whether `start`..`end` of `text` holds a letter or digit outside the places of values. */
