@@ -15,7 +15,19 @@ describe("isBlank", () => {
   });
 
   it("reads a line as trimming does", () => {
-    const unit = fc.constantFrom(" ", "\t", "\n", "\u00a0", "\u2000", "\u200b", "\u180e", "\ufeff", "a", "·", "\ud83d");
+    const unit = fc.constantFrom(
+      " ",
+      "\t",
+      "\n",
+      "\u00a0",
+      "\u2000",
+      "\u200b",
+      "\u180e",
+      "\ufeff",
+      "a",
+      "·",
+      "\ud83d",
+    );
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 6 }), (units) => {
         const line = units.join("");
