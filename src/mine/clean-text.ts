@@ -27,12 +27,19 @@ for (let code = 0; code < kindOfUnit.length; code++) {
 // A character that is not plain: most texts hold none, or only near their end (a signature's "·").
 const notPlain = /[^\t\n\r\x20-\x7e\u00a0\u00c0-\u00ff\u202f\u20ac]/;
 
+const longText = 64;
+
 /** Whether every character of `text` is plain, or foldable (bits of the two), or neither (0). */
 function kindOfText(text: string): number {
-  // Plain characters are foldable too: the text is read one unit at a time only from its first other one.
-  const first = text.search(notPlain);
-  if (first === -1) return plain | foldable;
-  let kind = foldable;
+  // Plain characters are foldable too: a long text is read one unit at a time only from its first other
+  // one, found natively (a short one, as record values are, is read whole: the search costs more).
+  let kind = plain | foldable;
+  let first = 0;
+  if (text.length >= longText) {
+    first = text.search(notPlain);
+    if (first === -1) return kind;
+    kind = foldable;
+  }
   for (let at = first; at < text.length; at++) {
     const code = text.charCodeAt(at);
     if (code < 0x2800) {
