@@ -45,6 +45,8 @@ const afterMatch = new Float64Array(tableSize);
 const afterA = new Float64Array(tableSize);
 const afterB = new Float64Array(tableSize);
 const equal = new Uint8Array(tableSize);
+/** The steps of the path an alignment found (see {@link align}), reused as the tables are. */
+const steps = new Uint8Array(2 * maxLength);
 
 /** Most words of a greeting: one side's opening words past these are a clause. */
 const maxGreeting = 4;
@@ -72,37 +74,33 @@ export function align(
   const n = Math.min(a.length, maxLength);
   const m = Math.min(b.length, maxLength);
   const width = m + 1;
-  // best[state][i][j]: the best score of the suffixes a[i..], b[j..] after a step of `state`
-  // (0 matched, 1 skipped a token of a, 2 of b).
-  const best = [afterMatch, afterA, afterB];
   markSame(a, n, b, m, width);
   // Only the cells this alignment reads are written before they are read: no clearing needed.
   fillScores(n, m, width);
-  // The path: 0 a token of both matched, 1 a token of `a` only, 2 a token of `b` only.
-  const path: number[] = [];
+  // The path, in the steps buffer: 0 a token of both matched, 1 a token of `a` only, 2 a token of `b`
+  // only. Each table holds the best score of the suffixes a[i..], b[j..] after a step of its state.
+  const path = steps;
+  let length = 0;
   let i = 0;
   let j = 0;
   let state = 0;
   while (i < n || j < m) {
     const at = i * width + j;
-    const here = (best[state] as Float64Array)[at] as number;
-    if (equal[at] === 1 && 1 + ((best[0] as Float64Array)[at + width + 1] as number) === here) {
+    const here = (state === 0 ? afterMatch[at] : state === 1 ? afterA[at] : afterB[at]) as number;
+    if (equal[at] === 1 && 1 + (afterMatch[at + width + 1] as number) === here) {
       state = 0;
       i++;
       j++;
-    } else if (
-      i < n &&
-      ((best[1] as Float64Array)[at + width] as number) - (state === 1 ? 0 : openCost) === here
-    ) {
+    } else if (i < n && (afterA[at + width] as number) - (state === 1 ? 0 : openCost) === here) {
       state = 1;
       i++;
     } else {
       state = 2;
       j++;
     }
-    path.push(state);
+    path[length++] = state;
   }
-  return describe(path, n === a.length ? a : a.slice(0, n), m === b.length ? b : b.slice(0, m));
+  return describe(path, length, n === a.length ? a : a.slice(0, n), m === b.length ? b : b.slice(0, m));
 }
 
 /**
@@ -110,8 +108,11 @@ export function align(
  * {@link align}); `equal` is marked.
  */
 function fillScores(n: number, m: number, width: number): void {
-  // Read through locals: the loop runs for every cell of every alignment.
-  const [matchedAfter, skippedAfterA, skippedAfterB, same] = [afterMatch, afterA, afterB, equal];
+  // Read through locals (not a destructured array): the loop runs for every cell of every alignment.
+  const matchedAfter = afterMatch;
+  const skippedAfterA = afterA;
+  const skippedAfterB = afterB;
+  const same = equal;
   const end = n * width + m;
   matchedAfter[end] = 0;
   skippedAfterA[end] = 0;
@@ -125,30 +126,30 @@ function fillScores(n: number, m: number, width: number): void {
     skippedAfterB[at] = skippedB;
   }
   for (let i = n - 1; i >= 0; i--) {
-    const at = i * width + m;
-    const skippedA = skippedAfterA[at + width] as number;
-    matchedAfter[at] = skippedA - openCost;
-    skippedAfterA[at] = skippedA;
-    skippedAfterB[at] = skippedA - openCost;
+    const rowStart = i * width;
+    const rowEnd = rowStart + m;
+    const lastSkippedA = skippedAfterA[rowEnd + width] as number;
+    matchedAfter[rowEnd] = lastSkippedA - openCost;
+    skippedAfterA[rowEnd] = lastSkippedA;
+    skippedAfterB[rowEnd] = lastSkippedA - openCost;
     // The score after skipping a token of `b`, in the cell just filled to the right.
-    let skippedB = skippedA - openCost;
-    for (let j = m - 1; j >= 0; j--) {
-      const at = i * width + j;
+    let skippedB = lastSkippedA - openCost;
+    // A cell with no match, most of them, takes the shorter branch.
+    for (let at = rowEnd - 1; at >= rowStart; at--) {
       const skippedA = skippedAfterA[at + width] as number;
       // Opening a place of difference costs; going on with one does not.
       const openA = skippedA - openCost;
       const openB = skippedB - openCost;
-      let afterMatched = larger(openA, openB);
-      let afterSkippedA = larger(skippedA, openB);
-      skippedB = larger(openA, skippedB);
       if (same[at] === 1) {
         const matched = 1 + (matchedAfter[at + width + 1] as number);
-        afterMatched = larger(matched, afterMatched);
-        afterSkippedA = larger(matched, afterSkippedA);
-        skippedB = larger(matched, skippedB);
+        matchedAfter[at] = larger(matched, larger(openA, openB));
+        skippedAfterA[at] = larger(matched, larger(skippedA, openB));
+        skippedB = larger(matched, larger(openA, skippedB));
+      } else {
+        matchedAfter[at] = larger(openA, openB);
+        skippedAfterA[at] = larger(skippedA, openB);
+        skippedB = larger(openA, skippedB);
       }
-      matchedAfter[at] = afterMatched;
-      skippedAfterA[at] = afterSkippedA;
       skippedAfterB[at] = skippedB;
     }
   }
@@ -452,7 +453,7 @@ const minTypoLength = 5;
  * place only one side holds is whole sentences when it starts where a sentence starts and ends where one
  * ends ({@link sentenceEnd}, or the sequence's own start and end).
  */
-function describe(path: readonly number[], a: readonly string[], b: readonly string[]): Alignment {
+function describe(path: Uint8Array, length: number, a: readonly string[], b: readonly string[]): Alignment {
   let matched = 0;
   let substitutions = 0;
   let widest = 0;
@@ -476,7 +477,7 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
     if (skippedA > 0) onlyA.push({ from: fromA, to: i });
     if (skippedB > 0) onlyB.push({ from: fromB, to: j });
   };
-  for (let at = 0; at < path.length; at++) {
+  for (let at = 0; at < length; at++) {
     const step = path[at];
     if (step === 0) {
       const open = i > fromA || j > fromB;
@@ -484,7 +485,8 @@ function describe(path: readonly number[], a: readonly string[], b: readonly str
       // be in.
       const greeting =
         !anchored && ((i === fromA && j - fromB <= maxGreeting) || (j === fromB && i - fromA <= maxGreeting));
-      const lone = open && !greeting && path[at - 1] !== 0 && at + 1 < path.length && path[at + 1] !== 0;
+      const lone =
+        open && !greeting && (at === 0 || path[at - 1] !== 0) && at + 1 < length && path[at + 1] !== 0;
       if (!lone) {
         close(anchored);
         anchored = true;
