@@ -472,11 +472,14 @@ const rootShareNeeded = 0.4;
 const ownShareNeeded = 0.5;
 
 function addCounts(into: Map<string, number>, from: ReadonlyMap<string, number>, bound: number): void {
-  for (const [item, count] of from) {
-    const known = into.get(item);
-    if (known !== undefined) into.set(item, known + count);
-    else if (into.size < bound) into.set(item, count);
-  }
+  for (const [item, count] of from) addCount(into, item, count, bound);
+}
+
+/** Adds an item's count: to its own, or as a new item while fewer than `bound` are counted. */
+function addCount(into: Map<string, number>, item: string, count: number, bound: number): void {
+  const known = into.get(item);
+  if (known !== undefined) into.set(item, known + count);
+  else if (into.size < bound) into.set(item, count);
 }
 
 /** Adds a cluster's members to another: counts summed, lists kept within their bounds. */
@@ -486,8 +489,17 @@ function absorb(into: ClusterState, from: ClusterState, keep: number, vocabulary
   for (const [source, count] of from.recipients)
     into.recipients.set(source, (into.recipients.get(source) ?? 0) + count);
   restoreCounts(into);
-  addCounts(into.words, wordCounts(from), vocabulary);
-  addCounts(into.pairs, pairCounts(from), vocabulary);
+  const words = droppedWords(from);
+  if (words === undefined) {
+    addCounts(into.words, wordCounts(from), vocabulary);
+    addCounts(into.pairs, pairCounts(from), vocabulary);
+  } else {
+    // One member whose counts were dropped: each of its words and pairs once, in the order its counts
+    // would list them, read without making the maps.
+    for (const word of words) addCount(into.words, word, 1, vocabulary);
+    const pairs = droppedPairs(from);
+    for (let at = 0; at < pairs.length; at += 3) addCount(into.pairs, pairs[at] as string, 1, vocabulary);
+  }
   for (const example of from.examples) if (into.examples.length < keep) into.examples.push(example);
   for (const sequence of from.sequences)
     if (into.sequences.length < maxSequences) into.sequences.push(sequence);
