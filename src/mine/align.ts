@@ -174,6 +174,14 @@ interface Places {
   readonly placeholders: readonly string[];
   /** The {@link Typos} its words were last filed in. */
   filedIn?: Typos;
+  /** Its distinct tokens by their numbers in {@link filedIn}, with how often it holds each, once asked for. */
+  numbered?: NumberedTokens | undefined;
+}
+
+/** A sequence's distinct tokens by number (see `Typos.numberOf`), each with how often it holds it. */
+interface NumberedTokens {
+  readonly tokens: Int32Array;
+  readonly counts: Int32Array;
 }
 
 /**
@@ -240,8 +248,52 @@ function filedPlacesIn(b: readonly string[], m: number): Places {
   if (places.filedIn !== mistyped) {
     mistyped.file(places.words);
     places.filedIn = mistyped;
+    places.numbered = undefined;
   }
   return places;
+}
+
+/** The distinct tokens of filed places by their numbers in the {@link Typos} they were filed in. */
+function numberedIn(places: Places, numbers: Typos): NumberedTokens {
+  if (places.numbered !== undefined) return places.numbered;
+  const tokens = new Int32Array(places.where.size);
+  const counts = new Int32Array(places.where.size);
+  let at = 0;
+  for (const [token, list] of places.where) {
+    tokens[at] = numbers.numberOf(token);
+    counts[at++] = list.length;
+  }
+  places.numbered = { tokens, counts };
+  return places.numbered;
+}
+
+/**
+ * How often the line {@link alignedAtMost} compares with holds each token, by the token's number: read
+ * when {@link heldMark} holds the mark of the comparison running, else 0. Marked per comparison rather
+ * than cleared, and grown as tokens are numbered.
+ */
+let heldIn = new Int32Array(1024);
+let heldMark = new Int32Array(1024);
+let comparison = 0;
+
+/** Marks the held counts of a line's numbered tokens for a new comparison. */
+function markHeld({ tokens, counts }: NumberedTokens, numbered: number): void {
+  if (numbered > heldIn.length) {
+    const size = Math.max(numbered, heldIn.length * 2);
+    heldIn = new Int32Array(size);
+    heldMark = new Int32Array(size);
+    comparison = 0;
+  }
+  if (comparison === 0x3fffffff) {
+    heldMark.fill(0);
+    comparison = 0;
+  }
+  comparison++;
+  for (let k = 0; k < tokens.length; k++) {
+    const token = tokens[k] as number;
+    heldIn[token] = counts[k] as number;
+    heldMark[token] = comparison;
+  }
 }
 
 /**
@@ -263,15 +315,18 @@ export function alignedAtMost(
   alike = alternatives;
   const places = filedPlacesIn(b, b.length);
   const mistyped = typosWith(alternatives);
-  const { tokens, held, others, mistypable, found, ends } = firstLineOf(a, alternatives);
+  const { tokens, numbers, held, others, mistypable, found, ends } = firstLineOf(a, alternatives);
   const { where, placeholders } = places;
+  // `b`'s counts by token number, read without hashing `a`'s tokens again for each line compared.
+  markHeld(numberedIn(places, mistyped), mistyped.numbered);
   // Each sentence end counts; each other token as often as `a` holds it and `b` holds tokens it is one
   // word with, counted up to that.
   let most = ends;
   for (let at = 0; at < tokens.length; at++) {
     const token = tokens[at] as string;
     const enough = held[at] as number;
-    let count = where.get(token)?.length ?? 0;
+    const number = numbers[at] as number;
+    let count = heldMark[number] === comparison ? (heldIn[number] as number) : 0;
     if (count >= enough) {
       most += enough;
       continue;
@@ -308,6 +363,8 @@ interface FirstLine {
   /** The alternatives it was read with, whose {@link Typos} its words' entries are in. */
   readonly alternatives: Alternatives;
   readonly tokens: readonly string[];
+  /** Its tokens' numbers in the {@link Typos} of its alternatives (see `Typos.numberOf`). */
+  readonly numbers: Int32Array;
   readonly held: readonly number[];
   readonly others: readonly (ReadonlySet<string> | undefined)[];
   /** Per token, whether it is a word that could be mistyped (see `isTypoOf`). */
@@ -344,7 +401,10 @@ function firstLineOf(a: ReadonlyMap<string, number>, alternatives: Alternatives)
     mistypable.push(token !== numberToken && !isPlaceholder(token) && token.length >= minTypoLength);
   }
   const found = new Array<Found | undefined>(tokens.length).fill(undefined);
-  lastFirstLine = { a, alternatives, tokens, held, others, mistypable, found, ends };
+  const mistyped = typosWith(alternatives);
+  const numbers = new Int32Array(tokens.length);
+  for (let at = 0; at < tokens.length; at++) numbers[at] = mistyped.numberOf(tokens[at] as string);
+  lastFirstLine = { a, alternatives, tokens, numbers, held, others, mistypable, found, ends };
   return lastFirstLine;
 }
 
@@ -356,11 +416,29 @@ const numberOnly: readonly string[] = [numberToken];
  * each word looked up, which of them it is a mistyped form of: the lines of a merge write a few hundred
  * such words, so each word is compared with them once, not in every alignment. Filed by length and
  * first letter, and again by length and last letter (see {@link fileKey}): a mistyped word keeps one.
+ * It numbers the lines' tokens too, for {@link alignedAtMost}: what the alignments of one merge share.
  */
 class Typos {
   private readonly filed = new Map<number, string[]>();
+  /** Each token of the lines compared, by its number (0, 1, 2… in the order first asked for). */
+  private readonly numbers = new Map<string, number>();
   private readonly known = new Set<string>();
   private readonly found = new Map<string, Found>();
+
+  /** The number of a token among those of the lines compared: one per distinct token. */
+  numberOf(token: string): number {
+    let number = this.numbers.get(token);
+    if (number === undefined) {
+      number = this.numbers.size;
+      this.numbers.set(token, number);
+    }
+    return number;
+  }
+
+  /** How many tokens were numbered. */
+  get numbered(): number {
+    return this.numbers.size;
+  }
 
   /** Files words, each once. */
   file(words: readonly string[]): void {
