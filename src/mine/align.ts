@@ -664,7 +664,7 @@ function endPlaces(
     !moved.has(run) &&
     !wholeSentences(tokens, run.from, run.to) &&
     !changesSentence(tokens, run) &&
-    !tokens.slice(run.from, run.to).includes(sentenceEnd);
+    !holds(tokens, run, sentenceEnd);
   const ends: EndPlace[] = [];
   const [firstA, firstB, lastA, lastB] = [onlyA[0], onlyB[0], onlyA.at(-1), onlyB.at(-1)];
   if (firstA?.from === 0 && firstB?.from === 0 && inSentence(a, firstA) && inSentence(b, firstB))
@@ -708,13 +708,24 @@ function sameRun(
   b: readonly string[],
   runB: { from: number; to: number },
 ): boolean {
-  const left = a.slice(runA.from, runA.to).filter((token) => token !== sentenceEnd);
-  const right = b.slice(runB.from, runB.to).filter((token) => token !== sentenceEnd);
-  return (
-    left.length > 0 &&
-    left.length === right.length &&
-    left.every((token, at) => same(token, right[at] as string))
-  );
+  const length = wordsIn(a, runA);
+  if (length === 0 || length !== wordsIn(b, runB)) return false;
+  // Read side by side, sentence ends skipped (no copies: runs are compared pair by pair).
+  let i = runA.from;
+  let j = runB.from;
+  for (let k = 0; k < length; k++, i++, j++) {
+    while (a[i] === sentenceEnd) i++;
+    while (b[j] === sentenceEnd) j++;
+    if (!same(a[i] as string, b[j] as string)) return false;
+  }
+  return true;
+}
+
+/** How many tokens of a run are not sentence ends. */
+function wordsIn(tokens: readonly string[], run: { from: number; to: number }): number {
+  let words = 0;
+  for (let at = run.from; at < run.to; at++) if (tokens[at] !== sentenceEnd) words++;
+  return words;
 }
 
 /**
@@ -727,18 +738,18 @@ function sharedOpening(
   b: readonly string[],
   runB: { from: number; to: number },
 ): number {
-  const left = a.slice(runA.from, runA.to).filter((token) => token !== sentenceEnd);
-  const right = b.slice(runB.from, runB.to).filter((token) => token !== sentenceEnd);
-  if (left.length < 2 || right.length < 2) return 0;
+  const left = wordsIn(a, runA);
+  const right = wordsIn(b, runB);
+  if (left < 2 || right < 2) return 0;
   let opening = 0;
-  while (
-    opening < left.length - 1 &&
-    opening < right.length - 1 &&
-    left[opening] === right[opening] &&
-    !isPlaceholder(left[opening] as string) &&
-    left[opening] !== numberToken
-  )
-    opening++;
+  let i = runA.from;
+  let j = runB.from;
+  for (; opening < left - 1 && opening < right - 1; opening++, i++, j++) {
+    while (a[i] === sentenceEnd) i++;
+    while (b[j] === sentenceEnd) j++;
+    const word = a[i] as string;
+    if (word !== b[j] || isPlaceholder(word) || word === numberToken) break;
+  }
   return opening;
 }
 
@@ -752,14 +763,26 @@ function sharesPlaceholder(
   b: readonly string[],
   runB: { from: number; to: number },
 ): boolean {
-  const left = a.slice(runA.from, runA.to);
-  const right = b.slice(runB.from, runB.to);
-  const unmasked = (run: readonly string[], line: readonly string[], token: string) =>
-    run.includes(numberToken) && !line.includes(token);
-  return (
-    left.some((token) => isPlaceholder(token) && (right.includes(token) || unmasked(right, b, token))) ||
-    right.some((token) => isPlaceholder(token) && unmasked(left, a, token))
-  );
+  for (let at = runA.from; at < runA.to; at++) {
+    const token = a[at] as string;
+    if (isPlaceholder(token) && (holds(b, runB, token) || unmasked(b, runB, token))) return true;
+  }
+  for (let at = runB.from; at < runB.to; at++) {
+    const token = b[at] as string;
+    if (isPlaceholder(token) && unmasked(a, runA, token)) return true;
+  }
+  return false;
+}
+
+/** Whether a run holds a token. */
+function holds(tokens: readonly string[], run: { from: number; to: number }, token: string): boolean {
+  for (let at = run.from; at < run.to; at++) if (tokens[at] === token) return true;
+  return false;
+}
+
+/** Whether a run writes a number where its line never writes a placeholder: the value, not masked. */
+function unmasked(line: readonly string[], run: { from: number; to: number }, placeholder: string): boolean {
+  return holds(line, run, numberToken) && !line.includes(placeholder);
 }
 
 /**
@@ -781,32 +804,52 @@ function sameWith(a: string, alternatives: ReadonlySet<string> | undefined, b: s
 
 /**
  * `a` with the sentences it shares with `b` (the same tokens, sentence ends aside) put in `b`'s order,
- * each where one of them was; `a` itself when they already are in it.
+ * each where one of them was; `a` itself when they already are in it. Sentences are read as where they
+ * start in their sequence: most lines compared share none, or share them in order, and need no copy.
  */
 function inOrderOf(a: readonly string[], b: readonly string[]): readonly string[] {
   if (!a.includes(sentenceEnd) || !b.includes(sentenceEnd)) return a;
-  const mine = sentencesOf(a);
-  const theirs = sentencesOf(b);
-  if (mine.length < 2 || theirs.length < 2) return a;
-  const used = new Set<number>();
+  const mine = sentenceStarts(a);
+  const theirs = sentenceStarts(b);
   // Per sentence of `a`, the sentence of `b` it is, if any.
-  const twin = mine.map((sentence) => {
-    if (sentence.length < 2) return -1;
-    const at = theirs.findIndex(
-      (other, index) =>
-        !used.has(index) &&
-        other.length === sentence.length &&
-        other.every((token, k) => same(sentence[k] as string, token)),
-    );
-    if (at !== -1) used.add(at);
-    return at;
-  });
+  const used = new Uint8Array(theirs.length);
+  const twin: number[] = [];
+  for (let index = 0; index + 1 < mine.length; index++) {
+    const from = mine[index] as number;
+    const length = (mine[index + 1] as number) - 1 - from;
+    let at = -1;
+    if (length >= 2)
+      for (let other = 0; other + 1 < theirs.length; other++) {
+        const otherFrom = theirs[other] as number;
+        if (used[other] === 1 || (theirs[other + 1] as number) - 1 - otherFrom !== length) continue;
+        let k = 0;
+        while (k < length && same(a[from + k] as string, b[otherFrom + k] as string)) k++;
+        if (k === length) {
+          at = other;
+          break;
+        }
+      }
+    if (at !== -1) used[at] = 1;
+    twin.push(at);
+  }
   const shared = twin.flatMap((at, index) => (at === -1 ? [] : [index]));
   const ordered = [...shared].sort((x, y) => (twin[x] as number) - (twin[y] as number));
   if (ordered.every((index, k) => index === shared[k])) return a;
-  const placed = [...mine];
-  for (const [k, index] of shared.entries()) placed[index] = mine[ordered[k] as number] as string[];
+  const mineSentences = sentencesOf(a);
+  const placed = [...mineSentences];
+  for (const [k, index] of shared.entries()) placed[index] = mineSentences[ordered[k] as number] as string[];
   return placed.flatMap((sentence, index) => (index === 0 ? sentence : [sentenceEnd, ...sentence]));
+}
+
+/**
+ * Where each sentence of a sequence starts (see {@link sentencesOf}), and past them one more: the
+ * sequence's length plus one, so sentence `k` runs from `starts[k]` to `starts[k + 1] - 1`.
+ */
+function sentenceStarts(tokens: readonly string[]): number[] {
+  const starts = [0];
+  for (let at = 0; at < tokens.length; at++) if (tokens[at] === sentenceEnd) starts.push(at + 1);
+  starts.push(tokens.length + 1);
+  return starts;
 }
 
 /** The sentences of a sequence: the runs between its sentence ends, empty ones included. */
