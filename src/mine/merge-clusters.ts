@@ -38,10 +38,17 @@ const maxPhrase = 6;
  */
 const minFrame = 10;
 
-/** How many placeholders two lines both hold (each as often as both hold it), by their tokens' counts. */
-function sharedPlaceholders(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+/**
+ * How many placeholders two lines both hold (each as often as both hold it), by their tokens' counts and
+ * the second's placeholders: a root's are read once, not from all of its tokens for each line compared.
+ */
+function sharedPlaceholders(
+  a: ReadonlyMap<string, number>,
+  b: ReadonlyMap<string, number>,
+  inB: readonly string[],
+): number {
   let shared = 0;
-  for (const [token, inB] of b) if (isPlaceholder(token)) shared += Math.min(a.get(token) ?? 0, inB);
+  for (const token of inB) shared += Math.min(a.get(token) ?? 0, b.get(token) ?? 0);
   return shared;
 }
 
@@ -55,6 +62,8 @@ interface Root {
   tokens?: ReadonlyMap<string, number>;
   /** Its line's number among the lines aligned, once aligned (see {@link Alignments}). */
   lineId?: number;
+  /** The placeholders its line holds, each once, once asked for (see {@link placeholdersOf}). */
+  placeholders?: readonly string[];
 }
 
 /** How many times a root's line holds each token: what the bounds and the frame of an alignment read. */
@@ -65,6 +74,19 @@ function tokensOf(root: Root): ReadonlyMap<string, number> {
   root.tokens = tokens;
   return tokens;
 }
+
+/** The placeholders a root's line holds, each once. */
+function placeholdersOf(root: Root): readonly string[] {
+  if (root.placeholders !== undefined) return root.placeholders;
+  let placeholders: string[] | undefined;
+  for (const token of tokensOf(root).keys())
+    if (isPlaceholder(token)) (placeholders ??= []).push(token);
+  root.placeholders = placeholders ?? noPlaceholders;
+  return root.placeholders;
+}
+
+/** What most roots' lines hold of placeholders: one list for them all. */
+const noPlaceholders: readonly string[] = [];
 
 /**
  * What a cluster's root is read from, boilerplate aside, kept while the cluster does not change: a
@@ -358,7 +380,7 @@ function bestRoot(
   let bestScore = 0;
   for (const at of index.nearest(own.identity, maxCompared)) {
     const root = roots[at] as Root;
-    const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root));
+    const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root), placeholdersOf(root));
     // Aligning is quadratic: the tokens an alignment could match at most, in any order, rule out most
     // pairs, which could not join, nor score above the best yet (shares and frame grow with the tokens
     // matched).
