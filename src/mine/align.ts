@@ -390,16 +390,17 @@ function firstLineOf(a: ReadonlyMap<string, number>, alternatives: Alternatives)
   const others: (ReadonlySet<string> | undefined)[] = [];
   const mistypable: boolean[] = [];
   let ends = 0;
-  for (const [token, count] of a) {
+  // Read by forEach: iterating the entries made an array for each.
+  a.forEach((count, token) => {
     if (token === sentenceEnd) {
       ends += count;
-      continue;
+      return;
     }
     tokens.push(token);
     held.push(count);
     others.push(alternatives.get(token));
     mistypable.push(token !== numberToken && !isPlaceholder(token) && token.length >= minTypoLength);
-  }
+  });
   const found = new Array<Found | undefined>(tokens.length).fill(undefined);
   const mistyped = typosWith(alternatives);
   const numbers = new Int32Array(tokens.length);

@@ -78,10 +78,9 @@ function tokensOf(root: Root): ReadonlyMap<string, number> {
 /** The placeholders a root's line holds, each once. */
 function placeholdersOf(root: Root): readonly string[] {
   if (root.placeholders !== undefined) return root.placeholders;
-  let placeholders: string[] | undefined;
-  for (const token of tokensOf(root).keys())
-    if (isPlaceholder(token)) (placeholders ??= []).push(token);
-  root.placeholders = placeholders ?? noPlaceholders;
+  const placeholders: string[] = [];
+  for (const token of tokensOf(root).keys()) if (isPlaceholder(token)) placeholders.push(token);
+  root.placeholders = placeholders.length === 0 ? noPlaceholders : placeholders;
   return root.placeholders;
 }
 
@@ -276,9 +275,9 @@ function mergePass(clusters: readonly ClusterState[], shared: Shared, options: M
 function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
   const { core, pairs, sequences } = readingOf(cluster, readings);
   const line = lineOf(sequences, boilerplate);
-  const shared = core.filter((word) => !boilerplate.has(word));
-  if (shared.length === 0) return { cluster, identity: [], line };
-  const identity = [...shared];
+  // The shared words, then the pairs: one list, not a copy of the first.
+  const identity = core.filter((word) => !boilerplate.has(word));
+  if (identity.length === 0) return { cluster, identity, line };
   const kept = (first: string, second: string) => !boilerplate.has(first) && !boilerplate.has(second);
   // A cluster whose counts were dropped makes only the pairs kept.
   const held = pairs ?? droppedPairs(cluster, kept);
