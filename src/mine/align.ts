@@ -182,6 +182,8 @@ interface Places {
 interface NumberedTokens {
   readonly tokens: Int32Array;
   readonly counts: Int32Array;
+  /** Per token, its places. */
+  readonly lists: readonly (readonly number[])[];
 }
 
 /**
@@ -221,19 +223,75 @@ function placesIn(b: readonly string[], m: number): Places {
  */
 function markSame(a: readonly string[], n: number, b: readonly string[], m: number, width: number): void {
   equal.fill(0, 0, (n + 1) * width);
+  const mistyped = typosWith(alike);
+  const { numbers, kinds, alternatives, found } = rowsOf(a, mistyped);
   const places = filedPlacesIn(b, m);
   const { where, placeholders } = places;
-  const mistyped = typosWith(alike);
+  // `b`'s places by token number, found without hashing `a`'s tokens again for each line aligned.
+  const { lists } = markHeld(numberedIn(places, mistyped), mistyped.numbered);
   for (let i = 0; i < n; i++) {
-    const token = a[i] as string;
     const row = i * width;
-    mark(row, where.get(token));
-    const alternatives = alike.get(token);
-    if (alternatives !== undefined) for (const alternative of alternatives) mark(row, where.get(alternative));
-    if (token === numberToken) for (const placeholder of placeholders) mark(row, where.get(placeholder));
-    else if (isPlaceholder(token)) mark(row, where.get(numberToken));
-    else if (token.length >= minTypoLength) for (const typo of mistyped.of(token)) mark(row, where.get(typo));
+    const number = numbers[i] as number;
+    if (heldMark[number] === comparison) mark(row, lists[heldAt[number] as number]);
+    const others = alternatives[i];
+    if (others !== undefined) for (const alternative of others) mark(row, where.get(alternative));
+    const kind = kinds[i];
+    if (kind === valueKind) for (const placeholder of placeholders) mark(row, where.get(placeholder));
+    else if (kind === placeholderKind) mark(row, where.get(numberToken));
+    else if (kind === wordKind)
+      for (const typo of mistyped.read(found[i] as Found)) mark(row, where.get(typo));
   }
+}
+
+/** What {@link markSame} reads of each token of a first line (see {@link rowsOf}). */
+interface Rows {
+  readonly line: readonly string[];
+  /** The {@link Typos} its tokens are numbered and its words looked up in. */
+  readonly typos: Typos;
+  readonly numbers: Int32Array;
+  /** Per token, {@link valueKind}, {@link placeholderKind}, {@link wordKind} or 0 (none of them). */
+  readonly kinds: Uint8Array;
+  readonly alternatives: readonly (ReadonlySet<string> | undefined)[];
+  /** Per word that could be mistyped, its entry in the {@link Typos}. */
+  readonly found: readonly (Found | undefined)[];
+}
+
+/** A number masking did not take, which a placeholder of the other line may stand for. */
+const valueKind = 1;
+const placeholderKind = 2;
+/** A word long enough to be mistyped (see `isTypoOf`). */
+const wordKind = 3;
+
+/**
+ * The first line {@link rowsOf} read last: a merge aligns each cluster's line with a few others in a
+ * row, and one is as much as is worth keeping.
+ */
+let lastRows: Rows | undefined;
+
+/** What {@link markSame} reads of each token of a first line, read once while it is aligned in a row. */
+function rowsOf(line: readonly string[], typos: Typos): Rows {
+  if (lastRows !== undefined && lastRows.line === line && lastRows.typos === typos) return lastRows;
+  const numbers = new Int32Array(line.length);
+  const kinds = new Uint8Array(line.length);
+  const alternatives: (ReadonlySet<string> | undefined)[] = [];
+  const found: (Found | undefined)[] = [];
+  for (let at = 0; at < line.length; at++) {
+    const token = line[at] as string;
+    numbers[at] = typos.numberOf(token);
+    alternatives.push(alike.get(token));
+    const kind =
+      token === numberToken
+        ? valueKind
+        : isPlaceholder(token)
+          ? placeholderKind
+          : token.length >= minTypoLength
+            ? wordKind
+            : 0;
+    kinds[at] = kind;
+    found.push(kind === wordKind ? typos.entry(token) : undefined);
+  }
+  lastRows = { line, typos, numbers, kinds, alternatives, found };
+  return lastRows;
 }
 
 /** Marks in `equal` the places of `b` a row's token is one word with. */
@@ -258,30 +316,35 @@ function numberedIn(places: Places, numbers: Typos): NumberedTokens {
   if (places.numbered !== undefined) return places.numbered;
   const tokens = new Int32Array(places.where.size);
   const counts = new Int32Array(places.where.size);
-  let at = 0;
-  for (const [token, list] of places.where) {
-    tokens[at] = numbers.numberOf(token);
-    counts[at++] = list.length;
-  }
-  places.numbered = { tokens, counts };
+  const lists: (readonly number[])[] = [];
+  places.where.forEach((list, token) => {
+    tokens[lists.length] = numbers.numberOf(token);
+    counts[lists.length] = list.length;
+    lists.push(list);
+  });
+  places.numbered = { tokens, counts, lists };
   return places.numbered;
 }
 
 /**
- * How often the line {@link alignedAtMost} compares with holds each token, by the token's number: read
- * when {@link heldMark} holds the mark of the comparison running, else 0. Marked per comparison rather
- * than cleared, and grown as tokens are numbered.
+ * How often the line {@link alignedAtMost} compares with (or {@link markSame} aligns with) holds each
+ * token, and where its places are among the line's (see `NumberedTokens.lists`), by the token's number:
+ * read when {@link heldMark} holds the mark of the comparison running, else the line holds none. Marked
+ * per comparison rather than cleared, and grown as tokens are numbered.
  */
 let heldIn = new Int32Array(1024);
+let heldAt = new Int32Array(1024);
 let heldMark = new Int32Array(1024);
 let comparison = 0;
 
-/** Marks the held counts of a line's numbered tokens for a new comparison. */
-function markHeld({ tokens, counts }: NumberedTokens, numbered: number): void {
-  if (numbered > heldIn.length) {
-    const size = Math.max(numbered, heldIn.length * 2);
-    heldIn = new Int32Array(size);
-    heldMark = new Int32Array(size);
+/** Marks the held counts and places of a line's numbered tokens for a new comparison. */
+function markHeld(numbered: NumberedTokens, size: number): NumberedTokens {
+  const { tokens, counts } = numbered;
+  if (size > heldIn.length) {
+    const grown = Math.max(size, heldIn.length * 2);
+    heldIn = new Int32Array(grown);
+    heldAt = new Int32Array(grown);
+    heldMark = new Int32Array(grown);
     comparison = 0;
   }
   if (comparison === 0x3fffffff) {
@@ -292,8 +355,10 @@ function markHeld({ tokens, counts }: NumberedTokens, numbered: number): void {
   for (let k = 0; k < tokens.length; k++) {
     const token = tokens[k] as number;
     heldIn[token] = counts[k] as number;
+    heldAt[token] = k;
     heldMark[token] = comparison;
   }
+  return numbered;
 }
 
 /**

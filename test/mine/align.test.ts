@@ -38,6 +38,38 @@ describe("align, run after run with one merge's alternatives", () => {
     expect(align(line("your shipping arrived today"), target, alternatives).matched).toBe(3);
   });
 
+  it("aligns two lines alike whatever lines were aligned or compared before", () => {
+    // What is kept between alignments (the first line's tokens, the numbers of the lines' tokens, the
+    // mistyped words filed) must not change an alignment: a fresh copy of the alternatives starts anew.
+    const tokens = [
+      "the",
+      "your",
+      "parcel",
+      "parcle",
+      "arrived",
+      "today",
+      "{{order.id}}",
+      numberToken,
+      sentenceEnd,
+    ];
+    const alternatives: Alternatives = new Map([
+      ["arrived", new Set(["today"])],
+      ["today", new Set(["arrived"])],
+    ]);
+    const sequence = fc.array(fc.constantFrom(...tokens), { maxLength: 20 });
+    fc.assert(
+      fc.property(sequence, sequence, sequence, fc.boolean(), (a, b, c, learned) => {
+        const known: Alternatives = learned ? alternatives : new Map();
+        align(a, c, known);
+        alignedAtMost(counts(a), c, known);
+        align(c, b, known);
+        alignedAtMost(counts(c), b, known);
+        expect(align(a, b, known)).toEqual(align(a, b, new Map(known)));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("finds a line's words again with other alternatives, or none", () => {
     const target = line("please receive the parcel");
     expect(align(line("please recieve the parcel"), target).matched).toBe(4);
