@@ -318,13 +318,16 @@ function readingOf(cluster: ClusterState, readings: Readings): Reading {
     // One member whose counts were dropped: each of its words and pairs is shared.
     for (const word of dropped) core.set(word, word);
   } else {
-    for (const [word, count] of wordCounts(cluster)) if (count >= floor) core.set(word, word);
+    // Read by forEach: iterating the entries made an array for each.
+    wordCounts(cluster).forEach((count, word) => {
+      if (count >= floor) core.set(word, word);
+    });
     const held: string[] = [];
-    for (const [pair, count] of pairCounts(cluster)) {
-      if (count < floor) continue;
+    pairCounts(cluster).forEach((count, pair) => {
+      if (count < floor) return;
       const [first = "", second = ""] = pair.split(" ");
       held.push(pair, core.get(first) ?? first, core.get(second) ?? second);
-    }
+    });
     pairs = held;
   }
   const sequences = cluster.sequences.map((sequence) => {
