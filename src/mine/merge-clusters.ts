@@ -54,8 +54,6 @@ function sharedPlaceholders(
 
 interface Root {
   readonly cluster: ClusterState;
-  /** Its identity words and pairs, each once. */
-  readonly identity: readonly string[];
   /** Its identity words in a member's order. */
   readonly line: readonly string[];
   /** How many times the line holds each token, once asked for (see {@link tokensOf}). */
@@ -252,9 +250,14 @@ function mergePass(clusters: readonly ClusterState[], shared: Shared, options: M
   const roots: Root[] = [];
   const index = new RootIndex();
   for (const cluster of order) {
-    const own = rootOf(cluster, boilerplate, shared.readings);
+    const reading = readingOf(cluster, shared.readings);
+    const own: Root = { cluster, line: lineOf(reading.sequences, boilerplate) };
+    // Asked for only until the root is indexed: roots do not keep it, so it is let go young.
+    const identity = identityOf(cluster, reading, boilerplate);
     const into =
-      own.identity.length === 0 ? undefined : bestRoot(own, roots, index, shared, cluster.size < minSize);
+      identity.length === 0
+        ? undefined
+        : bestRoot(own, identity, roots, index, shared, cluster.size < minSize);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
       // Its reading is never asked for again; the cluster it joined is read anew (its size changed).
@@ -262,29 +265,28 @@ function mergePass(clusters: readonly ClusterState[], shared: Shared, options: M
       continue;
     }
     roots.push(own);
-    index.add(own.identity);
+    index.add(identity);
   }
   return roots.map((root) => root.cluster);
 }
 
 /**
  * A cluster's identity: the words and word pairs most members share (all of them for one member),
- * boilerplate left out (a pair is boilerplate when either word is), and its words in the order of the
- * member that holds most of them.
+ * boilerplate left out (a pair is boilerplate when either word is). Its root's line holds its words in
+ * the order of the member that holds most of them (see {@link lineOf}).
  */
-function rootOf(cluster: ClusterState, boilerplate: ReadonlySet<string>, readings: Readings): Root {
-  const { core, pairs, sequences } = readingOf(cluster, readings);
-  const line = lineOf(sequences, boilerplate);
+function identityOf(cluster: ClusterState, reading: Reading, boilerplate: ReadonlySet<string>): string[] {
+  const { core, pairs } = reading;
   // The shared words, then the pairs: one list, not a copy of the first.
   const identity = core.filter((word) => !boilerplate.has(word));
-  if (identity.length === 0) return { cluster, identity, line };
+  if (identity.length === 0) return identity;
   const kept = (first: string, second: string) => !boilerplate.has(first) && !boilerplate.has(second);
   // A cluster whose counts were dropped makes only the pairs kept.
   const held = pairs ?? droppedPairs(cluster, kept);
   for (let at = 0; at < held.length; at += 3)
     if (pairs === undefined || kept(held[at + 1] as string, held[at + 2] as string))
       identity.push(held[at] as string);
-  return { cluster, identity, line };
+  return identity;
 }
 
 /**
@@ -305,7 +307,10 @@ function lineOf(
   return line;
 }
 
-/** What {@link rootOf} reads of a cluster, read again only when the cluster changed (see below). */
+/**
+ * What a root and its identity are read from (see {@link identityOf}), read again only when the
+ * cluster changed (see below).
+ */
 function readingOf(cluster: ClusterState, readings: Readings): Reading {
   const known = readings.get(cluster);
   if (known !== undefined && known.size === cluster.size) return known;
@@ -373,6 +378,7 @@ function trailing(token: string, boilerplate: ReadonlySet<string>): boolean {
 
 function bestRoot(
   own: Root,
+  identity: readonly string[],
   roots: readonly Root[],
   index: RootIndex,
   { alternatives, alignments, boilerplate }: Shared,
@@ -380,7 +386,7 @@ function bestRoot(
 ): ClusterState | undefined {
   let best: ClusterState | undefined;
   let bestScore = 0;
-  for (const at of index.nearest(own.identity, maxCompared)) {
+  for (const at of index.nearest(identity, maxCompared)) {
     const root = roots[at] as Root;
     const placeholders = sharedPlaceholders(tokensOf(own), tokensOf(root), placeholdersOf(root));
     // Aligning is quadratic: the tokens an alignment could match at most, in any order, rule out most
