@@ -9,7 +9,10 @@ const decimalText = /^-?\d{1,15}\.\d{1,4}$/;
 
 /** The amount a string holds when it is written as a decimal number with places, or undefined. */
 export function amountOfText(value: string): number | undefined {
-  if (value.length > 21 || !decimalText.test(value)) return undefined;
+  // Most strings are no amount: they fail on their first character, before the expression.
+  const first = value.charCodeAt(0);
+  if (value.length > 21 || (first !== 0x2d && (first < 0x30 || first > 0x39))) return undefined;
+  if (!decimalText.test(value)) return undefined;
   return Number(value);
 }
 

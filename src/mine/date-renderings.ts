@@ -2,6 +2,7 @@
 import { isValid } from "date-fns/isValid";
 import { normalize } from "./normalize.js";
 import { type HeldDigits, textDigits } from "./text-digits.js";
+import { bitsIn, wordBitsOf } from "./whole-words.js";
 
 /**
  * A date as people write it in each of a few languages: numeric forms of every order, the forms the
@@ -429,14 +430,21 @@ interface DayForms {
   /** For each digits, the index of a shorter one it holds, or -1. */
   readonly requires: readonly number[];
   /** By digits, the forms written with digits only, and those with words for the month (by locale). */
-  readonly numeric: readonly (readonly string[])[];
-  readonly worded: readonly (readonly { readonly form: string; readonly locale: number }[])[];
+  readonly numeric: readonly (readonly Form[])[];
+  readonly worded: readonly (readonly Form[])[];
   /**
    * The shortest digits of the day's forms written with digits only (the locales' and {@link numericForms}),
    * none holding another: every such form's digits hold one of them, so a text that holds none of them
    * holds no numeric form of the day, nor any with a time joined to one.
    */
   readonly numericRoots: readonly string[];
+}
+
+/** A form of a day, with the bits of its words (see `wordBitsOf`) and, for one with words, its locale. */
+interface Form {
+  readonly form: string;
+  readonly words: Int32Array;
+  readonly locale: number;
 }
 
 const dayFormCaches = new Map<string, Map<number, DayForms>>();
@@ -492,11 +500,13 @@ function readDayForms(locales: readonly string[], year: number, month: number, d
     return -1;
   });
   const of = (own: string) => byDigits.get(own) ?? [];
-  const numeric = digits.map((own) => [
-    ...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form]))),
-  ]);
+  const numeric = digits.map((own) =>
+    [...new Set(of(own).flatMap(({ form, words }) => (words ? [] : [form])))].map(
+      (form): Form => ({ form, words: wordBitsOf(form), locale: -1 }),
+    ),
+  );
   const numericDigits = [
-    ...digits.filter((_, at) => (numeric[at] as readonly string[]).length > 0),
+    ...digits.filter((_, at) => (numeric[at] as readonly Form[]).length > 0),
     ...numericForms(year, month, day).map(([, own]) => own),
   ].sort((a, b) => a.length - b.length);
   const numericRoots: string[] = [];
@@ -506,7 +516,11 @@ function readDayForms(locales: readonly string[], year: number, month: number, d
     digits,
     requires,
     numeric,
-    worded: digits.map((own) => of(own).filter(({ words }) => words)),
+    worded: digits.map((own) =>
+      of(own).flatMap(({ form, locale, words }) =>
+        words ? [{ form, words: wordBitsOf(form), locale }] : [],
+      ),
+    ),
     numericRoots,
   };
 }
@@ -654,21 +668,26 @@ function localTime(at: Date, timeZone: string) {
   };
 }
 
-// A day's numeric forms with their digits, by day: a history's tickets share their dates.
-const numericByDay = new Map<number, readonly (readonly [form: string, digits: string])[]>();
+// A day's numeric forms with their digits and word bits, by day: a history's tickets share their dates.
+const numericByDay = new Map<
+  number,
+  readonly (readonly [form: string, digits: string, words: Int32Array])[]
+>();
 
-/** A day written with digits in every order people use, each with its digits. */
+/** A day written with digits in every order people use, each with its digits and its words' bits. */
 function numericForms(year: number, month: number, day: number) {
   return remember(numericByDay, dayKey(year, month, day), () => {
     const dd = String(day).padStart(2, "0");
     const mm = String(month).padStart(2, "0");
-    return [
-      [`${year}-${mm}-${dd}`, `${year}${mm}${dd}`],
-      [`${dd}.${mm}.${year}`, `${dd}${mm}${year}`],
-      [`${day}.${month}.${year}`, `${day}${month}${year}`],
-      [`${mm}/${dd}/${year}`, `${mm}${dd}${year}`],
-      [`${dd}/${mm}/${year}`, `${dd}${mm}${year}`],
-    ] as const;
+    return (
+      [
+        [`${year}-${mm}-${dd}`, `${year}${mm}${dd}`],
+        [`${dd}.${mm}.${year}`, `${dd}${mm}${year}`],
+        [`${day}.${month}.${year}`, `${day}${month}${year}`],
+        [`${mm}/${dd}/${year}`, `${mm}${dd}${year}`],
+        [`${dd}/${mm}/${year}`, `${dd}${mm}${year}`],
+      ] as const
+    ).map(([form, digits]) => [form, digits, wordBitsOf(form)] as const);
   });
 }
 
@@ -769,6 +788,11 @@ export interface DateContext {
    * cannot be in the text, nor written there another way, and is not given.
    */
   readonly digits?: HeldDigits;
+  /**
+   * The whole words of that text (see `wholeWords`), when only forms found there whole are wanted: a
+   * form of a day one of whose words it lacks is not given (joined forms are given as without).
+   */
+  readonly words?: Uint32Array;
 }
 
 /**
@@ -798,7 +822,7 @@ function renderingsAt(
   context: DateContext,
 ): string[] {
   const { year, month, day } = local;
-  const { digits } = context;
+  const { digits, words } = context;
   const forms = dayFormsOf(context.locales, year, month, day);
   // Every form of a day has digits only, or words for its month (a joined form, its day's): where the
   // text holds neither the one nor the other, none is made. Most of a ticket's dates end here.
@@ -810,7 +834,9 @@ function renderingsAt(
     return [];
   const numbers = numericForms(year, month, day);
   const out: string[] = [];
-  for (const [form, own] of numbers) if (digits === undefined || digits.holds(own)) out.push(form);
+  for (const [form, own, bits] of numbers)
+    if ((digits === undefined || digits.holds(own)) && (words === undefined || bitsIn(words, bits)))
+      out.push(form);
   const { text } = context;
   const timed =
     "hour" in local && (text === undefined || text.includes(String(local.minute).padStart(2, "0")));
@@ -823,10 +849,12 @@ function renderingsAt(
     if (required !== -1 && passed[required] === 0) continue;
     if (digits !== undefined && !digits.holds(forms.digits[at] as string)) continue;
     passed[at] = 1;
-    for (const form of forms.numeric[at] as readonly string[]) out.push(form);
+    for (const form of forms.numeric[at] as readonly Form[])
+      if (words === undefined || bitsIn(words, form.words)) out.push(form.form);
     if (!anyNamed) continue;
-    for (const { form, locale } of forms.worded[at] as readonly { form: string; locale: number }[])
-      if (named[locale] === true) out.push(form);
+    for (const form of forms.worded[at] as readonly Form[])
+      if (named[form.locale] === true && (words === undefined || bitsIn(words, form.words)))
+        out.push(form.form);
   }
   if (timed && "hour" in local) {
     const add = (form: string) => out.push(form);

@@ -3,6 +3,7 @@ import { amountOfText, recordCurrency } from "./amount-text.js";
 import {
   type ClockTime,
   clockTimes,
+  type DateContext,
   type DateTimeJoiners,
   dateTimeJoiners,
   dateValue,
@@ -169,10 +170,31 @@ function mayHold(value: unknown, currency: string | undefined, digits: HeldDigit
   if (amount !== undefined) return amountMayBeIn(amount, currency, digits);
   // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
   if (typeof value !== "string" || !isPhoneShaped(value) || isoDay.test(value)) return true;
-  return digits.holds(value.replace(/\D/g, "").slice(-7));
+  return digits.holds(lastDigits(value, 7));
+}
+
+/** The last `count` ASCII digits of a string, in order (all of them where it has fewer). */
+function lastDigits(value: string, count: number): string {
+  let start = value.length;
+  for (let held = 0; start > 0 && held < count; ) {
+    start--;
+    const unit = value.charCodeAt(start);
+    if (unit >= 0x30 && unit <= 0x39) held++;
+  }
+  let digits = "";
+  for (let at = start; at < value.length; at++) {
+    const unit = value.charCodeAt(at);
+    if (unit >= 0x30 && unit <= 0x39) digits += value[at];
+  }
+  return digits;
 }
 
 const isoDay = /^\d{4}-\d{2}-\d{2}/;
+
+function isFound(found: readonly (readonly [string, string])[], rendering: string): boolean {
+  for (const [known] of found) if (known === rendering) return true;
+  return false;
+}
 
 /**
  * An index built for a known text. It also holds the renderings that occur in that text, in the order of
@@ -247,21 +269,34 @@ export function valueIndex<S extends CollectionSchemas>(
   }
   // The text lower-cased, as dates look for month names in it; with white space made single for masking.
   const lowerCased = options.text?.toLowerCase();
-  const dates = {
-    locales: [...locales],
-    ...(lowerCased === undefined || digits === undefined ? {} : { text: lowerCased, digits }),
-  };
+  const dates: DateContext =
+    lowerCased === undefined || digits === undefined
+      ? { locales: [...locales] }
+      : { locales: [...locales], text: lowerCased, digits };
   // The renderings `keep` lets through, each with the placeholder of the first value rendering it; a
-  // value `lacks` says none of whose renderings would be kept is not rendered.
-  const collect = (keep: (rendering: string) => boolean, lacks?: (value: unknown) => boolean) => {
-    const found = new Map<string, string>();
+  // value `worth` says none of whose renderings would be kept is not rendered. A text holds few (none
+  // of most values): a list searched whole costs less than a Set, which the whole index uses.
+  const collect = (
+    keep: (rendering: string) => boolean,
+    within: DateContext,
+    worth: (value: unknown, currency: string | undefined) => boolean,
+    few: boolean,
+  ) => {
+    const found: (readonly [string, string])[] = [];
+    const seen = few ? undefined : new Set<string>();
     for (const { value, placeholder, currency } of leaves) {
-      if (!mayHold(value, currency, digits) || lacks?.(value) === true) continue;
-      for (const rendering of renderings(value, currency, timeZone, dates))
-        if (rendering.length >= minLength && !found.has(rendering) && keep(rendering))
-          found.set(rendering, placeholder);
+      if (!worth(value, currency)) continue;
+      for (const rendering of renderings(value, currency, timeZone, within))
+        if (
+          rendering.length >= minLength &&
+          keep(rendering) &&
+          (seen === undefined ? !isFound(found, rendering) : !seen.has(rendering))
+        ) {
+          seen?.add(rendering);
+          found.push([rendering, placeholder]);
+        }
     }
-    return [...found].sort((a, b) => b[0].length - a[0].length);
+    return found.length < 2 ? found : found.sort((a, b) => b[0].length - a[0].length);
   };
   for (const { value, placeholder } of leaves) {
     // Read with no country, only a number written with its "+" and country code parses (see `parsePhone`):
@@ -271,6 +306,7 @@ export function valueIndex<S extends CollectionSchemas>(
     for (const forms of phoneDigits(value)) if (!phones.has(forms)) phones.set(forms, placeholder);
   }
   const held = (rendering: string) => digitsHeld(rendering, digits);
+  const holding = (value: unknown, currency: string | undefined) => mayHold(value, currency, digits);
   // The times of day of a placeholder's dates, read only for a date found followed by a time.
   const clocksOf = (placeholder: string) => {
     const times: ClockTime[] = [];
@@ -293,24 +329,44 @@ export function valueIndex<S extends CollectionSchemas>(
     }
     return parts;
   };
-  if (options.text === undefined || lowerCased === undefined)
-    return { values: collect(held), phones, nameParts: partsOf(() => true), clocksOf, joiners };
+  if (options.text === undefined || lowerCased === undefined || digits === undefined)
+    return {
+      values: collect(held, dates, holding, false),
+      phones,
+      nameParts: partsOf(() => true),
+      clocksOf,
+      joiners,
+    };
   const lowered = lowerText(options.text, lowerCased);
   // Only a rendering whose words are all the text's can be found there whole (see `wholeWords`).
   const words = wholeWords(lowered);
-  // A string that is no date and no phone number has one rendering: itself, cleaned and normalised.
-  const lacks = (value: unknown) =>
-    typeof value === "string" &&
-    !plainWordsMayBeIn(words, value) &&
-    dateValue(value) === undefined &&
-    amountOfText(value) === undefined &&
-    !isPhoneShaped(value);
+  // Whether a value may be in the text (see `mayHold`); a string that is no date, amount or phone number
+  // has one rendering, itself cleaned and normalised, which may be only where its words are.
+  const worth = (value: unknown, currency: string | undefined) => {
+    if (typeof value !== "string") return mayHold(value, currency, digits);
+    const amount = amountOfText(value);
+    if (amount !== undefined) return amountMayBeIn(amount, currency, digits);
+    if (isPhoneShaped(value)) return isoDay.test(value) || digits.holds(lastDigits(value, 7));
+    return plainWordsMayBeIn(words, value) || dateValue(value) !== undefined;
+  };
+  // Dates are rendered only in the forms whose words the text holds: the others would not be kept.
+  const inTextDates: DateContext = { locales: dates.locales, text: lowerCased, digits, words };
   const inText = collect(
     (rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering) && held(rendering),
-    lacks,
+    inTextDates,
+    worth,
+    true,
   );
   const parts = partsOf((rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering), words);
-  return new TextIndex(options.text, inText, phones, () => collect(held), parts, clocksOf, joiners);
+  return new TextIndex(
+    options.text,
+    inText,
+    phones,
+    () => collect(held, dates, holding, false),
+    parts,
+    clocksOf,
+    joiners,
+  );
 }
 
 /**

@@ -34,6 +34,14 @@ function stringRenderings(
   timeZone: string,
   dates: DateContext,
 ): string[] {
+  const date = dateValue(value);
+  // A date string is an ISO date or timestamp: printable ASCII with no run of white space, which cleaning
+  // and normalising only lower-case.
+  if (date !== undefined) {
+    const out = [value.toLowerCase()];
+    for (const form of dateRenderings(date, timeZone, dates)) out.push(form);
+    return out;
+  }
   // Cleaned as the history's text is (hidden characters out, compatibility forms folded), so a value
   // with a zero-width space is found in a message that wrote it. Formats write plain text: no cleaning.
   const plain = normalize(cleanText(value));
@@ -47,11 +55,9 @@ function stringRenderings(
   }
   if (plain.includes("'")) out.push(plain.replaceAll("'", "\u2019"));
   else if (plain.includes("\u2019")) out.push(plain.replaceAll("\u2019", "'"));
-  const date = dateValue(value);
   const amount = amountOfText(value);
-  if (date !== undefined) out.push(...dateRenderings(date, timeZone, dates));
   // An amount kept as text is written as amounts are: "49,90 €", "$1,234.50".
-  else if (amount !== undefined) out.push(...numberRenderings(amount, currency));
+  if (amount !== undefined) out.push(...numberRenderings(amount, currency));
   else if (isPhoneShaped(value)) {
     const phone = parsePhone(value, undefined);
     if (phone.ok) out.push(normalize(phone.e164), normalize(phone.international), normalize(phone.national));

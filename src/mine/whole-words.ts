@@ -78,6 +78,38 @@ export function wordsMayBeIn(words: Uint32Array, value: string): boolean {
 }
 
 /**
+ * The bits in a set of {@link wholeWords} of each word of `value` (ASCII capitals read as small letters),
+ * read once for a value asked about for many texts: `wordsMayBeIn(words, value)` is whether all of them
+ * are set in `words` (see {@link bitsIn}).
+ */
+export function wordBitsOf(value: string): Int32Array {
+  const bits: number[] = [];
+  let hash = start;
+  let inWord = false;
+  for (let at = 0; at <= value.length; at++) {
+    const unit = at < value.length ? lower(value.charCodeAt(at)) : 0x20;
+    if (isWordUnit(unit)) {
+      hash = step(hash, unit);
+      inWord = true;
+    } else if (inWord) {
+      bits.push(bitOf(hash));
+      hash = start;
+      inWord = false;
+    }
+  }
+  return Int32Array.from(bits);
+}
+
+/** Whether every bit of {@link wordBitsOf} is set in a text's {@link wholeWords}. */
+export function bitsIn(words: Uint32Array, bits: Int32Array): boolean {
+  for (let at = 0; at < bits.length; at++) {
+    const bit = bits[at] as number;
+    if (((words[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return false;
+  }
+  return true;
+}
+
+/**
  * Whether a string record value, as masking renders it (cleaned, lower-cased), may be found in the text
  * whose set `words` is. Read for printable ASCII, tabs and line breaks only, which cleaning leaves as
  * they are and lower-casing changes a letter at a time, so the value's words are the rendering's; any

@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { dateValue } from "../../src/mine/date-renderings.js";
 import { normalize } from "../../src/mine/normalize.js";
 import { HeldDigits } from "../../src/mine/text-digits.js";
-import { isWordUnit, plainWordsMayBeIn, wholeWords, wordsMayBeIn } from "../../src/mine/whole-words.js";
+import {
+  bitsIn,
+  isWordUnit,
+  plainWordsMayBeIn,
+  wholeWords,
+  wordBitsOf,
+  wordsMayBeIn,
+} from "../../src/mine/whole-words.js";
 
 const letterOrDigit = /[\p{L}\p{N}]/u;
 
@@ -35,6 +42,18 @@ describe("the whole words of a text", () => {
         fc.pre(value !== "" && foundWhole(lowered, value));
         const words = wholeWords(lowered);
         expect(wordsMayBeIn(words, value)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("tells from a value's word bits, read once, what reading the value tells", () => {
+    fc.assert(
+      fc.property(text, text, (pieces, others) => {
+        const words = wholeWords(normalize(pieces.join("")));
+        const value = others.join("");
+        expect(bitsIn(words, wordBitsOf(value))).toBe(wordsMayBeIn(words, value));
+        expect(bitsIn(words, wordBitsOf(pieces.join("")))).toBe(wordsMayBeIn(words, pieces.join("")));
       }),
       { numRuns: 500 },
     );
