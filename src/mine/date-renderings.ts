@@ -438,6 +438,11 @@ interface DayForms {
    * holds no numeric form of the day, nor any with a time joined to one.
    */
   readonly numericRoots: readonly string[];
+  /**
+   * The bits of the words without digits of each form with words for the month (see `wordBitsOf`),
+   * each set once: a text whose words hold none of them holds none of those forms whole.
+   */
+  readonly wordedWords: readonly Int32Array[];
 }
 
 /** A form of a day, with the bits of its words (see `wordBitsOf`) and, for one with words, its locale. */
@@ -512,6 +517,13 @@ function readDayForms(locales: readonly string[], year: number, month: number, d
   const numericRoots: string[] = [];
   for (const own of numericDigits)
     if (!numericRoots.some((root) => own.includes(root))) numericRoots.push(own);
+  const wordedWords = new Map<string, Int32Array>();
+  for (const list of byDigits.values())
+    for (const { form, words } of list) {
+      if (!words) continue;
+      const bits = wordBitsOf(form, false);
+      wordedWords.set(bits.join(), bits);
+    }
   return {
     digits,
     requires,
@@ -522,6 +534,7 @@ function readDayForms(locales: readonly string[], year: number, month: number, d
       ),
     ),
     numericRoots,
+    wordedWords: [...wordedWords.values()],
   };
 }
 
@@ -768,6 +781,12 @@ function passedBuffer(length: number): Uint8Array {
   return passedUnits.fill(0, 0, length);
 }
 
+/** Whether all of one of the lists of word bits are among a text's words. */
+function someBitsIn(words: Uint32Array, lists: readonly Int32Array[]): boolean {
+  for (const bits of lists) if (bitsIn(words, bits)) return true;
+  return false;
+}
+
 /** Whether the text's digits hold one of the runs. */
 function holdsOne(digits: HeldDigits, runs: readonly string[]): boolean {
   for (const run of runs) if (digits.holds(run)) return true;
@@ -825,11 +844,15 @@ function renderingsAt(
   const { digits, words } = context;
   const forms = dayFormsOf(context.locales, year, month, day);
   // Every form of a day has digits only, or words for its month (a joined form, its day's): where the
-  // text holds neither the one nor the other, none is made. Most of a ticket's dates end here.
+  // text holds neither the one nor the other, none is made. Most of a ticket's dates end here. Of a
+  // calendar day (no form joined to a time) only forms whose words the text holds are wanted, when
+  // words are given: the words of its forms with month words are read before their names.
   if (
     digits !== undefined &&
     !holdsOne(digits, forms.numericRoots) &&
-    !monthsNamed(context, month).includes(true)
+    (words !== undefined && !("hour" in local)
+      ? !someBitsIn(words, forms.wordedWords)
+      : !monthsNamed(context, month).includes(true))
   )
     return [];
   const numbers = numericForms(year, month, day);

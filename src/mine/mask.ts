@@ -352,7 +352,8 @@ export function valueIndex<S extends CollectionSchemas>(
   // Dates are rendered only in the forms whose words the text holds: the others would not be kept.
   const inTextDates: DateContext = { locales: dates.locales, text: lowerCased, digits, words };
   const inText = collect(
-    (rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering) && held(rendering),
+    // Its digits are told by their runs of four, before the text is searched.
+    (rendering) => wordsMayBeIn(words, rendering) && held(rendering) && lowered.includes(rendering),
     inTextDates,
     worth,
     true,

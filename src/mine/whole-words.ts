@@ -35,14 +35,18 @@ const lower = (unit: number) => (unit >= 0x41 && unit <= 0x5a ? unit + 0x20 : un
 // One set of bits, refilled for each text: it is read only while that text's index is built.
 const wordSet = new Uint32Array((1 << wordBits) / 32);
 
+// Which ASCII units are letters or digits, by code: a text is read a unit at a time.
+const asciiWordUnits = Uint8Array.from({ length: 0x80 }, (_, unit) => (isWordUnit(unit) ? 1 : 0));
+
 /** The words of a lower-cased text, as bits by their hash (valid until the next call). */
 export function wholeWords(lowered: string): Uint32Array {
   const bits = wordSet.fill(0);
   let hash = start;
   let inWord = false;
-  for (let at = 0; at <= lowered.length; at++) {
-    const unit = at < lowered.length ? lowered.charCodeAt(at) : 0x20;
-    if (isWordUnit(unit)) {
+  const length = lowered.length;
+  for (let at = 0; at < length; at++) {
+    const unit = lowered.charCodeAt(at);
+    if (unit < 0x80 ? asciiWordUnits[unit] === 1 : isWordUnit(unit)) {
       hash = step(hash, unit);
       inWord = true;
     } else if (inWord) {
@@ -51,6 +55,10 @@ export function wholeWords(lowered: string): Uint32Array {
       hash = start;
       inWord = false;
     }
+  }
+  if (inWord) {
+    const bit = bitOf(hash);
+    bits[bit >>> 5] = (bits[bit >>> 5] as number) | (1 << (bit & 31));
   }
   return bits;
 }
@@ -80,21 +88,25 @@ export function wordsMayBeIn(words: Uint32Array, value: string): boolean {
 /**
  * The bits in a set of {@link wholeWords} of each word of `value` (ASCII capitals read as small letters),
  * read once for a value asked about for many texts: `wordsMayBeIn(words, value)` is whether all of them
- * are set in `words` (see {@link bitsIn}).
+ * are set in `words` (see {@link bitsIn}). Without `withDigits`, only of the words with no ASCII digit:
+ * a text that lacks one of those lacks one of all.
  */
-export function wordBitsOf(value: string): Int32Array {
+export function wordBitsOf(value: string, withDigits = true): Int32Array {
   const bits: number[] = [];
   let hash = start;
   let inWord = false;
+  let digit = false;
   for (let at = 0; at <= value.length; at++) {
     const unit = at < value.length ? lower(value.charCodeAt(at)) : 0x20;
     if (isWordUnit(unit)) {
       hash = step(hash, unit);
       inWord = true;
+      if (unit >= 0x30 && unit <= 0x39) digit = true;
     } else if (inWord) {
-      bits.push(bitOf(hash));
+      if (withDigits || !digit) bits.push(bitOf(hash));
       hash = start;
       inWord = false;
+      digit = false;
     }
   }
   return Int32Array.from(bits);
