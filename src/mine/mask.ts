@@ -14,7 +14,13 @@ import { amountMayBeIn, englishLocales, isPhoneShaped, phoneDigits, renderings }
 import { singular } from "./singular.js";
 import { digitsHeld, HeldDigits, textDigits } from "./text-digits.js";
 import { digitSoonAfter, hourWordAfter, hourWordEnd, timeAfter } from "./time-after-date.js";
-import { isBoundary, plainWordsMayBeIn, someWordMayBeIn, wholeWords, wordsMayBeIn } from "./whole-words.js";
+import {
+  isBoundary,
+  plainWordsMayBeIn,
+  someWordMayBeIn,
+  wordsAndDigits,
+  wordsMayBeIn,
+} from "./whole-words.js";
 
 /** A message with the ticket's record values replaced by slot placeholders. */
 export interface MaskedMessage {
@@ -251,9 +257,16 @@ export function valueIndex<S extends CollectionSchemas>(
   const timeZone = options.timeZone ?? "UTC";
   const minLength = options.minLength ?? 3;
   const phones = new Map<string, string>();
+  // The text lower-cased, as dates look for month names in it; with white space made single for masking,
+  // read once for its words (see `wholeWords`) and, when ASCII, its digits.
+  const lowerCased = options.text?.toLowerCase();
+  const lowered =
+    options.text === undefined || lowerCased === undefined ? undefined : lowerText(options.text, lowerCased);
+  const read = lowered === undefined ? undefined : wordsAndDigits(lowered);
   // The text's digits (of any script, as ASCII) with everything else removed: a number written with any
   // grouping is a run here.
-  const digits = options.text === undefined ? undefined : new HeldDigits(textDigits(options.text));
+  const digits =
+    options.text === undefined ? undefined : new HeldDigits(read?.digits ?? textDigits(options.text));
   // Every value first, then the locales they name, then each value's renderings in those locales.
   const leaves = leavesOf(records, ticket);
   const locales = new Set(englishLocales);
@@ -267,8 +280,6 @@ export function valueIndex<S extends CollectionSchemas>(
     const tag = localeTag(value);
     if (tag !== undefined) locales.add(tag);
   }
-  // The text lower-cased, as dates look for month names in it; with white space made single for masking.
-  const lowerCased = options.text?.toLowerCase();
   const dates: DateContext =
     lowerCased === undefined || digits === undefined
       ? { locales: [...locales] }
@@ -329,7 +340,13 @@ export function valueIndex<S extends CollectionSchemas>(
     }
     return parts;
   };
-  if (options.text === undefined || lowerCased === undefined || digits === undefined)
+  if (
+    options.text === undefined ||
+    lowerCased === undefined ||
+    digits === undefined ||
+    lowered === undefined ||
+    read === undefined
+  )
     return {
       values: collect(held, dates, holding, false),
       phones,
@@ -337,9 +354,8 @@ export function valueIndex<S extends CollectionSchemas>(
       clocksOf,
       joiners,
     };
-  const lowered = lowerText(options.text, lowerCased);
-  // Only a rendering whose words are all the text's can be found there whole (see `wholeWords`).
-  const words = wholeWords(lowered);
+  // Only a rendering whose words are all the text's can be found there whole.
+  const { words } = read;
   // Whether a value may be in the text (see `mayHold`); a string that is no date, amount or phone number
   // has one rendering, itself cleaned and normalised, which may be only where its words are.
   const worth = (value: unknown, currency: string | undefined) => {

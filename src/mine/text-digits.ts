@@ -1,3 +1,4 @@
+import { isAscii } from "../core/scan/characters.js";
 import { asciiDigits } from "./ascii-digits.js";
 
 /**
@@ -11,21 +12,9 @@ import { asciiDigits } from "./ascii-digits.js";
  * message names a few.
  */
 export function textDigits(text: string): string {
-  // Folding is needed only where a character is outside ASCII; most texts and renderings are not, and
-  // are read in one pass, their runs of digits copied whole.
-  let digits = "";
-  let run = -1;
-  for (let at = 0; at < text.length; at++) {
-    const unit = text.charCodeAt(at);
-    if (unit >= 0x80) return asciiDigits(text.normalize("NFKC")).replace(/\D+/g, "");
-    if (unit >= 0x30 && unit <= 0x39) {
-      if (run === -1) run = at;
-    } else if (run !== -1) {
-      digits += text.slice(run, at);
-      run = -1;
-    }
-  }
-  return run === -1 ? digits : digits + text.slice(run);
+  // Folding is needed only where a character is outside ASCII; most texts and renderings are not.
+  const folded = isAscii(text) ? text : asciiDigits(text.normalize("NFKC"));
+  return folded.replace(/\D+/g, "");
 }
 
 /** Whether a rendering may be in a text whose digits are `digits`: all of its digits, together, are. */

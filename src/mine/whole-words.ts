@@ -40,12 +40,40 @@ const asciiWordUnits = Uint8Array.from({ length: 0x80 }, (_, unit) => (isWordUni
 
 /** The words of a lower-cased text, as bits by their hash (valid until the next call). */
 export function wholeWords(lowered: string): Uint32Array {
+  return wordsAndDigits(lowered).words;
+}
+
+/** What {@link wordsAndDigits} reads of a text. */
+export interface WordsAndDigits {
+  /** The text's words, as bits by their hash (valid until the next call). */
+  readonly words: Uint32Array;
+  /** Its digits in order, everything else removed, when all of it is ASCII; else undefined. */
+  readonly digits: string | undefined;
+}
+
+/**
+ * The words of a lower-cased text (see {@link wholeWords}) and, read in the same pass, its digits when it
+ * is all ASCII. Lower-casing and making white space single keep a text's digits, and the one character
+ * outside ASCII whose small letter is ASCII (the Kelvin sign, "k") folds to a letter: such a text's
+ * digits are those of the text it was lower-cased from (see `textDigits`).
+ */
+export function wordsAndDigits(lowered: string): WordsAndDigits {
   const bits = wordSet.fill(0);
   let hash = start;
   let inWord = false;
+  let ascii = true;
+  let digits = "";
+  let run = -1;
   const length = lowered.length;
   for (let at = 0; at < length; at++) {
     const unit = lowered.charCodeAt(at);
+    if (unit >= 0x30 && unit <= 0x39) {
+      if (run === -1) run = at;
+    } else if (run !== -1) {
+      digits += lowered.slice(run, at);
+      run = -1;
+    }
+    if (unit >= 0x80) ascii = false;
     if (unit < 0x80 ? asciiWordUnits[unit] === 1 : isWordUnit(unit)) {
       hash = step(hash, unit);
       inWord = true;
@@ -60,7 +88,8 @@ export function wholeWords(lowered: string): Uint32Array {
     const bit = bitOf(hash);
     bits[bit >>> 5] = (bits[bit >>> 5] as number) | (1 << (bit & 31));
   }
-  return bits;
+  if (run !== -1) digits += lowered.slice(run);
+  return { words: bits, digits: ascii ? digits : undefined };
 }
 
 /**
