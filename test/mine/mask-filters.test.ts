@@ -2,13 +2,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { dateValue } from "../../src/mine/date-renderings.js";
 import { normalize } from "../../src/mine/normalize.js";
-import { HeldDigits } from "../../src/mine/text-digits.js";
+import { HeldDigits, textDigits } from "../../src/mine/text-digits.js";
 import {
   bitsIn,
   isWordUnit,
   plainWordsMayBeIn,
   wholeWords,
   wordBitsOf,
+  wordsAndDigits,
   wordsMayBeIn,
 } from "../../src/mine/whole-words.js";
 
@@ -44,6 +45,27 @@ describe("the whole words of a text", () => {
         expect(wordsMayBeIn(words, value)).toBe(true);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("reads the digits of a text lower-cased to ASCII as the text's own", () => {
+    const piece = fc.oneof(
+      word,
+      fc.constantFrom(" ", "\n\t", "0", "42", "\u212a", "\u0130", "\uff11", "\u0663", "\u00b2", "Σ"),
+      fc.string({ unit: "grapheme", maxLength: 3 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const written = pieces.join("");
+        const lowered = normalize(written);
+        const { words, digits } = wordsAndDigits(lowered);
+        // The set of bits is one buffer, refilled by each call: copied before the other is read.
+        const bits = Uint32Array.from(words);
+        expect(bits).toEqual(Uint32Array.from(wholeWords(lowered)));
+        if (/^[\x00-\x7f]*$/.test(lowered)) expect(digits).toBe(textDigits(written));
+        else expect(digits).toBeUndefined();
+      }),
+      { numRuns: 1000 },
     );
   });
 
