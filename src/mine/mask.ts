@@ -360,10 +360,12 @@ export function valueIndex<S extends CollectionSchemas>(
   // has one rendering, itself cleaned and normalised, which may be only where its words are.
   const worth = (value: unknown, currency: string | undefined) => {
     if (typeof value !== "string") return mayHold(value, currency, digits);
+    // A date string is no amount, and may be written in words: it is rendered (see `mayHold`).
+    if (dateValue(value) !== undefined) return true;
     const amount = amountOfText(value);
     if (amount !== undefined) return amountMayBeIn(amount, currency, digits);
     if (isPhoneShaped(value)) return isoDay.test(value) || digits.holds(lastDigits(value, 7));
-    return plainWordsMayBeIn(words, value) || dateValue(value) !== undefined;
+    return plainWordsMayBeIn(words, value);
   };
   // Dates are rendered only in the forms whose words the text holds: the others would not be kept.
   const inTextDates: DateContext = { locales: dates.locales, text: lowerCased, digits, words };
@@ -398,7 +400,7 @@ export function maskMessage(text: string, index: ValueIndex): MaskedMessage {
     return { skeleton: oneSpaced(unbraced(text)).trim(), slots: [] };
   // An ASCII text's places are read only when a value was found in it: most units keep theirs.
   const isAscii = ascii.test(text);
-  const { lowered, origin } = lowerWithOrigins(text, !isAscii);
+  const { lowered, origin } = lowerWithOrigins(text, !isAscii, isAscii);
   const taken = takenUnits(lowered.length);
   const hits: { start: number; end: number; placeholder: string }[] = [];
   for (const [rendering, placeholder] of values) {
@@ -494,8 +496,12 @@ function unbraced(text: string): string {
  * The text lower-cased a character at a time with white-space runs made one space, and when `withOrigin`,
  * each unit's index in the original. ASCII is read by its code; any other character as Unicode says.
  */
-function lowerWithOrigins(text: string, withOrigin: boolean): { lowered: string; origin: number[] } {
-  if (ascii.test(text)) {
+function lowerWithOrigins(
+  text: string,
+  withOrigin: boolean,
+  isAscii = ascii.test(text),
+): { lowered: string; origin: number[] } {
+  if (isAscii) {
     // One unit a character, each lower-cased alone: only the white-space runs move places.
     const lowered = oneSpaced(text.toLowerCase());
     return { lowered, origin: withOrigin ? asciiOrigins(text) : [] };
