@@ -438,9 +438,11 @@ interface DayForms {
    * holds no numeric form of the day, nor any with a time joined to one.
    */
   readonly numericRoots: readonly string[];
+  /** The first four digits of each of them, as numbers; undefined where one has fewer. */
+  readonly rootFours: Int32Array | undefined;
   /**
    * The bits of the words without digits of each form with words for the month (see `wordBitsOf`),
-   * each set once: a text whose words hold none of them holds none of those forms whole.
+   * none holding another: a text whose words hold none of them holds none of those forms whole.
    */
   readonly wordedWords: readonly Int32Array[];
 }
@@ -517,12 +519,16 @@ function readDayForms(locales: readonly string[], year: number, month: number, d
   const numericRoots: string[] = [];
   for (const own of numericDigits)
     if (!numericRoots.some((root) => own.includes(root))) numericRoots.push(own);
-  const wordedWords = new Map<string, Int32Array>();
+  const wordedWords: Int32Array[] = [];
   for (const list of byDigits.values())
     for (const { form, words } of list) {
       if (!words) continue;
       const bits = wordBitsOf(form, false);
-      wordedWords.set(bits.join(), bits);
+      // A list holding another is in a text only where the other is: it tells nothing more.
+      if (wordedWords.some((other) => other.every((bit) => bits.includes(bit)))) continue;
+      for (let at = wordedWords.length - 1; at >= 0; at--)
+        if (bits.every((bit) => (wordedWords[at] as Int32Array).includes(bit))) wordedWords.splice(at, 1);
+      wordedWords.push(bits);
     }
   return {
     digits,
@@ -534,7 +540,10 @@ function readDayForms(locales: readonly string[], year: number, month: number, d
       ),
     ),
     numericRoots,
-    wordedWords: [...wordedWords.values()],
+    rootFours: numericRoots.every((root) => root.length >= 4)
+      ? Int32Array.from(numericRoots, (root) => Number(root.slice(0, 4)))
+      : undefined,
+    wordedWords,
   };
 }
 
@@ -781,6 +790,20 @@ function passedBuffer(length: number): Uint8Array {
   return passedUnits.fill(0, 0, length);
 }
 
+/**
+ * Whether the text's digits hold one of a day's numeric roots: told by their first four digits first,
+ * which most texts do not hold.
+ */
+function rootHeld(digits: HeldDigits, forms: DayForms): boolean {
+  const fours = forms.rootFours;
+  if (fours !== undefined) {
+    let some = false;
+    for (let at = 0; at < fours.length && !some; at++) some = digits.holdsFour(fours[at] as number);
+    if (!some) return false;
+  }
+  return holdsOne(digits, forms.numericRoots);
+}
+
 /** Whether all of one of the lists of word bits are among a text's words. */
 function someBitsIn(words: Uint32Array, lists: readonly Int32Array[]): boolean {
   for (const bits of lists) if (bitsIn(words, bits)) return true;
@@ -849,7 +872,7 @@ function renderingsAt(
   // words are given: the words of its forms with month words are read before their names.
   if (
     digits !== undefined &&
-    !holdsOne(digits, forms.numericRoots) &&
+    !rootHeld(digits, forms) &&
     (words !== undefined && !("hour" in local)
       ? !someBitsIn(words, forms.wordedWords)
       : !monthsNamed(context, month).includes(true))

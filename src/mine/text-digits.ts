@@ -33,6 +33,15 @@ export function digitsHeld(rendering: string, digits: HeldDigits | undefined): b
 export class HeldDigits {
   constructor(readonly digits: string) {}
 
+  /**
+   * Whether some run of four digits (a number of 0 to 9999: "0305" is 305) is among the text's digits:
+   * a run that begins with four that are not is not either.
+   */
+  holdsFour(four: number): boolean {
+    if (quadsOf !== this) readQuads(this);
+    return ((quads[four >>> 5] as number) & (1 << (four & 31))) !== 0;
+  }
+
   /** Whether `run` (ASCII digits) is among the text's digits, in one piece. */
   holds(run: string): boolean {
     const length = run.length;

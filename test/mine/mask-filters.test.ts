@@ -111,6 +111,19 @@ describe("the digits a text holds", () => {
   });
 });
 
+describe("the runs of four digits a text holds", () => {
+  it("holds four digits exactly where the digits include them", () => {
+    const digits = fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 40 });
+    fc.assert(
+      fc.property(digits, fc.array(fc.integer({ min: 0, max: 9999 }), { maxLength: 8 }), (text, fours) => {
+        const held = new HeldDigits(text);
+        for (const four of [...fours, Number(text.slice(0, 4) || "0")])
+          expect(held.holdsFour(four)).toBe(text.includes(String(four).padStart(4, "0")));
+      }),
+    );
+  });
+});
+
 describe("the date a value holds", () => {
   const pad = (n: number, width: number) => String(n).padStart(width, "0");
 
