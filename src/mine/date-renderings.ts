@@ -566,31 +566,30 @@ function joinedForms(
   // form i was, of `held` that the text holds its digits (times from bit 24 on; days are 18).
   let asked = 0;
   let held = 0;
+  const formHeld = (bit: number, form: Written, within: HeldDigits): boolean => {
+    if ((asked & bit) === 0) {
+      asked |= bit;
+      if (within.holds(form.digits)) held |= bit;
+    }
+    return (held & bit) !== 0;
+  };
   const pairHeld = (d: number, t: number): boolean => {
     const date = days[d] as Written;
     const clock = times[t] as Written;
     if (date.form === "" || clock.form === "") return false;
     if (!words && !numericDays[d]) return false;
     if (digits === undefined) return true;
-    for (const [bit, form] of [
-      [1 << (24 + t), clock],
-      [1 << d, date],
-    ] as const) {
-      if ((asked & bit) === 0) {
-        asked |= bit;
-        if (digits.holds(form.digits)) held |= bit;
-      }
-      if ((held & bit) === 0) return false;
-    }
-    return true;
+    return formHeld(1 << (24 + t), clock, digits) && formHeld(1 << d, date, digits);
   };
   const joiners = joinersOf(locale);
   for (let at = 0; at < joiners.length; at++) {
     const joiner = joiners[at];
     const [d, t] = joined[at] as readonly [number, number];
     if (joiner === undefined || !pairHeld(d, t)) continue;
-    const [date, clock] = [days[d] as Written, times[t] as Written];
-    const [first, second] = joiner.timeFirst ? [clock, date] : [date, clock];
+    const date = days[d] as Written;
+    const clock = times[t] as Written;
+    const first = joiner.timeFirst ? clock : date;
+    const second = joiner.timeFirst ? date : clock;
     const [before, between, after] = joiner.digits;
     if (digits !== undefined && !digits.holds(before + first.digits + between + second.digits + after))
       continue;
@@ -598,7 +597,8 @@ function joinedForms(
   }
   for (const [d, t] of byHand) {
     if (!pairHeld(d, t)) continue;
-    const [date, clock] = [days[d] as Written, times[t] as Written];
+    const date = days[d] as Written;
+    const clock = times[t] as Written;
     // Both ways of joining by hand have the same digits: the date's, then the time's.
     if (digits !== undefined && !digits.holds(date.digits + clock.digits)) continue;
     withoutDots(`${date.form}, ${clock.form}`, add);
