@@ -29,8 +29,7 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
   /**
    * Worker threads reading lines (parsing and masking them) while this thread clusters them, in order:
    * the report is the same with any number. 0 reads every line on this thread. By default a history is
-   * read here until it proves long (512 lines), then on one worker per core but the one clustering, each
-   * given batches once it has warmed up on the history's first lines.
+   * read here until it proves long (4,096 lines), then on one worker per core but the one clustering.
    */
   readonly workers?: number;
   /**

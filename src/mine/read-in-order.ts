@@ -28,14 +28,7 @@ export interface ReadInOrderOptions extends Omit<ValueIndexOptions, "text"> {
  */
 const batchSize = 32;
 /** Lines read on this thread before workers start by default: a short history is read before a worker would be. */
-export const readAloneFor = 512;
-/**
- * Lines a worker started by default reads first, its readings thrown away, before it is given a batch:
- * a cold thread reads its first lines several times slower than its later ones (compiling, formats and
- * metadata loaded), and a batch it holds up holds up every later one, since they are clustered in order.
- * Meanwhile this thread reads on alone.
- */
-const warmUpLines = 256;
+export const readAloneFor = 4096;
 /** Batches each worker is given ahead: one being read, the next ones waiting so the worker never idles. */
 const aheadPerWorker = 3;
 /** Batches read and not yet clustered, besides those ahead on workers: what bounds memory. */
@@ -78,30 +71,16 @@ export async function* readInOrder(
     batch.map((line) => readLine(definition, line, reading));
   const queue: Queued[] = [];
   let pool: ReadingPool | undefined;
-  // Whether the pool takes batches: at once when workers are asked for, once warm when started by default.
-  let ready = workers !== undefined;
-  const warmUp: string[] = [];
   let first = 1;
   const dispatch = async function* (batch: readonly (string | LineProblem)[]): AsyncGenerator<ReadBatch> {
-    for (const line of batch) if (warmUp.length < warmUpLines && typeof line === "string") warmUp.push(line);
     const count = workers ?? (first > readAloneFor ? defaultWorkers() : 0);
-    if (pool === undefined && count > 0) {
+    if (pool === undefined && count > 0)
       pool = new ReadingPool(
         count,
         { definition: readingDefinition(definition), options: functionless(reading) },
         heapMb ?? readerHeapMb,
       );
-      if (!ready) {
-        const warming: Promise<unknown>[] = [];
-        for (let at = 0; at < count; at++) warming.push(pool.read(warmUp));
-        // A worker that fails its warm-up breaks the pool, and every batch is read here.
-        void Promise.all(warming).then(
-          () => (ready = true),
-          () => undefined,
-        );
-      }
-    }
-    if (pool === undefined || pool.broken || !ready) {
+    if (pool === undefined || pool.broken) {
       queue.push({ first, lines: batch, read: readHere(batch) });
     } else {
       // Answers that arrived are taken in (they come as events), and the ones in order are clustered.
