@@ -164,19 +164,27 @@ function leavesOf(records: RecordsDefinition, ticket: Readonly<Record<string, un
 }
 
 /**
- * Whether a value may be in a text whose digits (see `textDigits`) are `digits`: a number only where
- * the digits of one of its renderings are (see `amountMayBeIn`), and a phone number (not a date) only
- * where its last seven digits are together, as they are however it is written. Any other value may be.
+ * Whether a value may be in a text whose digits (see `textDigits`) are `digits` and whose words (see
+ * `wholeWords`) are `words`: a number only where the digits of one of its renderings are (see
+ * `amountMayBeIn`), a phone number only where its last seven digits are together, as they are however it
+ * is written, and any other string that is no date only where its words are (it has one rendering,
+ * itself cleaned and normalised). A date string may be written in words as often as in digits: it is
+ * rendered, and its forms are told apart. Tested cheapest first: most values are plain strings.
  */
-function mayHold(value: unknown, currency: string | undefined, digits: HeldDigits | undefined): boolean {
+function mayHold(
+  value: unknown,
+  currency: string | undefined,
+  digits: HeldDigits | undefined,
+  words?: Uint32Array,
+): boolean {
   if (digits === undefined) return true;
   if (typeof value === "number") return amountMayBeIn(value, currency, digits);
+  if (typeof value !== "string" || dateValue(value) !== undefined) return true;
   // An amount kept as text ("49.90") is looked for as the number it writes.
-  const amount = typeof value === "string" ? amountOfText(value) : undefined;
+  const amount = amountOfText(value);
   if (amount !== undefined) return amountMayBeIn(amount, currency, digits);
-  // Only phone-shaped strings are filtered; a date ("2026-04-05") is written in words as often as not.
-  if (typeof value !== "string" || !isPhoneShaped(value) || isoDay.test(value)) return true;
-  return digits.holds(lastDigits(value, 7));
+  if (isPhoneShaped(value)) return isoDay.test(value) || digits.holds(lastDigits(value, 7));
+  return words === undefined || plainWordsMayBeIn(words, value);
 }
 
 /** The last `count` ASCII digits of a string, in order (all of them where it has fewer). */
@@ -241,6 +249,30 @@ export function ticketLocales(
   return [...found];
 }
 
+/** A text as masking reads it, read once for the index made for it. */
+interface TextReading {
+  /** Lower-cased whole: dates look for month names in it. */
+  readonly lowerCased: string;
+  /** Lower-cased as masking compares (see `lowerWithOrigins`), white space made single. */
+  readonly lowered: string;
+  /** Its words (see `wholeWords`), valid until the next text is read. */
+  readonly words: Uint32Array;
+  /**
+   * Its digits (of any script, as ASCII) with everything else removed: a number written with any grouping
+   * is a run here.
+   */
+  readonly digits: HeldDigits;
+  readonly text: string;
+}
+
+function readText(text: string): TextReading {
+  const lowerCased = text.toLowerCase();
+  const lowered = lowerText(text, lowerCased);
+  // One pass reads the words and, when the text is ASCII, its digits.
+  const { words, digits } = wordsAndDigits(lowered);
+  return { text, lowerCased, lowered, words, digits: new HeldDigits(digits ?? textDigits(text)) };
+}
+
 /**
  * Indexes the values of one ticket's records: for each declared field of each collection (and the
  * fields of objects inside them, two levels down), the value as it is and as formats would render it,
@@ -257,16 +289,8 @@ export function valueIndex<S extends CollectionSchemas>(
   const timeZone = options.timeZone ?? "UTC";
   const minLength = options.minLength ?? 3;
   const phones = new Map<string, string>();
-  // The text lower-cased, as dates look for month names in it; with white space made single for masking,
-  // read once for its words (see `wholeWords`) and, when ASCII, its digits.
-  const lowerCased = options.text?.toLowerCase();
-  const lowered =
-    options.text === undefined || lowerCased === undefined ? undefined : lowerText(options.text, lowerCased);
-  const read = lowered === undefined ? undefined : wordsAndDigits(lowered);
-  // The text's digits (of any script, as ASCII) with everything else removed: a number written with any
-  // grouping is a run here.
-  const digits =
-    options.text === undefined ? undefined : new HeldDigits(read?.digits ?? textDigits(options.text));
+  const reading = options.text === undefined ? undefined : readText(options.text);
+  const digits = reading?.digits;
   // Every value first, then the locales they name, then each value's renderings in those locales.
   const leaves = leavesOf(records, ticket);
   const locales = new Set(englishLocales);
@@ -281,9 +305,9 @@ export function valueIndex<S extends CollectionSchemas>(
     if (tag !== undefined) locales.add(tag);
   }
   const dates: DateContext =
-    lowerCased === undefined || digits === undefined
+    reading === undefined
       ? { locales: [...locales] }
-      : { locales: [...locales], text: lowerCased, digits };
+      : { locales: [...locales], text: reading.lowerCased, digits: reading.digits };
   // The renderings `keep` lets through, each with the placeholder of the first value rendering it; a
   // value `worth` says none of whose renderings would be kept is not rendered. A text holds few (none
   // of most values): a list searched whole costs less than a Set, which the whole index uses.
@@ -340,13 +364,7 @@ export function valueIndex<S extends CollectionSchemas>(
     }
     return parts;
   };
-  if (
-    options.text === undefined ||
-    lowerCased === undefined ||
-    digits === undefined ||
-    lowered === undefined ||
-    read === undefined
-  )
+  if (reading === undefined)
     return {
       values: collect(held, dates, holding, false),
       phones,
@@ -355,20 +373,16 @@ export function valueIndex<S extends CollectionSchemas>(
       joiners,
     };
   // Only a rendering whose words are all the text's can be found there whole.
-  const { words } = read;
-  // Whether a value may be in the text (see `mayHold`); a string that is no date, amount or phone number
-  // has one rendering, itself cleaned and normalised, which may be only where its words are.
-  const worth = (value: unknown, currency: string | undefined) => {
-    if (typeof value !== "string") return mayHold(value, currency, digits);
-    // A date string is no amount, and may be written in words: it is rendered (see `mayHold`).
-    if (dateValue(value) !== undefined) return true;
-    const amount = amountOfText(value);
-    if (amount !== undefined) return amountMayBeIn(amount, currency, digits);
-    if (isPhoneShaped(value)) return isoDay.test(value) || digits.holds(lastDigits(value, 7));
-    return plainWordsMayBeIn(words, value);
-  };
+  const { text, lowerCased, lowered, words } = reading;
+  const worth = (value: unknown, currency: string | undefined) =>
+    mayHold(value, currency, reading.digits, words);
   // Dates are rendered only in the forms whose words the text holds: the others would not be kept.
-  const inTextDates: DateContext = { locales: dates.locales, text: lowerCased, digits, words };
+  const inTextDates: DateContext = {
+    locales: dates.locales,
+    text: lowerCased,
+    digits: reading.digits,
+    words,
+  };
   const inText = collect(
     // Its digits are told by their runs of four, before the text is searched.
     (rendering) => wordsMayBeIn(words, rendering) && held(rendering) && lowered.includes(rendering),
@@ -378,7 +392,7 @@ export function valueIndex<S extends CollectionSchemas>(
   );
   const parts = partsOf((rendering) => wordsMayBeIn(words, rendering) && lowered.includes(rendering), words);
   return new TextIndex(
-    options.text,
+    text,
     inText,
     phones,
     () => collect(held, dates, holding, false),

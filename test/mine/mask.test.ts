@@ -35,3 +35,19 @@ describe("a masked message's white space", () => {
     );
   });
 });
+
+describe("a date kept as a string, written in words", () => {
+  const bookings = defineRecords({ bookings: z.object({ id: z.string(), startsOn: z.string() }) });
+  const ticket = { bookings: [{ id: "b-1", startsOn: "2026-04-03" }] };
+
+  it("is masked by the index made for the text and by the whole index alike", () => {
+    // The value's words ("04", "03") are not the text's: a plain string would be ruled out by them, a date
+    // is rendered and its forms told apart.
+    const text = "Your stay starts on 3 April 2026.";
+    const index = valueIndex(bookings, ticket, { text });
+    expect(maskMessage(text, index).skeleton).toBe("Your stay starts on {{booking.startsOn}}.");
+    expect(index.values.map(([rendering]) => rendering)).toContain("3 april 2026");
+    // A text the index was not made for reads the whole index.
+    expect(maskMessage("It starts on 3 April 2026", index).skeleton).toBe("It starts on {{booking.startsOn}}");
+  });
+});
