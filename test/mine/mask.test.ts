@@ -48,6 +48,8 @@ describe("a date kept as a string, written in words", () => {
     expect(maskMessage(text, index).skeleton).toBe("Your stay starts on {{booking.startsOn}}.");
     expect(index.values.map(([rendering]) => rendering)).toContain("3 april 2026");
     // A text the index was not made for reads the whole index.
-    expect(maskMessage("It starts on 3 April 2026", index).skeleton).toBe("It starts on {{booking.startsOn}}");
+    expect(maskMessage("It starts on 3 April 2026", index).skeleton).toBe(
+      "It starts on {{booking.startsOn}}",
+    );
   });
 });
