@@ -116,6 +116,8 @@ interface FieldStats {
   /** Tickets holding two or more of its key-shaped values, and of those the ones where a value repeated. */
   several: number;
   repeated: number;
+  /** Integers under 1,000 read as key values: such a field joins only on a record's `id` (see `isKey`). */
+  smallKeys: number;
 }
 
 interface PairStats {
@@ -194,6 +196,7 @@ export class RecordProfile {
           this.#observeValue(key, value);
           const keyed = keyValueOf(value);
           if (keyed !== undefined) {
+            if (typeof value === "number" && Math.abs(value) < smallKey) this.#smallKey(key);
             const seen = values.get(key);
             if (seen === undefined) values.set(key, [keyed]);
             else seen.push(keyed);
@@ -256,10 +259,11 @@ export class RecordProfile {
     // to it written as a number (`invoices.shipmentId: 120000` → `shipments.id: "120000"`), even beside
     // a currency: no amount is a record's identity.
     const amount = (field: string, other: string) => amounts.has(field) && split(other)[1] !== "id";
+    const small = (field: string) => (this.#fields.get(field)?.smallKeys ?? 0) > 0;
     const ranked = [...this.#pairs.values()]
       .filter(
         (pair) =>
-          isKey(pair) &&
+          isKey(pair, small(pair.from) || small(pair.to)) &&
           !valued.has(pair.from) &&
           !valued.has(pair.to) &&
           !amount(pair.from, pair.to) &&
@@ -290,6 +294,12 @@ export class RecordProfile {
       })
       .sort((a, b) => (a.collection + a.field < b.collection + b.field ? -1 : 1));
     return { tickets: this.#tickets, fields, keys, repeating };
+  }
+
+  /** Counts a small integer a field held as a key value. */
+  #smallKey(key: string): void {
+    const stats = this.#fields.get(key);
+    if (stats !== undefined) stats.smallKeys += 1;
   }
 
   /** "collection.field", made once per field; undefined past the bound on fields. */
@@ -329,6 +339,7 @@ export class RecordProfile {
         countries: new Map(),
         several: 0,
         repeated: 0,
+        smallKeys: 0,
       };
       this.#fields.set(key, stats);
     }
@@ -445,16 +456,19 @@ export class RecordProfile {
 }
 
 /**
+ * Integers below this are small: counts, quantities and flags written as 0/1 agree by chance, so a field
+ * holding them joins only on a record's own `id` (see {@link isKey}).
+ */
+const smallKey = 1000;
+
+/**
  * A value that can be a key, as a join compares it: a string of up to 200 characters as itself, or an
- * integer of four digits or more as its decimal string (the string of the same key elsewhere); never a
- * boolean, a fraction or a number past 2^53. Small numbers (counts, quantities, flags written as 0/1)
- * agree by chance too often to join on.
+ * integer as its decimal string (the string of the same key elsewhere); never a boolean, a fraction or a
+ * number past 2^53.
  */
 function keyValueOf(value: unknown): KeyValue | undefined {
   if (typeof value === "string") return value.trim() !== "" && value.length <= 200 ? value : undefined;
-  return typeof value === "number" && Number.isSafeInteger(value) && Math.abs(value) >= 1000
-    ? String(value)
-    : undefined;
+  return typeof value === "number" && Number.isSafeInteger(value) ? String(value) : undefined;
 }
 
 /**
@@ -482,13 +496,21 @@ function isPhoneShaped(value: string): boolean {
   return digits >= 7 && digits <= 15;
 }
 
-function isKey(pair: PairStats): boolean {
+/**
+ * Whether a pair is a key: it holds in nearly every ticket holding both fields, on a target unique there,
+ * with two values joined at least. A pair of `small` integers (a record numbered `vehicleId: 7`, or a
+ * quantity of 1 or 2 beside a count) is a key only when one side is a record's `id`, the identity every
+ * collection declares, and it joined {@link maxDistinct} values: two quantities agree by chance, a
+ * quantity and a record's identity in nearly every ticket across many values do not.
+ */
+function isKey(pair: PairStats, small: boolean): boolean {
   return (
     !pair.dead &&
     pair.holds >= keySupport &&
     pair.holds >= keyHolds * pair.tickets &&
     pair.unique >= keyUnique * pair.tickets &&
-    pair.distinct.size >= 2
+    pair.distinct.size >= (small ? maxDistinct : 2) &&
+    (!small || split(pair.from)[1] === "id" || split(pair.to)[1] === "id")
   );
 }
 

@@ -121,11 +121,27 @@ export class ReadingPool {
 }
 
 /**
+ * The young generation a worker with a bounded heap is given, in MB. V8 sizes it from the old generation,
+ * so a 64 MB heap got one so small that the batches in flight outlived it: promoted, they filled the old
+ * generation, and the worker ran a full collection every quarter of a second (62 in a 100,000-line
+ * history, their marking on the threads the other work needs; 11 with this).
+ */
+const readerYoungMb = 16;
+
+/**
  * The worker runs the built read-worker.js beside this file; from the sources (tests, tsx) that file
  * is TypeScript, which Node cannot run in a worker, so a one-line script loads it through jiti.
  */
 function startWorker(setup: ReaderSetup, heapMb: number | undefined): Worker {
-  const limits = heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } };
+  const limits =
+    heapMb === undefined
+      ? {}
+      : {
+          resourceLimits: {
+            maxOldGenerationSizeMb: heapMb,
+            maxYoungGenerationSizeMb: Math.min(readerYoungMb, heapMb),
+          },
+        };
   const built = new URL("./read-worker.js", import.meta.url);
   if (existsSync(built)) return new Worker(built, { workerData: setup, ...limits });
   const source = JSON.stringify(fileURLToPath(new URL("./read-worker.ts", import.meta.url)));

@@ -69,6 +69,29 @@ describe("the record profile", () => {
     expect(profile.summary().keys).toEqual([]);
   });
 
+  it("joins on small integer keys that name a record's id, and on no other small integers", () => {
+    const profile = new RecordProfile();
+    for (let n = 0; n < 40; n++) {
+      // Records numbered within their ticket (ids "1", "2", …) and referenced by number, beside small
+      // numbers that agree in every ticket too, over as many values (a floor each unit is on, a visit's
+      // floor): only the references to an id are keys.
+      const units = [1, 2, 3, 4, 5].map((i) => ({
+        id: String(((n + i) % 9) + 1),
+        floor: i,
+        rooms: 1 + (n % 2),
+      }));
+      profile.observe({
+        units,
+        tenants: [{ id: `t${n}`, unitId: Number((units[n % 5] as { id: string }).id), rooms: 1 + (n % 2) }],
+        visits: [{ id: `v${n}`, floor: 1 + (n % 5), people: 1 + (n % 2) }],
+      });
+    }
+    const keys = profile
+      .summary()
+      .keys.map((key) => `${key.from.collection}.${key.from.field}→${key.to.collection}.${key.to.field}`);
+    expect(keys).toEqual(["tenants.unitId→units.id"]);
+  });
+
   it("never joins two collections on their own ids, however often they agree", () => {
     const key = (from: string, to: string) => ({
       from: { collection: from, field: "id" },
