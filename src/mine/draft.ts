@@ -27,6 +27,7 @@ import {
   shownIdentifier,
 } from "./literal-identifiers.js";
 import type { MiningReport } from "./mine-history.js";
+import { collectionOfPrefix, placeholderPrefix } from "./placeholder-prefix.js";
 import { singular } from "./singular.js";
 
 export type { DraftEffect } from "./draft-effect.js";
@@ -172,7 +173,7 @@ export function draftTemplates<S extends CollectionSchemas>(
 
 /** The collection whose placeholders are written with `prefix` (`order` → `orders`). */
 function collectionOf(records: RecordsDefinition, prefix: string): string | undefined {
-  return records.names.find((name) => singular(name) === prefix);
+  return collectionOfPrefix(records.names, prefix);
 }
 
 function fieldsOf(records: RecordsDefinition, collection: string): Record<string, unknown> {
@@ -254,7 +255,7 @@ function draftOne(
   const refs = new Map<string, { collection: string; show: Record<string, Shown> }>();
   const slotOf = (collection: string): string => {
     for (const [name, ref] of refs) if (ref.collection === collection) return name;
-    let name = sanitizeName(singular(collection), "record");
+    let name = sanitizeName(placeholderPrefix(records.names, collection), "record");
     if (name === "to" || /^choice(_\d+)?$/.test(name)) name = `${name}_record`;
     while (refs.has(name)) name = `${name}_2`;
     refs.set(name, { collection, show: {} });
@@ -356,7 +357,7 @@ function draftOne(
       {
         joinable,
         nameFor: (collection) => {
-          let name = sanitizeName(singular(collection), "record");
+          let name = sanitizeName(placeholderPrefix(records.names, collection), "record");
           while (names.has(name)) name = `${name}_2`;
           names.add(name);
           return name;

@@ -9,9 +9,9 @@ import {
   dateValue,
 } from "./date-renderings.js";
 import { addressed, mayBeName, minPartLetters, nameParts, titleBefore } from "./name-parts.js";
+import { placeholderPrefix } from "./placeholder-prefix.js";
 import { localeTag } from "./record-locales.js";
 import { amountMayBeIn, englishLocales, isPhoneShaped, phoneDigits, renderings } from "./renderings.js";
-import { singular } from "./singular.js";
 import { digitsHeld, HeldDigits, textDigits } from "./text-digits.js";
 import { digitSoonAfter, hourWordAfter, hourWordEnd, timeAfter } from "./time-after-date.js";
 import {
@@ -105,21 +105,20 @@ interface Field {
 /** A collection's declared fields that may name a placeholder: read once a schema. */
 const fieldsByShape = new WeakMap<object, Map<string, readonly Field[]>>();
 
-function fieldsOf(shape: unknown, collection: string): readonly Field[] {
+function fieldsOf(shape: unknown, prefix: string): readonly Field[] {
   const key = typeof shape === "object" && shape !== null ? shape : undefined;
-  let byCollection = key === undefined ? undefined : fieldsByShape.get(key);
-  const known = byCollection?.get(collection);
+  let byPrefix = key === undefined ? undefined : fieldsByShape.get(key);
+  const known = byPrefix?.get(prefix);
   if (known !== undefined) return known;
-  const prefix = singular(collection);
   const fields = Object.keys((shape ?? {}) as Record<string, unknown>)
     .filter((field) => identifier.test(field))
     .map((field) => ({ field, path: `${prefix}.${field}`, placeholder: `{{${prefix}.${field}}}` }));
   if (key !== undefined) {
-    if (byCollection === undefined) {
-      byCollection = new Map();
-      fieldsByShape.set(key, byCollection);
+    if (byPrefix === undefined) {
+      byPrefix = new Map();
+      fieldsByShape.set(key, byPrefix);
     }
-    byCollection.set(collection, fields);
+    byPrefix.set(prefix, fields);
   }
   return fields;
 }
@@ -143,7 +142,10 @@ function leavesOf(records: RecordsDefinition, ticket: Readonly<Record<string, un
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
-    const fields = fieldsOf(records.collections[collection]?.shape, collection);
+    const fields = fieldsOf(
+      records.collections[collection]?.shape,
+      placeholderPrefix(records.names, collection),
+    );
     const count = Math.min(rows.length, records.maxPerCollection);
     for (let at = 0; at < count; at++) {
       const row: unknown = rows[at];

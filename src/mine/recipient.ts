@@ -1,7 +1,7 @@
 import type { CollectionSchemas, RecordsDefinition } from "../core/definition/define-records.js";
 import { lazyDependency } from "../core/lazy-dependency.js";
 import { cleanText } from "./clean-text.js";
-import { singular } from "./singular.js";
+import { placeholderPrefix } from "./placeholder-prefix.js";
 
 const phoneNumbers = lazyDependency<typeof import("libphonenumber-js")>("libphonenumber-js");
 
@@ -25,7 +25,10 @@ export function recipientSource<S extends CollectionSchemas>(
   for (const collection of records.names) {
     const rows = ticket[collection];
     if (!Array.isArray(rows)) continue;
-    const fields = fieldsOf(records.collections[collection]?.shape, collection);
+    const fields = fieldsOf(
+      records.collections[collection]?.shape,
+      placeholderPrefix(records.names, collection),
+    );
     const count = Math.min(rows.length, records.maxPerCollection);
     for (let at = 0; at < count; at++) {
       const row: unknown = rows[at];
@@ -122,21 +125,20 @@ function mayHoldDigits(value: string): boolean {
 /** Each collection's fields, with the source a match in them names ("order.email"), read once per shape. */
 const fieldsByShape = new WeakMap<object, Map<string, readonly (readonly [string, string])[]>>();
 
-function fieldsOf(shape: unknown, collection: string): readonly (readonly [field: string, source: string])[] {
+function fieldsOf(shape: unknown, prefix: string): readonly (readonly [field: string, source: string])[] {
   const key = typeof shape === "object" && shape !== null ? shape : undefined;
-  let byCollection = key === undefined ? undefined : fieldsByShape.get(key);
-  const known = byCollection?.get(collection);
+  let byPrefix = key === undefined ? undefined : fieldsByShape.get(key);
+  const known = byPrefix?.get(prefix);
   if (known !== undefined) return known;
-  const prefix = singular(collection);
   const fields = Object.keys((shape ?? {}) as Record<string, unknown>).map(
     (field) => [field, `${prefix}.${field}`] as const,
   );
   if (key !== undefined) {
-    if (byCollection === undefined) {
-      byCollection = new Map();
-      fieldsByShape.set(key, byCollection);
+    if (byPrefix === undefined) {
+      byPrefix = new Map();
+      fieldsByShape.set(key, byPrefix);
     }
-    byCollection.set(collection, fields);
+    byPrefix.set(prefix, fields);
   }
   return fields;
 }
