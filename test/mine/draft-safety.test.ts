@@ -92,6 +92,21 @@ describe("the record profile", () => {
     expect(keys).toEqual(["tenants.unitId→units.id"]);
   });
 
+  it("takes no small integer for a key on a record's id over fewer than four values", () => {
+    const profile = new RecordProfile();
+    for (let n = 0; n < 40; n++) {
+      // Rooms numbered "1" and "2" in every ticket, and a count of 1 or 2 that always names one of them.
+      profile.observe({
+        rooms: [
+          { id: "1", beds: 2 },
+          { id: "2", beds: 3 },
+        ],
+        stays: [{ id: `s${n}`, nights: 1 + (n % 2) }],
+      });
+    }
+    expect(profile.summary().keys).toEqual([]);
+  });
+
   it("never joins two collections on their own ids, however often they agree", () => {
     const key = (from: string, to: string) => ({
       from: { collection: from, field: "id" },
