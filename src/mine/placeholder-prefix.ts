@@ -24,11 +24,16 @@ export function collectionOfPrefix(names: readonly string[], prefix: string): st
 }
 
 function prefixesOf(names: readonly string[]): ReadonlyMap<string, string> {
+  const singulars = names.map(singular);
   const count = new Map<string, number>();
-  for (const name of names) count.set(singular(name), (count.get(singular(name)) ?? 0) + 1);
-  const prefixes = new Map(names.map((name) => [name, singular(name)] as const));
-  // A collection named as another's singular ("person" beside "people") is written with its name too.
-  for (const name of names) if ((count.get(singular(name)) ?? 0) > 1) prefixes.set(name, name);
+  for (const one of singulars) count.set(one, (count.get(one) ?? 0) + 1);
+  // Collections called alike ("person" beside "people") are each written with their own name.
+  const prefixes = new Map(
+    names.map((name, at) => {
+      const one = singulars[at] as string;
+      return [name, (count.get(one) ?? 0) > 1 ? name : one] as const;
+    }),
+  );
   // Names are distinct; a prefix still met twice (a name that is another's rewritten prefix) takes names for all.
   const taken = new Set(prefixes.values());
   return taken.size === names.length ? prefixes : new Map(names.map((name) => [name, name] as const));
