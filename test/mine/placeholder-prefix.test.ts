@@ -20,6 +20,12 @@ describe("a collection's placeholder prefix", () => {
     expect(new Set(prefixes).size).toBe(names.length);
     for (const name of names) expect(collectionOfPrefix(names, placeholderPrefix(names, name))).toBe(name);
   });
+
+  it("is every collection's own name where a name written as itself is another's singular", () => {
+    // "person" and "people" are both called person, so are written as themselves; "peoples" is called people.
+    const names = ["person", "people", "peoples", "orders"];
+    expect(names.map((name) => placeholderPrefix(names, name))).toEqual(names);
+  });
 });
 
 describe("two collections one of whose records is called alike", () => {
