@@ -156,8 +156,8 @@ class Alignments {
  * by a greeting or a sign-off, an optional sentence, a typo, another choice, a free-form tail — are
  * merged into the biggest of them. A cluster's identity is the words most of its members share, less
  * the boilerplate spread over many clusters (greetings, sign-offs, names, a team line, small words);
- * going from the biggest cluster down, each is aligned with the bigger clusters sharing most of its
- * identity, and merged into the best that one of these describes:
+ * going from the biggest cluster down, each is aligned with the bigger clusters of three members or more
+ * (`minSize`) sharing most of its identity, and merged into the best that one of these describes:
  * - it is a message or two (no recurring template of its own) holding most of the bigger one's identity
  *   in order, with at most two other words or phrases in place of its words (a free-form tail, typos and
  *   synonyms are what a person adds), within a frame of at least ten tokens that agree;
@@ -173,6 +173,9 @@ class Alignments {
  * Last, clusters whose short lines differ by one word at one place, three or more of them, are merged
  * when the place reads as a value's (see `variablePlaceGroups`). Words a member mistyped count as the words they stand for.
  * Two templates differing in two places or more, or sharing only a greeting and a sign-off, never merge.
+ * A message or two is never one that others join: a long history holds thousands of one-off messages,
+ * and compared as bigger clusters they were most of the few a template's stray message is aligned with
+ * (those sharing most of its words, by a free-form sentence of its own), so it missed its template.
  * Deterministic: the order and the result depend on sizes and ids only. Returns the clusters that remain,
  * each with the ids merged into it.
  */
@@ -249,25 +252,27 @@ function mergePass(clusters: readonly ClusterState[], shared: Shared, options: M
   const order = [...clusters].sort((a, b) => b.size - a.size || a.id - b.id);
   const roots: Root[] = [];
   const index = new RootIndex();
+  const remaining: ClusterState[] = [];
   for (const cluster of order) {
     const reading = readingOf(cluster, shared.readings);
     const own: Root = { cluster, line: lineOf(reading.sequences, boilerplate) };
     // Asked for only until the root is indexed: roots do not keep it, so it is let go young.
     const identity = identityOf(cluster, reading, boilerplate);
-    const into =
-      identity.length === 0
-        ? undefined
-        : bestRoot(own, identity, roots, index, shared, cluster.size < minSize);
+    const few = cluster.size < minSize;
+    const into = identity.length === 0 ? undefined : bestRoot(own, identity, roots, index, shared, few);
     if (into !== undefined) {
       absorb(into, cluster, keep, vocabulary);
       // Its reading is never asked for again; the cluster it joined is read anew (its size changed).
       shared.readings.delete(cluster);
       continue;
     }
+    remaining.push(cluster);
+    // A message or two is no root: only a recurring cluster is one that others join (see `bestRoot`).
+    if (few) continue;
     roots.push(own);
     index.add(identity);
   }
-  return roots.map((root) => root.cluster);
+  return remaining;
 }
 
 /**

@@ -355,6 +355,34 @@ describe("grouping", () => {
     expect(new Set(kept).size).toBeGreaterThan(3);
   });
 
+  it("joins a template's stray message to the template, however many one-off messages read more like it", () => {
+    // The stray adds a long sentence of its own, which sixteen one-off messages also write beside words
+    // of their own: they share more with it than the template does, and would crowd the few clusters it
+    // is compared with, were a message or two a cluster that others join.
+    const template = (n: number) =>
+      `the quarterly maintenance report for building ${n} is ready and the technicians visit the site next tuesday morning.`;
+    const tail =
+      "my neighbour says the parking lot lights near the north entrance are broken again and nobody has fixed them since the storm last winter";
+    const syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "vo", "pe", "du"];
+    // Made-up words, each one-off its own.
+    const ownWords = (k: number) =>
+      Array.from(
+        { length: 26 },
+        (_, w) =>
+          `${syllables[k % 10]}${syllables[Math.floor(k / 10)]}${syllables[w % 10]}${syllables[Math.floor(w / 10)]}n`,
+      ).join(" ");
+    const lines: string[] = [];
+    for (let n = 0; n < 12; n++) lines.push(template(n + 10));
+    for (let k = 0; k < 16; k++) lines.push(`${tail}. ${ownWords(k)}.`);
+    lines.push(`${template(99)} ${tail}.`);
+    const groups = clusterLines(lines);
+    expect(new Set(groups.slice(0, 12)).size).toBe(1);
+    expect(groups.at(-1)).toBe(groups[0]);
+    // The one-off messages are neither part of the template nor of one another.
+    expect(new Set(groups.slice(12, 28)).size).toBe(16);
+    for (let k = 12; k < 28; k++) expect(groups[k]).not.toBe(groups[0]);
+  });
+
   it("gives the same groups for the same lines", () => {
     const lines = Array.from({ length: 60 }, (_, n) =>
       n % 3 === 0
