@@ -29,10 +29,15 @@ export default defineConfig([
     banner: { js: "#!/usr/bin/env node" },
   },
   {
-    // Mining's line reader, a worker thread started from a file beside the code that starts it: the
-    // package's mine entry (ESM and CommonJS alike) and the command line's chunks. Each is whole, so it
-    // loads no chunk of either build.
-    entry: { "mine/read-worker": "src/mine/read-worker.ts", "cli/read-worker": "src/mine/read-worker.ts" },
+    // Mining's worker threads (the line reader, the merge's helper), each started from a file beside the
+    // code that starts it: the package's mine entry (ESM and CommonJS alike) and the command line's
+    // chunks. Each is whole, so it loads no chunk of either build.
+    entry: {
+      "mine/read-worker": "src/mine/read-worker.ts",
+      "cli/read-worker": "src/mine/read-worker.ts",
+      "mine/merge-worker": "src/mine/merge-worker.ts",
+      "cli/merge-worker": "src/mine/merge-worker.ts",
+    },
     format: ["esm"],
     splitting: false,
     target: "node20",

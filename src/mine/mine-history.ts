@@ -2,11 +2,12 @@ import type { CollectionSchemas, RecordsDefinition } from "../core/definition/de
 import { type Interval, wilsonInterval } from "../metrics/wilson.js";
 import { boilerplateWords } from "./boilerplate.js";
 import { type CandidateOptions, type CandidateTemplate, candidateOf } from "./candidate.js";
-import { type ClusterOptions, Clusters } from "./clusters.js";
+import { type ClusterOptions, type ClusterState, Clusters } from "./clusters.js";
+import { MergeHelper } from "./few-placer.js";
 import { readFirst } from "./first-lines.js";
 import { parseSentMessage } from "./history-line.js";
 import { ticketLocales, type ValueIndexOptions } from "./mask.js";
-import { mergeClusters } from "./merge-clusters.js";
+import { fewForHelper, mergeClusters } from "./merge-clusters.js";
 import { readInOrder } from "./read-in-order.js";
 import type { LineProblem } from "./read-line.js";
 import { languageOf } from "./record-locales.js";
@@ -30,6 +31,7 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
    * Worker threads reading lines (parsing and masking them) while this thread clusters them, in order:
    * the report is the same with any number. 0 reads every line on this thread. By default a history is
    * read here until it proves long (4,096 lines), then on one worker per core but the one clustering.
+   * Unless 0, a long history's merge also places part of its one-off messages on one more thread.
    */
   readonly workers?: number;
   /**
@@ -177,7 +179,15 @@ export async function mineHistory<S extends CollectionSchemas>(
     }
   }
 
-  const merged = mergeClusters(clusters.finish(), options);
+  const read = clusters.finish();
+  // The merge places a long history's messages-or-two on two threads, as lines were read on two.
+  const helper = workers !== 0 && read.length >= fewForHelper ? MergeHelper.start() : undefined;
+  let merged: ClusterState[];
+  try {
+    merged = mergeClusters(read, options, helper);
+  } finally {
+    await helper?.close();
+  }
   const boilerplate = boilerplateWords(merged, options.minSize ?? 3);
   const candidates = merged
     .map((cluster) =>

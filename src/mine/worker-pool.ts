@@ -1,9 +1,7 @@
-import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { ValueIndexOptions } from "./mask.js";
 import type { LineProblem, ReadingDefinition, ReadLine } from "./read-line.js";
+import { startWorker } from "./start-worker.js";
 
 /** What a reading worker is started with. */
 export interface ReaderSetup {
@@ -84,7 +82,7 @@ export class ReadingPool {
   }
 
   #start(setup: ReaderSetup, heapMb: number | undefined): Reader {
-    const reader: Reader = { worker: startWorker(setup, heapMb), pending: new Map() };
+    const reader: Reader = { worker: startReader(setup, heapMb), pending: new Map() };
     reader.worker.on("message", (answer: ReadAnswer) => {
       const pending = reader.pending.get(answer.id);
       if (pending === undefined) return;
@@ -128,27 +126,10 @@ export class ReadingPool {
  */
 const readerYoungMb = 16;
 
-/**
- * The worker runs the built read-worker.js beside this file; from the sources (tests, tsx) that file
- * is TypeScript, which Node cannot run in a worker, so a one-line script loads it through jiti.
- */
-function startWorker(setup: ReaderSetup, heapMb: number | undefined): Worker {
+function startReader(setup: ReaderSetup, heapMb: number | undefined): Worker {
   const limits =
     heapMb === undefined
       ? {}
-      : {
-          resourceLimits: {
-            maxOldGenerationSizeMb: heapMb,
-            maxYoungGenerationSizeMb: Math.min(readerYoungMb, heapMb),
-          },
-        };
-  const built = new URL("./read-worker.js", import.meta.url);
-  if (existsSync(built)) return new Worker(built, { workerData: setup, ...limits });
-  const source = JSON.stringify(fileURLToPath(new URL("./read-worker.ts", import.meta.url)));
-  const jiti = JSON.stringify(createRequire(import.meta.url).resolve("jiti"));
-  return new Worker(`require(${jiti}).createJiti(${source}).import(${source});`, {
-    eval: true,
-    workerData: setup,
-    ...limits,
-  });
+      : { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(readerYoungMb, heapMb) };
+  return startWorker("read-worker", setup, limits);
 }
