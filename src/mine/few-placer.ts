@@ -110,6 +110,11 @@ export class FewProgress {
  * is sent its part, and what is not sent costs nothing to send.
  */
 const keptShare = 0.4;
+/**
+ * Most clusters the helper is sent: a million messages leave a hundred thousand or more, which would
+ * not fit its heap (below); the calling thread places the rest.
+ */
+const maxSent = 40_000;
 
 /** A worker thread that places part of a merge's first pass (see {@link FewPlacer}); closed after it. */
 export class MergeHelper implements FewPlacer {
@@ -139,7 +144,7 @@ export class MergeHelper implements FewPlacer {
 
   place(few: readonly ClusterState[], settled: SettledRoots, placing: Placing): FewProgress | undefined {
     if (this.#gone) return undefined;
-    const from = Math.floor(few.length * keptShare);
+    const from = Math.max(Math.floor(few.length * keptShare), few.length - maxSent);
     const progress = FewProgress.of(few.length, from);
     const work: FewWork = {
       progress: progress.buffer,
