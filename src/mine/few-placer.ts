@@ -132,14 +132,21 @@ export class MergeHelper implements FewPlacer {
     });
   }
 
-  /** Starts the thread, so it loads while the merge reads the clusters and places the bigger ones. */
-  static start(): MergeHelper {
-    return new MergeHelper(
-      startWorker("merge-worker", undefined, {
-        maxOldGenerationSizeMb: helperHeapMb,
-        maxYoungGenerationSizeMb: helperYoungMb,
-      }),
-    );
+  /**
+   * Starts the thread, so it loads while the merge reads the clusters and places the bigger ones.
+   * Undefined when no thread can be started (its file left out of a bundle): the merge runs without.
+   */
+  static start(): MergeHelper | undefined {
+    try {
+      return new MergeHelper(
+        startWorker("merge-worker", undefined, {
+          maxOldGenerationSizeMb: helperHeapMb,
+          maxYoungGenerationSizeMb: helperYoungMb,
+        }),
+      );
+    } catch {
+      return undefined;
+    }
   }
 
   place(few: readonly ClusterState[], settled: SettledRoots, placing: Placing): FewProgress | undefined {

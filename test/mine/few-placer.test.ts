@@ -74,10 +74,17 @@ function waitingFor(helper: MergeHelper, sent: Sent[]): FewPlacer {
   };
 }
 
+/** A helper thread, which a test needs to have started. */
+function started(): MergeHelper {
+  const helper = MergeHelper.start();
+  if (helper === undefined) throw new Error("the merge's helper thread did not start");
+  return helper;
+}
+
 describe("the merge's helper thread", () => {
   it("places the messages-or-two it is sent as this thread does: the merge is the same with it", async () => {
     const alone = mergeClusters(readClusters());
-    const helper = MergeHelper.start();
+    const helper = started();
     const sent: Sent[] = [];
     try {
       const helped = mergeClusters(readClusters(), {}, waitingFor(helper, sent));
@@ -97,7 +104,7 @@ describe("the merge's helper thread", () => {
 
   it("leaves every place to this thread when it is gone, with the same result", async () => {
     const alone = mergeClusters(readClusters());
-    const helper = MergeHelper.start();
+    const helper = started();
     await helper.close();
     expect(shapeOf(mergeClusters(readClusters(), {}, helper))).toEqual(shapeOf(alone));
   });
