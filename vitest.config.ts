@@ -7,7 +7,7 @@ const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 /**
  * Test files that need a module graph and a process of their own: each sets or reads state that lives
  * once per process (OpenTelemetry's global providers, prom-client's default collectors, a module
- * registry reset, the process's heap measured). The rest share their worker's modules from file to file,
+ * registry reset, the process's heap measured, a module mocked). The rest share their worker's modules from file to file,
  * which halves the time spent importing the sources.
  */
 export const isolatedFiles = [
@@ -15,6 +15,7 @@ export const isolatedFiles = [
   "test/core/definition/labels.test.ts",
   "test/core/telemetry.test.ts",
   "test/core/telemetry-registered-late.test.ts",
+  "test/mine/few-placer-unstarted.test.ts",
   "test/package/opentelemetry.test.ts",
   "test/relay/prometheus.test.ts",
 ];

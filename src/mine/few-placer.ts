@@ -17,7 +17,19 @@ export interface SettledRoots {
  * places them from the first: see {@link FewProgress}. Undefined when it cannot.
  */
 export interface FewPlacer {
-  place(few: readonly ClusterState[], settled: SettledRoots, placing: Placing): FewProgress | undefined;
+  place(few: readonly ClusterState[], settled: SettledRoots, placing: Placing): FewHelp | undefined;
+}
+
+/** The help under way, as the caller reads it and tells it how far it got (see {@link FewProgress}). */
+export interface FewHelp {
+  /** The helper placed every cluster from this one on. */
+  placedFrom(): number;
+  /** Tells the helper the caller placed every cluster before `count`. */
+  calledTo(count: number): void;
+  /** The place the helper found for a cluster at or past {@link placedFrom}. */
+  placeOf(at: number): number;
+  /** The first cluster the helper may be sent: the caller places every one before it. */
+  readonly keptTo: number;
 }
 
 /**
@@ -35,16 +47,20 @@ export interface FewSnapshot {
   readonly pairs: ReadonlyMap<string, number> | undefined;
 }
 
-/** The work a helper is sent: the clusters from `from` on, and what placing them reads. */
-export interface FewWork {
-  readonly progress: SharedArrayBuffer;
-  readonly from: number;
-  readonly clusters: readonly FewSnapshot[];
-  readonly lines: readonly (readonly string[])[];
-  readonly identities: readonly (readonly string[])[];
-  readonly alternatives: Alternatives;
-  readonly boilerplate: ReadonlySet<string>;
-}
+/**
+ * What a helper is sent: first what placing reads (the shared progress, the roots, the alternatives and
+ * the boilerplate), then the clusters in chunks, each chunk from `from` on and below the one before.
+ */
+export type FewWork =
+  | {
+      readonly kind: "roots";
+      readonly progress: SharedArrayBuffer;
+      readonly lines: readonly (readonly string[])[];
+      readonly identities: readonly (readonly string[])[];
+      readonly alternatives: Alternatives;
+      readonly boilerplate: ReadonlySet<string>;
+    }
+  | { readonly kind: "clusters"; readonly from: number; readonly clusters: readonly FewSnapshot[] };
 
 // The shared progress: the calling thread's next cluster, the first the helper placed, then the places.
 const front = 0;
@@ -59,19 +75,16 @@ const placesFrom = 2;
  */
 export class FewProgress {
   readonly #state: Int32Array;
-  /** The first cluster the helper was sent: it places none before it. */
-  readonly sentFrom: number;
 
-  constructor(state: Int32Array, sentFrom: number) {
+  constructor(state: Int32Array) {
     this.#state = state;
-    this.sentFrom = sentFrom;
   }
 
-  /** A progress for `count` clusters, none placed, the helper sent those from `sentFrom` on. */
-  static of(count: number, sentFrom: number): FewProgress {
+  /** A progress for `count` clusters, none placed. */
+  static of(count: number): FewProgress {
     const state = new Int32Array(new SharedArrayBuffer(4 * (placesFrom + count)));
     state[back] = count;
-    return new FewProgress(state, sentFrom);
+    return new FewProgress(state);
   }
 
   get buffer(): SharedArrayBuffer {
@@ -111,18 +124,20 @@ export class FewProgress {
  */
 const keptShare = 0.4;
 /**
- * Most clusters the helper is sent: a million messages leave a hundred thousand or more, which would
- * not fit its heap (below); the calling thread places the rest.
+ * Clusters a chunk sent to the helper holds. The next is sent when the helper has placed half of the last,
+ * so it holds about two at a time (a million messages leave over a hundred thousand, more than its heap).
  */
-const maxSent = 40_000;
+const chunkSize = 4096;
 
 /** A worker thread that places part of a merge's first pass (see {@link FewPlacer}); closed after it. */
 export class MergeHelper implements FewPlacer {
   readonly #worker: Worker;
+  readonly #chunkSize: number;
   #gone = false;
 
-  private constructor(worker: Worker) {
+  private constructor(worker: Worker, chunk: number) {
     this.#worker = worker;
+    this.#chunkSize = chunk;
     // A helper that fails only leaves the caller more to place.
     worker.on("error", () => {
       this.#gone = true;
@@ -135,39 +150,67 @@ export class MergeHelper implements FewPlacer {
   /**
    * Starts the thread, so it loads while the merge reads the clusters and places the bigger ones.
    * Undefined when no thread can be started (its file left out of a bundle): the merge runs without.
+   * `chunk`: clusters a chunk sent to it holds.
    */
-  static start(): MergeHelper | undefined {
+  static start(chunk = chunkSize): MergeHelper | undefined {
     try {
       return new MergeHelper(
         startWorker("merge-worker", undefined, {
           maxOldGenerationSizeMb: helperHeapMb,
           maxYoungGenerationSizeMb: helperYoungMb,
         }),
+        chunk,
       );
     } catch {
       return undefined;
     }
   }
 
-  place(few: readonly ClusterState[], settled: SettledRoots, placing: Placing): FewProgress | undefined {
+  place(few: readonly ClusterState[], settled: SettledRoots, placing: Placing): FewHelp | undefined {
     if (this.#gone) return undefined;
-    const from = Math.max(Math.floor(few.length * keptShare), few.length - maxSent);
-    const progress = FewProgress.of(few.length, from);
-    const work: FewWork = {
+    const progress = FewProgress.of(few.length);
+    const roots: FewWork = {
+      kind: "roots",
       progress: progress.buffer,
-      from,
-      clusters: few.slice(from).map(snapshotOf),
       lines: settled.roots.map((root) => root.line),
       identities: settled.identities,
       alternatives: placing.alternatives,
       boilerplate: placing.boilerplate,
     };
+    if (!this.#send(roots)) return undefined;
+    const keptTo = Math.floor(few.length * keptShare);
+    // The lowest cluster sent so far: chunks go down from the last towards `keptTo`.
+    let sentFrom = few.length;
+    const chunk = this.#chunkSize;
+    const sendMore = (calledTo: number) => {
+      const from = Math.max(keptTo, sentFrom - chunk, calledTo);
+      if (from >= sentFrom) return;
+      if (this.#send({ kind: "clusters", from, clusters: few.slice(from, sentFrom).map(snapshotOf) }))
+        sentFrom = from;
+    };
+    sendMore(0);
+    return {
+      keptTo,
+      placedFrom: () => progress.placedFrom(),
+      placeOf: (at) => progress.placeOf(at),
+      calledTo: (count) => {
+        progress.calledTo(count);
+        // The next chunk, once the helper is half-way through the last and the caller is not near it.
+        if (sentFrom > keptTo && progress.placedFrom() - sentFrom < chunk / 2 && sentFrom - count > chunk)
+          sendMore(count);
+      },
+    };
+  }
+
+  /** Posts work to the thread; false when it is gone. */
+  #send(work: FewWork): boolean {
+    if (this.#gone) return false;
     try {
       this.#worker.postMessage(work);
+      return true;
     } catch {
-      return undefined;
+      return false;
     }
-    return progress;
   }
 
   async close(): Promise<void> {

@@ -10,7 +10,7 @@ import {
   restoreCounts,
   wordCounts,
 } from "./clusters.js";
-import type { FewPlacer, FewProgress, SettledRoots } from "./few-placer.js";
+import type { FewHelp, FewPlacer, SettledRoots } from "./few-placer.js";
 import { RootIndex } from "./merge-candidates.js";
 import { identityOf, lineOf, type Readings, readingOf } from "./merge-readings.js";
 import { bestRoot, placeFew, type Root } from "./merge-roots.js";
@@ -203,7 +203,7 @@ function fewPlaces(
     places[at] = placeFew(few[at] as ClusterState, settled.roots, settled.index, shared, shared.readings);
     progress?.calledTo(at + 1);
   }
-  for (; at < few.length; at++) places[at] = (progress as FewProgress).placeOf(at);
+  for (; at < few.length; at++) places[at] = (progress as FewHelp).placeOf(at);
   return places;
 }
 

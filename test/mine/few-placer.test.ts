@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineRecords } from "../../src/index.js";
 import { type ClusterState, Clusters } from "../../src/mine/clusters.js";
-import { type FewPlacer, type FewProgress, MergeHelper } from "../../src/mine/few-placer.js";
+import { type FewHelp, type FewPlacer, MergeHelper } from "../../src/mine/few-placer.js";
 import { mineHistory } from "../../src/mine/index.js";
 import { fewForHelper, mergeClusters } from "../../src/mine/merge-clusters.js";
 import { placeFew } from "../../src/mine/merge-roots.js";
@@ -46,7 +46,7 @@ const shapeOf = (merged: readonly ClusterState[]) =>
 
 /** What the helper was sent, and the places it and this thread found for each cluster it was sent. */
 interface Sent {
-  readonly progress: FewProgress;
+  readonly help: FewHelp;
   readonly helper: number[];
   readonly here: number[];
 }
@@ -58,25 +58,29 @@ interface Sent {
 function waitingFor(helper: MergeHelper, sent: Sent[]): FewPlacer {
   return {
     place(few, settled, placing) {
-      const progress = helper.place(few, settled, placing);
-      if (progress === undefined) return undefined;
+      const help = helper.place(few, settled, placing);
+      if (help === undefined) return undefined;
       const pause = new Int32Array(new SharedArrayBuffer(4));
       const until = Date.now() + 60_000;
-      while (progress.placedFrom() > progress.sentFrom && Date.now() < until) Atomics.wait(pause, 0, 0, 10);
-      const placed: Sent = { progress, helper: [], here: [] };
-      for (let at = progress.sentFrom; at < few.length; at++) {
-        placed.helper.push(progress.placeOf(at));
+      // Told that this thread placed none yet, it is sent chunk after chunk down to the last it may be.
+      while (help.placedFrom() > help.keptTo && Date.now() < until) {
+        help.calledTo(0);
+        Atomics.wait(pause, 0, 0, 5);
+      }
+      const placed: Sent = { help, helper: [], here: [] };
+      for (let at = help.keptTo; at < few.length; at++) {
+        placed.helper.push(help.placeOf(at));
         placed.here.push(placeFew(few[at] as ClusterState, settled.roots, settled.index, placing, new Map()));
       }
       sent.push(placed);
-      return progress;
+      return help;
     },
   };
 }
 
 /** A helper thread, which a test needs to have started. */
-function started(): MergeHelper {
-  const helper = MergeHelper.start();
+function started(chunk?: number): MergeHelper {
+  const helper = MergeHelper.start(chunk);
   if (helper === undefined) throw new Error("the merge's helper thread did not start");
   return helper;
 }
@@ -84,7 +88,8 @@ function started(): MergeHelper {
 describe("the merge's helper thread", () => {
   it("places the messages-or-two it is sent as this thread does: the merge is the same with it", async () => {
     const alone = mergeClusters(readClusters());
-    const helper = started();
+    // Sent in chunks of 256, six or so, each when it has placed half of the one before.
+    const helper = started(256);
     const sent: Sent[] = [];
     try {
       const helped = mergeClusters(readClusters(), {}, waitingFor(helper, sent));
@@ -94,9 +99,9 @@ describe("the merge's helper thread", () => {
     }
     // It was sent the last messages-or-two of the first pass, and placed each as this thread does.
     expect(sent).toHaveLength(1);
-    const [{ progress, helper: there, here }] = sent as [Sent];
-    expect(progress.sentFrom).toBeGreaterThan(0);
-    expect(progress.placedFrom()).toBe(progress.sentFrom);
+    const [{ help, helper: there, here }] = sent as [Sent];
+    expect(help.keptTo).toBeGreaterThan(0);
+    expect(help.placedFrom()).toBe(help.keptTo);
     expect(there).toEqual(here);
     // Stray messages among them joined their templates: it did not only find no place.
     expect(there.filter((place) => place !== -1).length).toBeGreaterThan(100);
