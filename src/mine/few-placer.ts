@@ -38,7 +38,6 @@ export interface FewHelp {
  * than one per token; its counts while it keeps them, else its skeleton where they are read again from it.
  */
 export interface FewSnapshot {
-  readonly id: number;
   readonly size: number;
   readonly recount: ClusterState["recount"];
   readonly sequences: readonly string[];
@@ -227,10 +226,9 @@ const helperHeapMb = 96;
 const helperYoungMb = 16;
 
 function snapshotOf(cluster: ClusterState): FewSnapshot {
-  const { id, size, recount } = cluster;
+  const { size, recount } = cluster;
   const counted = recount === undefined;
   return {
-    id,
     size,
     recount,
     sequences: cluster.sequences.map((sequence) => sequence.join(" ")),
@@ -245,9 +243,8 @@ function snapshotOf(cluster: ClusterState): FewSnapshot {
  * its tokens or skeleton (see `droppedWords`), as they were when its counts were dropped.
  */
 export function clusterOf(snapshot: FewSnapshot): ClusterState {
-  const { id, size, recount, skeleton } = snapshot;
+  const { size, recount, skeleton } = snapshot;
   return {
-    id,
     size,
     recount,
     words: snapshot.words ?? noCounts,
