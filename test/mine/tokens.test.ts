@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { pairId, pairOf, pairText, tokenId } from "../../src/mine/interned.js";
 import { signature } from "../../src/mine/minhash.js";
@@ -119,6 +120,51 @@ describe("token ids", () => {
     // A word with no id is hashed as it is.
     expect(signature(new Set(["settled", "unpooled"]), [tokenId("settled"), -1])).toEqual(
       signature(new Set(["settled", "unpooled"])),
+    );
+  });
+});
+
+describe("tokens", () => {
+  it("never hold white space nor are empty, whatever the text: a line's tokens are sent joined by spaces", () => {
+    // Every kind of space, a placeholder whose field name has one, dates, clauses and stops.
+    const pieces = fc.constantFrom(
+      " ",
+      "\u00a0",
+      "\t",
+      "\n",
+      "\u2009",
+      "\u3000",
+      "a",
+      "B",
+      "1",
+      ".",
+      ",",
+      "(",
+      ")",
+      "=",
+      ":",
+      "-",
+      "é",
+      "März",
+      "3.",
+      "{{orders.due date}}",
+      "10:25",
+      "2026-03-01",
+      sentenceEnd,
+    );
+    const text = fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(text, (written) => {
+        const read = identityAndWholeReading(written, `Hi ${written}`);
+        for (const token of [
+          ...tokensOf(written),
+          ...sentenceTokensOf(written).tokens,
+          ...read.identity,
+          ...read.whole,
+        ])
+          expect(token).toMatch(/^\S+$/);
+      }),
+      { numRuns: 3000, seed: 36 },
     );
   });
 });
