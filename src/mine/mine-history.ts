@@ -30,7 +30,8 @@ export interface MineOptions extends ClusterOptions, CandidateOptions, Pick<Valu
   /**
    * Worker threads reading lines (parsing and masking them) while this thread clusters them, in order:
    * the report is the same with any number. 0 reads every line on this thread. By default a history is
-   * read here until it proves long (4,096 lines), then on one worker per core but the one clustering.
+   * read here until it proves long (1,024 lines), then also on one worker per core but the one
+   * clustering, once the worker has warmed up on those lines.
    * Unless 0, a long history's merge also places part of its one-off messages on one more thread.
    */
   readonly workers?: number;

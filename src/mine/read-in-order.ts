@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { RecordsDefinition } from "../core/definition/define-records.js";
 import type { ValueIndexOptions } from "./mask.js";
 import { type LineProblem, type ReadLine, readingDefinition, readLine } from "./read-line.js";
+import { WarmUpLines } from "./warm-up-lines.js";
 import { ReadingPool } from "./worker-pool.js";
 
 /** Lines of a history, read, in the order they came. */
@@ -27,8 +28,12 @@ export interface ReadInOrderOptions extends Omit<ValueIndexOptions, "text"> {
  * collected there, which let the heap grow to three times what the clusters hold).
  */
 const batchSize = 32;
-/** Lines read on this thread before workers start by default: a short history is read before a worker would be. */
-export const readAloneFor = 4096;
+/**
+ * Lines read on this thread before workers start by default: a short history is read before a worker
+ * would be. The workers are given them to read first, so they come warm to their first batch (a cold
+ * worker took 0.2 s for its first and held up the batches after it, which are clustered in order).
+ */
+export const readAloneFor = 1024;
 /** Batches each worker is given ahead: one being read, the next ones waiting so the worker never idles. */
 const aheadPerWorker = 3;
 /** Batches read and not yet clustered, besides those ahead on workers: what bounds memory. */
@@ -72,35 +77,38 @@ export async function* readInOrder(
   const queue: Queued[] = [];
   let pool: ReadingPool | undefined;
   let first = 1;
+  const warmUp = new WarmUpLines();
   const dispatch = async function* (batch: readonly (string | LineProblem)[]): AsyncGenerator<ReadBatch> {
     const count = workers ?? (first > readAloneFor ? defaultWorkers() : 0);
     if (pool === undefined && count > 0)
       pool = new ReadingPool(
         count,
-        { definition: readingDefinition(definition), options: functionless(reading) },
+        { definition: readingDefinition(definition), options: functionless(reading), warmUp: warmUp.take() },
         heapMb ?? readerHeapMb,
       );
-    if (pool === undefined || pool.broken) {
-      queue.push({ first, lines: batch, read: readHere(batch) });
-    } else {
+    if (pool === undefined) {
+      if (workers === undefined) warmUp.keep(batch);
+    } else if (!pool.broken) {
       // Answers that arrived are taken in (they come as events), and the ones in order are clustered.
+      // So is the workers' readiness: from a source that never waits, no event would be handled.
       await nextTurn();
       yield* settled(queue, "none", readHere);
       await nextTurn();
-      if (pool.inFlight < aheadPerWorker * count) {
-        // A line problem is sent as only what it says: a reader's own object may not be one a thread can send.
-        // A batch a worker fails (a line too big for its heap, the worker gone) is read here, where a line
-        // that cannot be read throws as it does without workers.
-        const answer = pool
-          .read(batch.map((line) => (typeof line === "string" ? line : { problem: line.problem })))
-          .catch(() => undefined);
-        const queued: Queued = { first, lines: batch, read: undefined, answer };
-        void answer.then((read) => {
-          if (read !== undefined) queued.read = read;
-        });
-        queue.push(queued);
-      } else queue.push({ first, lines: batch, read: readHere(batch) });
     }
+    // Until its workers have warmed up, and when they have every batch they can hold, this thread reads.
+    if (pool?.ready && !pool.broken && pool.inFlight < aheadPerWorker * count) {
+      // A line problem is sent as only what it says: a reader's own object may not be one a thread can send.
+      // A batch a worker fails (a line too big for its heap, the worker gone) is read here, where a line
+      // that cannot be read throws as it does without workers.
+      const answer = pool
+        .read(batch.map((line) => (typeof line === "string" ? line : { problem: line.problem })))
+        .catch(() => undefined);
+      const queued: Queued = { first, lines: batch, read: undefined, answer };
+      void answer.then((read) => {
+        if (read !== undefined) queued.read = read;
+      });
+      queue.push(queued);
+    } else queue.push({ first, lines: batch, read: readHere(batch) });
     first += batch.length;
     yield* settled(queue, queue.length > aheadPerWorker * count + readAhead ? "front" : "none", readHere);
   };

@@ -4,9 +4,17 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { type ReadLine, readLine } from "./read-line.js";
-import type { ReadAnswer, ReaderSetup, ReadRequest } from "./worker-pool.js";
+import type { ReadAnswer, ReaderMessage, ReaderSetup, ReadRequest } from "./worker-pool.js";
 
 function run(port: NonNullable<typeof parentPort>, setup: ReaderSetup): void {
+  for (const line of setup.warmUp ?? []) {
+    try {
+      readLine(setup.definition, line, setup.options);
+    } catch {
+      // A line that cannot be read throws again when it is sent in its batch.
+    }
+  }
+  port.postMessage({ ready: true } satisfies ReaderMessage);
   port.on("message", (request: ReadRequest) => {
     let answer: ReadAnswer;
     try {

@@ -7,6 +7,8 @@ import { startWorker } from "./start-worker.js";
 export interface ReaderSetup {
   readonly definition: ReadingDefinition;
   readonly options: Omit<ValueIndexOptions, "text">;
+  /** Lines read once and thrown away before the worker says it is ready: its code is compiled on them. */
+  readonly warmUp?: readonly string[];
 }
 
 /** A batch of lines to read. */
@@ -20,6 +22,9 @@ export type ReadAnswer =
   | { readonly id: number; readonly read: readonly ReadLine[] }
   | { readonly id: number; readonly failed: string };
 
+/** What a reading worker posts: an answer, or that it has loaded and warmed up. */
+export type ReaderMessage = ReadAnswer | { readonly ready: true };
+
 interface Pending {
   readonly resolve: (read: readonly ReadLine[]) => void;
   readonly reject: (error: Error) => void;
@@ -29,6 +34,7 @@ interface Pending {
 interface Reader {
   readonly worker: Worker;
   readonly pending: Map<number, Pending>;
+  ready: boolean;
 }
 
 /**
@@ -44,14 +50,30 @@ export class ReadingPool {
   #broken: Error | undefined;
   #closed = false;
 
-  /** `heapMb`: the old-generation heap each worker may use; a worker past it ends, failing its batches. */
+  /**
+   * `heapMb`: the old-generation heap each worker may use; a worker past it ends, failing its batches. A
+   * worker that cannot be started (its file left out of a bundle) leaves the pool broken, not the caller.
+   */
   constructor(count: number, setup: ReaderSetup, heapMb?: number) {
-    for (let at = 0; at < count; at++) this.#readers.push(this.#start(setup, heapMb));
+    try {
+      for (let at = 0; at < count; at++) this.#readers.push(this.#start(setup, heapMb));
+    } catch (error) {
+      this.#fail(
+        new Error(`mining's line reader (a worker thread) could not be started: ${String(error)}`, {
+          cause: error,
+        }),
+      );
+    }
   }
 
   /** Whether a worker failed: every batch asked for from now on is failed at once. */
   get broken(): boolean {
     return this.#broken !== undefined;
+  }
+
+  /** Whether every worker has loaded and warmed up: a batch sent before waits behind that. */
+  get ready(): boolean {
+    return this.#readers.every((reader) => reader.ready);
   }
 
   /** Batches asked for and not answered yet. */
@@ -82,8 +104,12 @@ export class ReadingPool {
   }
 
   #start(setup: ReaderSetup, heapMb: number | undefined): Reader {
-    const reader: Reader = { worker: startReader(setup, heapMb), pending: new Map() };
-    reader.worker.on("message", (answer: ReadAnswer) => {
+    const reader: Reader = { worker: startReader(setup, heapMb), pending: new Map(), ready: false };
+    reader.worker.on("message", (answer: ReaderMessage) => {
+      if ("ready" in answer) {
+        reader.ready = true;
+        return;
+      }
       const pending = reader.pending.get(answer.id);
       if (pending === undefined) return;
       reader.pending.delete(answer.id);

@@ -7,21 +7,21 @@ import { fewForHelper } from "../../src/mine/merge-clusters.js";
 
 // No worker thread can be started, as when a bundle leaves the worker's file out.
 const { startWorker } = vi.hoisted(() => ({
-  startWorker: vi.fn(() => {
+  startWorker: vi.fn((_name: string) => {
     throw new Error("Cannot find module merge-worker.js");
   }),
 }));
 vi.mock("../../src/mine/start-worker.js", () => ({ startWorker }));
 
-describe("the merge without a helper thread", () => {
-  it("mines a long history on the calling thread when no helper can be started", async () => {
+describe("mining when no worker thread can be started", () => {
+  it("mines a long history on the calling thread when no worker can be started", async () => {
     expect(MergeHelper.start()).toBeUndefined();
     startWorker.mockClear();
     const people = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
     const syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "vo", "pe", "du", "ga", "ho"];
     const word = (n: number) =>
       `${syllables[n % 12]}${syllables[Math.floor(n / 12) % 12]}${syllables[Math.floor(n / 144) % 12]}${syllables[Math.floor(n / 1728) % 12]}n`;
-    // One-off messages enough for a helper, too few lines for a reading worker.
+    // One-off messages enough for a helper, and lines enough for a reading worker: neither starts.
     const lines = Array.from({ length: fewForHelper + 400 }, (_, n) =>
       JSON.stringify({
         ticketId: `T-${n}`,
@@ -36,7 +36,7 @@ describe("the merge without a helper thread", () => {
       }),
     );
     const report = await mineHistory(people, lines);
-    expect(startWorker).toHaveBeenCalledTimes(1);
+    expect(startWorker.mock.calls.map(([name]) => name)).toEqual(["read-worker", "merge-worker"]);
     expect(report.messages).toBe(lines.length);
     expect(report.candidates.filter((candidate) => candidate.templatable)).toHaveLength(1);
     expect(report.candidates.length).toBeGreaterThan(fewForHelper);

@@ -116,8 +116,9 @@ describe("the merge's helper thread", () => {
 
   it("helps mine a long history to the same report, and is ended with it", async () => {
     const people = defineRecords({ people: z.object({ id: z.string(), email: z.email() }) });
-    // Past the one-off clusters that start a helper, and short of the lines that start a reading worker.
-    const lines = Array.from({ length: readAloneFor }, (_, n) => {
+    // Past the one-off clusters that start a helper, and so past the lines that start a reading worker.
+    expect(fewForHelper).toBeGreaterThan(readAloneFor);
+    const lines = Array.from({ length: fewForHelper * 2 }, (_, n) => {
       const own = Array.from({ length: 6 }, (_, w) => word(n * 6 + w)).join(" ");
       const text =
         n % 4 === 0
@@ -141,7 +142,8 @@ describe("the merge's helper thread", () => {
       for (let turn = 0; turn < 20 && threads.size > 0; turn++)
         await new Promise((done) => setTimeout(done, 50));
       expect(threads.size).toBe(0);
-      expect(started).toBe(1);
+      // The reading worker, and the merge's helper.
+      expect(started).toBe(2);
       const alone = await mineHistory(people, lines, { workers: 0 });
       expect(helped.candidates).toEqual(alone.candidates);
       expect(alone.candidates.filter((candidate) => candidate.templatable)).toHaveLength(3);

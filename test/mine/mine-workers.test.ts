@@ -1,7 +1,7 @@
 import { createHook } from "node:async_hooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type LineProblem, type MiningReport, mineHistory } from "../../src/mine/index.js";
-import { readInOrder } from "../../src/mine/read-in-order.js";
+import { readAloneFor, readInOrder } from "../../src/mine/read-in-order.js";
 import { readingDefinition } from "../../src/mine/read-line.js";
 import { ReadingPool } from "../../src/mine/worker-pool.js";
 import { generateCorpus } from "../fixtures/corpora/corpus.js";
@@ -66,6 +66,33 @@ describe("mineHistory reading lines on worker threads", () => {
       const parallel = await mined(history, workers);
       expect(parallel.report, `workers: ${workers}`).toEqual(serial.report);
       expect(parallel.told, `workers: ${workers}`).toEqual(serial.told);
+    }
+    expect(await noWorkersLeft()).toBe(0);
+  }, 300_000);
+
+  it("hands batches to its worker once warmed up, also from a source that never waits", async () => {
+    // A source that never waits leaves no turn for the worker's readiness to be heard unless the reading
+    // makes one. The history is read again and again until the worker has been given batches.
+    const read = vi.spyOn(ReadingPool.prototype, "read");
+    try {
+      const given: (string | LineProblem)[] = [];
+      const endless = function* () {
+        for (let at = 0; at < 60_000; at++) {
+          if (read.mock.calls.length >= 16 && given.length % 32 === 0) return;
+          const line = history[at % history.length] as string | LineProblem;
+          given.push(line);
+          yield line;
+        }
+      };
+      const parallel = await mined(endless(), undefined);
+      expect(read.mock.calls.length).toBeGreaterThanOrEqual(16);
+      // Nothing is handed to the worker before it has warmed up on the lines read alone.
+      expect(given.length).toBeGreaterThan(readAloneFor);
+      read.mockClear();
+      expect(parallel).toEqual(await mined(given, 0));
+      expect(read).not.toHaveBeenCalled();
+    } finally {
+      read.mockRestore();
     }
     expect(await noWorkersLeft()).toBe(0);
   }, 300_000);
@@ -140,6 +167,23 @@ describe("ReadingPool", () => {
     const line = JSON.stringify([...corpus.lines()][0]?.line);
     await expect(pool.read([line])).rejects.toThrow(/^mining could not read a line: /);
     await expect(pool.read([line])).rejects.toThrow(/^mining could not read a line: /);
+    await pool.close();
+    expect(await noWorkersLeft()).toBe(0);
+  }, 120_000);
+
+  it("says it is ready once its worker has read the lines it warms up on, and reads batches sent before", async () => {
+    const lines = [...corpus.lines()].slice(0, 40).map(({ line }) => JSON.stringify(line));
+    const pool = new ReadingPool(1, {
+      definition: readingDefinition(corpus.records),
+      options: {},
+      warmUp: [...lines, "not json", ""],
+    });
+    expect(pool.ready).toBe(false);
+    const read = await pool.read(lines.slice(0, 3));
+    expect(read).toHaveLength(3);
+    for (let turn = 0; turn < 100 && !pool.ready; turn++) await new Promise((done) => setTimeout(done, 20));
+    expect(pool.ready).toBe(true);
+    expect(pool.broken).toBe(false);
     await pool.close();
     expect(await noWorkersLeft()).toBe(0);
   }, 120_000);
