@@ -4,18 +4,15 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { type ReadLine, readLine } from "./read-line.js";
-import type { ReadAnswer, ReaderMessage, ReaderSetup, ReadRequest } from "./worker-pool.js";
+import type { ReadAnswer, ReaderMessage, ReaderRequest, ReaderSetup } from "./worker-pool.js";
 
 function run(port: NonNullable<typeof parentPort>, setup: ReaderSetup): void {
-  for (const line of setup.warmUp ?? []) {
-    try {
-      readLine(setup.definition, line, setup.options);
-    } catch {
-      // A line that cannot be read throws again when it is sent in its batch.
+  port.on("message", (request: ReaderRequest) => {
+    if ("warmUp" in request) {
+      warmUp(request.warmUp, setup);
+      port.postMessage({ ready: true } satisfies ReaderMessage);
+      return;
     }
-  }
-  port.postMessage({ ready: true } satisfies ReaderMessage);
-  port.on("message", (request: ReadRequest) => {
     let answer: ReadAnswer;
     try {
       const read: ReadLine[] = [];
@@ -27,6 +24,17 @@ function run(port: NonNullable<typeof parentPort>, setup: ReaderSetup): void {
     }
     port.postMessage(answer);
   });
+}
+
+/** Reads the lines and throws the readings away: the code that reads batches is compiled before the first. */
+function warmUp(lines: readonly string[], setup: ReaderSetup): void {
+  for (const line of lines) {
+    try {
+      readLine(setup.definition, line, setup.options);
+    } catch {
+      // A line that cannot be read throws again when it is sent in its batch.
+    }
+  }
 }
 
 function withoutRecords(read: ReadLine): ReadLine {

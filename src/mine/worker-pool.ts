@@ -7,9 +7,15 @@ import { startWorker } from "./start-worker.js";
 export interface ReaderSetup {
   readonly definition: ReadingDefinition;
   readonly options: Omit<ValueIndexOptions, "text">;
-  /** Lines read once and thrown away before the worker says it is ready: its code is compiled on them. */
+  /**
+   * Lines read once and thrown away before the worker says it is ready: its code is compiled on them. Sent
+   * as its first message, not with its setup, so the worker lets them go once read.
+   */
   readonly warmUp?: readonly string[];
 }
+
+/** What a reading worker is sent: its warm-up lines first, then batches. */
+export type ReaderRequest = { readonly warmUp: readonly string[] } | ReadRequest;
 
 /** A batch of lines to read. */
 export interface ReadRequest {
@@ -92,7 +98,7 @@ export class ReadingPool {
     const answer = new Promise<readonly ReadLine[]>((resolve, reject) => {
       reader.pending.set(id, { resolve, reject });
     });
-    reader.worker.postMessage({ id, lines } satisfies ReadRequest);
+    reader.worker.postMessage({ id, lines } satisfies ReaderRequest);
     return answer;
   }
 
@@ -104,7 +110,9 @@ export class ReadingPool {
   }
 
   #start(setup: ReaderSetup, heapMb: number | undefined): Reader {
-    const reader: Reader = { worker: startReader(setup, heapMb), pending: new Map(), ready: false };
+    const { warmUp = [], ...kept } = setup;
+    const reader: Reader = { worker: startReader(kept, heapMb), pending: new Map(), ready: false };
+    reader.worker.postMessage({ warmUp } satisfies ReaderRequest);
     reader.worker.on("message", (answer: ReaderMessage) => {
       if ("ready" in answer) {
         reader.ready = true;
