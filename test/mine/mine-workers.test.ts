@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type LineProblem, type MiningReport, mineHistory } from "../../src/mine/index.js";
 import { readAloneFor, readInOrder } from "../../src/mine/read-in-order.js";
 import { readingDefinition } from "../../src/mine/read-line.js";
+import { WarmUpLines } from "../../src/mine/warm-up-lines.js";
 import { ReadingPool } from "../../src/mine/worker-pool.js";
 import { generateCorpus } from "../fixtures/corpora/corpus.js";
 
@@ -74,6 +75,8 @@ describe("mineHistory reading lines on worker threads", () => {
     // A source that never waits leaves no turn for the worker's readiness to be heard unless the reading
     // makes one. The history is read again and again until the worker has been given batches.
     const read = vi.spyOn(ReadingPool.prototype, "read");
+    const ready = vi.spyOn(ReadingPool.prototype, "ready", "get");
+    const warmUp = vi.spyOn(WarmUpLines.prototype, "take");
     try {
       const given: (string | LineProblem)[] = [];
       const endless = function* () {
@@ -86,13 +89,23 @@ describe("mineHistory reading lines on worker threads", () => {
       };
       const parallel = await mined(endless(), undefined);
       expect(read.mock.calls.length).toBeGreaterThanOrEqual(16);
-      // Nothing is handed to the worker before it has warmed up on the lines read alone.
-      expect(given.length).toBeGreaterThan(readAloneFor);
+      // The worker started once the lines read alone were read, and warmed up on them.
+      expect(warmUp.mock.results.map((result) => result.value)).toEqual([
+        given.slice(0, readAloneFor).filter((line) => typeof line === "string"),
+      ]);
+      // Nothing was handed to it before it said it was ready.
+      const firstReady = ready.mock.results.findIndex((result) => result.value === true);
+      expect(firstReady).toBeGreaterThanOrEqual(0);
+      expect(read.mock.invocationCallOrder[0]).toBeGreaterThan(
+        ready.mock.invocationCallOrder[firstReady] as number,
+      );
       read.mockClear();
       expect(parallel).toEqual(await mined(given, 0));
       expect(read).not.toHaveBeenCalled();
     } finally {
       read.mockRestore();
+      ready.mockRestore();
+      warmUp.mockRestore();
     }
     expect(await noWorkersLeft()).toBe(0);
   }, 300_000);
@@ -184,6 +197,21 @@ describe("ReadingPool", () => {
     for (let turn = 0; turn < 100 && !pool.ready; turn++) await new Promise((done) => setTimeout(done, 20));
     expect(pool.ready).toBe(true);
     expect(pool.broken).toBe(false);
+    await pool.close();
+    expect(await noWorkersLeft()).toBe(0);
+  }, 120_000);
+
+  it("warms up past lines it cannot read, and fails them when they come in a batch", async () => {
+    const line = JSON.stringify([...corpus.lines()][0]?.line);
+    const pool = new ReadingPool(1, {
+      definition: { ...readingDefinition(corpus.records), names: null as never },
+      options: {},
+      warmUp: [line, line],
+    });
+    for (let turn = 0; turn < 100 && !pool.ready; turn++) await new Promise((done) => setTimeout(done, 20));
+    expect(pool.ready).toBe(true);
+    expect(pool.broken).toBe(false);
+    await expect(pool.read([line])).rejects.toThrow(/^mining could not read a line: /);
     await pool.close();
     expect(await noWorkersLeft()).toBe(0);
   }, 120_000);
